@@ -1,0 +1,85 @@
+// Package cost is the request-unit model: what an operation costs from the facts of its execution,
+// and what a design's throughput and storage cost per month. Pure functions, no I/O.
+package cost
+
+// Consistency is a consistency level as the service names it.
+type Consistency string
+
+// Consistency levels.
+const (
+	Strong           Consistency = "Strong"
+	BoundedStaleness Consistency = "BoundedStaleness"
+	Session          Consistency = "Session"
+	ConsistentPrefix Consistency = "ConsistentPrefix"
+	Eventual         Consistency = "Eventual"
+)
+
+// OpKind is a point operation kind.
+type OpKind string
+
+// Point operation kinds.
+const (
+	Read    OpKind = "read"
+	Create  OpKind = "create"
+	Replace OpKind = "replace"
+	Upsert  OpKind = "upsert" // charged as Create when the item is new, as Replace otherwise
+	Patch   OpKind = "patch"
+	Delete  OpKind = "delete"
+)
+
+// PointOp is what the engine knows after executing a point operation.
+type PointOp struct {
+	Kind OpKind
+	// SizeBytes is the item's JSON size: the stored item for read/delete, the new item for writes.
+	SizeBytes int
+	// OldSizeBytes is the replaced item's size for replace/patch/upsert-over-existing.
+	OldSizeBytes int
+	// IndexedTerms is the number of index terms the written (or deleted) item has under the policy.
+	IndexedTerms int
+	// ChangedTerms is the number of index terms that differ between old and new item.
+	ChangedTerms int
+	// PatchOps is the number of operations in a patch.
+	PatchOps int
+	// Consistency of a read; Strong and BoundedStaleness reads cost twice.
+	Consistency Consistency
+	// Regions the account writes to (1 if unknown).
+	Regions int
+}
+
+// QueryFacts is what the query executor observed for one page (or one whole query) in one container.
+type QueryFacts struct {
+	// IndexLookups counts index seeks/range scans the plan performed.
+	IndexLookups int
+	// DocsLoaded and BytesLoaded count documents read from storage to evaluate the query.
+	DocsLoaded  int
+	BytesLoaded int64
+	// DocsOutput and BytesOutput count the result.
+	DocsOutput  int
+	BytesOutput int64
+	// PartitionsChecked is how many physical partitions' indexes were consulted.
+	PartitionsChecked int
+	// FullScan is true when a predicate could not use the index (excluded path, UPPER(), ...).
+	FullScan bool
+	// JoinRows counts rows produced by JOINs over arrays beyond the first per document.
+	JoinRows int
+	// FunctionCalls counts system-function evaluations that cannot use the index.
+	FunctionCalls int
+	// Consistency of the query; Strong and BoundedStaleness cost twice.
+	Consistency Consistency
+}
+
+// Point returns the modeled request charge of a point operation.
+// PROVISIONAL body: the cost model replaces it with the sourced rate card.
+func Point(op PointOp) float64 {
+	kb := float64(op.SizeBytes) / 1024
+	if op.Kind == Read {
+		return 1 + kb*0.1
+	}
+	return 5 + 0.2*float64(op.IndexedTerms)
+}
+
+// Query returns the modeled request charge of a query execution (one page or a whole query).
+// PROVISIONAL body: the cost model replaces it with the sourced rate card.
+func Query(f QueryFacts) float64 {
+	return 2.3 + float64(f.DocsLoaded)*0.01 + 2.5*float64(max(f.PartitionsChecked-1, 0))
+}

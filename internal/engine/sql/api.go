@@ -1,0 +1,89 @@
+// Package sql parses and evaluates the Azure Cosmos DB NoSQL query language over JSON documents, with
+// index-aware planning against a container's indexing policy. It knows nothing about HTTP.
+package sql
+
+import (
+	"github.com/cosmosdv/validate/internal/cost"
+	"github.com/cosmosdv/validate/internal/engine/index"
+)
+
+// This file is the contract between the query package and the engine. Keep these names stable.
+
+// Document is one stored item as the executor sees it.
+type Document struct {
+	// Body is the decoded JSON (map[string]any, []any, string, float64, bool, nil as encoding/json
+	// decodes with UseNumber off).
+	Body map[string]any
+	// Size is the item's JSON size in bytes, as stored.
+	Size int
+}
+
+// Source is the set of documents a query runs over: one physical partition, or the documents of one
+// logical partition within it. The engine implements it.
+type Source interface {
+	// Scan calls fn for every document in a stable order (the engine's insertion order) until fn
+	// returns false.
+	Scan(fn func(d *Document) bool)
+	// Len is the number of documents Scan would visit.
+	Len() int
+}
+
+// IndexedSource is a Source that can answer equality lookups from an index. Lookup returns the
+// documents whose value at path equals v (path as property names from the root, e.g.
+// ["address","city"]), and ok=false when the source keeps no index for that path.
+type IndexedSource interface {
+	Source
+	Lookup(path []string, v any) (docs []*Document, ok bool)
+}
+
+// Shape summarises the clauses of a query that decide whether the gateway can serve it across
+// partitions for an SDK without a query engine (the Go SDK).
+type Shape struct {
+	Top, OffsetLimit, Distinct, GroupBy, Aggregate, Value bool
+	// OrderBy is the number of ORDER BY items.
+	OrderBy int
+}
+
+// Options are the inputs of one execution besides the query and its documents.
+type Options struct {
+	// Params maps "@name" to a decoded JSON value.
+	Params map[string]any
+	// Policy is the container's compiled indexing policy (nil = everything indexed).
+	Policy *index.Compiled
+	// PopulateIndexMetrics asks for IndexMetrics in the result.
+	PopulateIndexMetrics bool
+	// MaxWork bounds the evaluation steps; past it Execute fails with a 400-style error. 0 = default.
+	MaxWork int
+}
+
+// Result is the outcome of an execution over one Source.
+type Result struct {
+	// Items are the result values (decoded JSON) in result order.
+	Items []any
+	// Facts are the execution facts the cost model charges (PartitionsChecked and Consistency are the
+	// engine's to fill).
+	Facts cost.QueryFacts
+	// IndexMetrics is set when Options.PopulateIndexMetrics is.
+	IndexMetrics *IndexMetrics
+}
+
+// IndexMetrics are the used and recommended indexes, in the service's vocabulary.
+type IndexMetrics struct {
+	UtilizedSingleIndexes     []SingleIndex
+	PotentialSingleIndexes    []SingleIndex
+	UtilizedCompositeIndexes  []CompositeIndex
+	PotentialCompositeIndexes []CompositeIndex
+}
+
+// SingleIndex is one single-path index the query used or could use.
+type SingleIndex struct {
+	FilterExpression string
+	IndexSpec        string // e.g. "/userId/?"
+	IndexImpactScore string // "High" or "Low"
+}
+
+// CompositeIndex is one composite index the query used or could use.
+type CompositeIndex struct {
+	IndexSpecs       []string // e.g. "/userId ASC", "/createdAt DESC"
+	IndexImpactScore string
+}

@@ -1,0 +1,66 @@
+package probe
+
+import "time"
+
+// This file is the contract between the probe stage and the report stage. Keep these names stable;
+// add fields rather than change them.
+
+// Run is everything one probe pass over a design observed on one target.
+type Run struct {
+	// Target describes what was probed: kind ("embedded", "emulator", "account", "endpoint"), the engine
+	// behind it, and the charge source label ("model", "emulator-placeholder", "emulator-indicative",
+	// "service").
+	Target TargetInfo `json:"target"`
+	// Seed is the generator seed; Samples the default executions per pattern.
+	Seed    int64 `json:"seed"`
+	Samples int   `json:"samples"`
+	// Patterns holds one entry per access pattern, in design order.
+	Patterns []Pattern `json:"patterns"`
+}
+
+// TargetInfo says what a run talked to. It never holds a key or token.
+type TargetInfo struct {
+	Kind         string `json:"kind"`
+	Engine       string `json:"engine"`
+	Endpoint     string `json:"endpoint,omitempty"`
+	ChargeSource string `json:"chargeSource"`
+	SDKVersion   string `json:"sdkVersion,omitempty"`
+}
+
+// Pattern is what the probe observed for one access pattern.
+type Pattern struct {
+	ID         string      `json:"id"`
+	Executions []Execution `json:"executions"`
+}
+
+// Execution is one run of a pattern.
+type Execution struct {
+	// RU is the request charge summed over every page (and every operation of a batch).
+	RU float64 `json:"ru"`
+	// Latency is wall time from the first request to the last page.
+	Latency time.Duration `json:"latencyNs"`
+	// Results is the number of items returned (queries) or affected (point operations, batch).
+	Results int `json:"results"`
+	// Pages is the number of responses a query took.
+	Pages int `json:"pages"`
+	// Partitions is the number of physical partitions (partition key ranges) touched.
+	Partitions int `json:"partitions"`
+	// Status is the final HTTP status code (200, 201, 204, 400, 404, 409, 412, 429, ...).
+	Status int `json:"status"`
+	// Error is the service's message when the execution failed; Explanation says why in plain words
+	// and what to do (e.g. the composite index to add).
+	Error       string `json:"error,omitempty"`
+	Explanation string `json:"explanation,omitempty"`
+	// QueryMetrics is the query-metrics header decoded into name → value (queries only).
+	QueryMetrics map[string]float64 `json:"queryMetrics,omitempty"`
+	// IndexMetrics is the decoded index-metrics header (queries only, when the target returned one).
+	IndexMetrics *IndexMetrics `json:"indexMetrics,omitempty"`
+}
+
+// IndexMetrics lists the indexes a query used and the ones the service recommends.
+type IndexMetrics struct {
+	UtilizedSingle     []string   `json:"utilizedSingle,omitempty"`
+	UtilizedComposite  [][]string `json:"utilizedComposite,omitempty"`
+	PotentialSingle    []string   `json:"potentialSingle,omitempty"`
+	PotentialComposite [][]string `json:"potentialComposite,omitempty"`
+}
