@@ -14,8 +14,36 @@ type Run struct {
 	// Seed is the generator seed; Samples the default executions per pattern.
 	Seed    int64 `json:"seed"`
 	Samples int   `json:"samples"`
+	// Database is the database the run used (run-scoped on shared accounts).
+	Database string `json:"database"`
+	// Findings are what provisioning and seeding noticed: differences between the designed and the
+	// stored containers (e.g. an emulator that ignored the indexing policy), and other warnings.
+	Findings []Finding `json:"findings,omitempty"`
+	// Seeding is what loading the synthetic documents cost, per container and document type.
+	Seeding []SeedStat `json:"seeding,omitempty"`
 	// Patterns holds one entry per access pattern, in design order.
 	Patterns []Pattern `json:"patterns"`
+}
+
+// Finding is one observation of a pipeline stage that is not a pattern result.
+type Finding struct {
+	// Stage is "provision", "seed" or "probe".
+	Stage string `json:"stage"`
+	// Level is "info", "warn" or "error".
+	Level string `json:"level"`
+	// Subject names what it is about, e.g. "container UserOrders".
+	Subject string `json:"subject"`
+	Message string `json:"message"`
+}
+
+// SeedStat is the seeding record of one document type.
+type SeedStat struct {
+	Container string        `json:"container"`
+	Type      string        `json:"type"`
+	Documents int           `json:"documents"`
+	Bytes     int64         `json:"bytes"`
+	RU        float64       `json:"ru"`
+	Duration  time.Duration `json:"durationNs"`
 }
 
 // TargetInfo says what a run talked to. It never holds a key or token.
