@@ -66,20 +66,17 @@ type QueryFacts struct {
 	FunctionCalls int
 	// Consistency of the query; Strong and BoundedStaleness cost twice.
 	Consistency Consistency
+	// SortedInMemory counts documents the executor sorted itself because no composite index served
+	// the ORDER BY (the service sorts from a range index plus memory in that case).
+	SortedInMemory int
 }
 
-// Point returns the modeled request charge of a point operation.
-// PROVISIONAL body: the cost model replaces it with the sourced rate card.
-func Point(op PointOp) float64 {
-	kb := float64(op.SizeBytes) / 1024
-	if op.Kind == Read {
-		return 1 + kb*0.1
-	}
-	return 5 + 0.2*float64(op.IndexedTerms)
-}
+// Point returns the modeled request charge of a point operation under the current rate card.
+func Point(op PointOp) float64 { return Current.Point(op) }
 
-// Query returns the modeled request charge of a query execution (one page or a whole query).
-// PROVISIONAL body: the cost model replaces it with the sourced rate card.
-func Query(f QueryFacts) float64 {
-	return 2.3 + float64(f.DocsLoaded)*0.01 + 2.5*float64(max(f.PartitionsChecked-1, 0))
-}
+// Query returns the modeled request charge of a query execution (one page or a whole query) under the
+// current rate card.
+func Query(f QueryFacts) float64 { return Current.Query(f) }
+
+// Batch returns the modeled charge of a transactional batch: the sum of its operations.
+func Batch(ops []PointOp) float64 { return Current.Batch(ops) }

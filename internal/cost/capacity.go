@@ -1,0 +1,277 @@
+package cost
+
+import (
+	"fmt"
+	"math"
+)
+
+// Mode is a throughput mode.
+type Mode string
+
+// Throughput modes.
+const (
+	Manual     Mode = "manual"
+	Autoscale  Mode = "autoscale"
+	Serverless Mode = "serverless"
+)
+
+// RUPerSecond is the throughput a pattern needs: its charge per execution times its rate.
+func RUPerSecond(ruPerOp, rps float64) float64 {
+	if ruPerOp <= 0 || rps <= 0 {
+		return 0
+	}
+	return ruPerOp * rps
+}
+
+func ceilDiv(x, y float64) int {
+	if x <= 0 || y <= 0 {
+		return 0
+	}
+	return int(math.Ceil(x/y - 1e-9))
+}
+
+// PhysicalPartitions is the number of physical partitions of a container created with ru RU/s of
+// manual throughput holding storageGB: ceil(RU/s ÷ 6,000) at creation, and at least one partition per
+// 50 GB and per 10,000 RU/s.
+func PhysicalPartitions(storageGB float64, ru int) int {
+	return Current.PhysicalPartitions(storageGB, ru)
+}
+
+// PhysicalPartitions is the rate card's version of the package-level PhysicalPartitions.
+func (c *RateCard) PhysicalPartitions(storageGB float64, ru int) int {
+	n := max(1,
+		ceilDiv(float64(ru), c.PartitionCreateRU.Value),
+		ceilDiv(float64(ru), c.PartitionMaxRU.Value),
+		ceilDiv(storageGB, c.PartitionMaxGB.Value))
+	return n
+}
+
+// PartitionsFor is the number of physical partitions for a container in the given mode: manual as
+// PhysicalPartitions; autoscale from its max RU/s ÷ 10,000 (autoscale-faq.yml) and storage; serverless
+// from storage and 5,000 RU/s per partition.
+func (c *RateCard) PartitionsFor(mode Mode, storageGB float64, ru int) int {
+	switch mode {
+	case Autoscale:
+		return max(1, ceilDiv(float64(ru), c.PartitionMaxRU.Value), ceilDiv(storageGB, c.PartitionMaxGB.Value))
+	case Serverless:
+		return max(1, ceilDiv(float64(ru), c.ServerlessPartRU.Value), ceilDiv(storageGB, c.PartitionMaxGB.Value))
+	default:
+		return c.PhysicalPartitions(storageGB, ru)
+	}
+}
+
+func roundUp(x, step float64) int {
+	if step <= 0 {
+		return int(math.Ceil(x))
+	}
+	return int(math.Ceil(x/step-1e-9) * step)
+}
+
+// ManualFor is the least manual throughput (RU/s) that holds peak RU/s and storageGB.
+func (c *RateCard) ManualFor(peak, storageGB float64) int {
+	need := math.Max(math.Max(peak, c.ManualMinRU.Value), storageGB*c.ManualMinRUPerGB.Value)
+	return roundUp(need, c.ManualStep.Value)
+}
+
+// AutoscaleFor is the least autoscale max RU/s that holds peak RU/s and storageGB.
+func (c *RateCard) AutoscaleFor(peak, storageGB float64) int {
+	need := math.Max(math.Max(peak, c.AutoscaleMinMax.Value), storageGB*c.AutoscaleMaxPerGB.Value)
+	return roundUp(need, c.AutoscaleStep.Value)
+}
+
+// Account is what monthly cost depends on beyond the container itself.
+type Account struct {
+	// Regions the account is replicated to (1 if 0).
+	Regions int
+	// MultiRegionWrites is true when every region accepts writes.
+	MultiRegionWrites bool
+}
+
+func (a Account) regions() int { return max(a.Regions, 1) }
+
+// Usage is a container's throughput setting and load.
+type Usage struct {
+	Mode Mode
+	// Provisioned is manual RU/s or autoscale max RU/s (ignored for serverless).
+	Provisioned int
+	// AvgRU and PeakRU are the RU/s the workload consumes on average and at peak.
+	AvgRU, PeakRU float64
+	// StorageGB is the data stored (one region's copy).
+	StorageGB float64
+}
+
+// Monthly is one container's monthly bill in a mode, with the arithmetic spelled out.
+type Monthly struct {
+	Mode       Mode    `json:"mode"`
+	Throughput float64 `json:"throughputUSD"`
+	Storage    float64 `json:"storageUSD"`
+	Total      float64 `json:"totalUSD"`
+	// BilledRU is the RU/s billed each hour (manual: provisioned; autoscale: the assumed hourly
+	// highest, at least 10% of max), or for serverless the RU consumed in the month.
+	BilledRU float64 `json:"billedRU"`
+	// Formula shows the arithmetic so a reader can check it by hand.
+	Formula string `json:"formula"`
+	// Feasible is false when the mode cannot serve the usage (serverless over its limits or with
+	// more than one region); Reason says why.
+	Feasible bool   `json:"feasible"`
+	Reason   string `json:"reason,omitempty"`
+}
+
+// MonthlyCost prices a container's usage for a month on account a. Autoscale has no hourly profile
+// to go by: each hour is billed at the larger of the average RU/s and 10% of max (an assumption the
+// plan prints). Serverless bills every RU consumed at the average rate for the month.
+func (c *RateCard) MonthlyCost(u Usage, a Account) Monthly {
+	h := c.HoursPerMonth.Value
+	regions := float64(a.regions())
+	m := Monthly{Mode: u.Mode, Feasible: true}
+	storage := math.Max(u.StorageGB, 0)
+	switch u.Mode {
+	case Serverless:
+		if a.regions() > int(c.ServerlessMaxRegions.Value) {
+			m.Feasible, m.Reason = false, fmt.Sprintf("serverless runs in one region (design has %d)", a.regions())
+		} else if u.PeakRU > c.ServerlessMaxRU.Value {
+			m.Feasible, m.Reason = false, fmt.Sprintf("peak %.0f RU/s over serverless %.0f RU/s", u.PeakRU, c.ServerlessMaxRU.Value)
+		}
+		consumed := math.Max(u.AvgRU, 0) * h * 3600
+		m.BilledRU = consumed
+		m.Throughput = consumed / 1e6 * c.ServerlessPrice.Value
+		m.Formula = fmt.Sprintf("%.0f RU/s × %.0f h × 3600 s = %.4g RU × $%g per million", u.AvgRU, h, consumed, c.ServerlessPrice.Value)
+	case Autoscale:
+		price := c.AutoscalePrice.Value
+		if a.MultiRegionWrites {
+			price = c.AutoscaleMRWPrice.Value
+		}
+		billed := math.Max(math.Max(u.AvgRU, 0), c.AutoscaleFloor.Value*float64(u.Provisioned))
+		m.BilledRU = billed
+		m.Throughput = billed / 100 * price * h * regions
+		m.Formula = fmt.Sprintf("max(avg %.0f, 10%% of %d) = %.0f RU/s ÷ 100 × $%g × %.0f h × %d region(s)",
+			u.AvgRU, u.Provisioned, billed, price, h, a.regions())
+	default:
+		price := c.ManualPrice.Value
+		if a.MultiRegionWrites {
+			price = c.ManualMRWPrice.Value
+		}
+		m.BilledRU = float64(u.Provisioned)
+		m.Throughput = float64(u.Provisioned) / 100 * price * h * regions
+		m.Formula = fmt.Sprintf("%d RU/s ÷ 100 × $%g × %.0f h × %d region(s)", u.Provisioned, price, h, a.regions())
+	}
+	storageRegions := regions
+	if u.Mode == Serverless {
+		storageRegions = 1
+	}
+	m.Storage = storage * c.StoragePrice.Value * storageRegions
+	m.Total = m.Throughput + m.Storage
+	m.Formula += fmt.Sprintf(" + %.3g GB × $%g × %.0f region(s)", storage, c.StoragePrice.Value, storageRegions)
+	return m
+}
+
+// Cheapest sizes a container in every mode for its peak and storage, prices each, and returns them
+// with the index of the cheapest feasible one (-1 when none is).
+func (c *RateCard) Cheapest(avgRU, peakRU, storageGB float64, a Account) ([]Monthly, int) {
+	opts := []Monthly{
+		c.MonthlyCost(Usage{Mode: Manual, Provisioned: c.ManualFor(peakRU, storageGB), AvgRU: avgRU, PeakRU: peakRU, StorageGB: storageGB}, a),
+		c.MonthlyCost(Usage{Mode: Autoscale, Provisioned: c.AutoscaleFor(peakRU, storageGB), AvgRU: avgRU, PeakRU: peakRU, StorageGB: storageGB}, a),
+		c.MonthlyCost(Usage{Mode: Serverless, AvgRU: avgRU, PeakRU: peakRU, StorageGB: storageGB}, a),
+	}
+	best := -1
+	for i, o := range opts {
+		if o.Feasible && (best < 0 || o.Total < opts[best].Total) {
+			best = i
+		}
+	}
+	return opts, best
+}
+
+// Risk grades a hot-partition finding.
+type Risk string
+
+// Risk levels.
+const (
+	RiskNone Risk = "none"
+	RiskLow  Risk = "low"
+	RiskHigh Risk = "high"
+)
+
+// HotInput describes a container's busiest logical partition.
+type HotInput struct {
+	// ProvisionedRU is the container's RU/s (manual, or autoscale max); for serverless, 0.
+	ProvisionedRU float64
+	// Partitions is the number of physical partitions.
+	Partitions int
+	// BusiestRU is the peak RU/s of the busiest logical partition.
+	BusiestRU float64
+	// PartitionRU is the peak RU/s of the physical partition that holds it: its own load plus that
+	// partition's even share of the rest (0 = BusiestRU).
+	PartitionRU float64
+	// BusiestGB is the storage of the largest logical partition (full key).
+	BusiestGB float64
+	// PrefixGB is, for hierarchical keys, the storage of the largest first-level key prefix.
+	PrefixGB float64
+	// Hierarchical is true for MultiHash keys.
+	Hierarchical bool
+	// Serverless uses the serverless per-partition limit.
+	Serverless bool
+}
+
+// Hot is the hot-partition verdict of a container.
+type Hot struct {
+	// CapacityRU is what the busiest logical partition's physical partition can serve: the container's
+	// throughput split evenly, at most 10,000 RU/s.
+	CapacityRU float64 `json:"capacityRU"`
+	// Utilization is BusiestRU ÷ CapacityRU.
+	Utilization float64  `json:"utilization"`
+	Risk        Risk     `json:"risk"`
+	Findings    []string `json:"findings,omitempty"`
+	// Notes are facts worth knowing that are not risks.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// HotPartition judges a container's busiest logical partition against its physical partition's share
+// of throughput (throughput is split evenly, at most 10,000 RU/s each) and against the 20 GB logical
+// partition limit, which with hierarchical keys binds the full key, not a prefix.
+func (c *RateCard) HotPartition(in HotInput) Hot {
+	p := max(in.Partitions, 1)
+	limit := c.PartitionMaxRU.Value
+	if in.Serverless {
+		limit = c.ServerlessPartRU.Value
+	}
+	capRU := limit
+	if in.ProvisionedRU > 0 {
+		capRU = math.Min(limit, in.ProvisionedRU/float64(p))
+	}
+	load := in.PartitionRU
+	if load <= 0 {
+		load = in.BusiestRU
+	}
+	h := Hot{CapacityRU: capRU, Risk: RiskNone}
+	if capRU > 0 {
+		h.Utilization = load / capRU
+	}
+	raise := func(r Risk) {
+		if r == RiskHigh || h.Risk == RiskNone {
+			h.Risk = r
+		}
+	}
+	switch {
+	case in.BusiestRU > limit:
+		raise(RiskHigh)
+		h.Findings = append(h.Findings, fmt.Sprintf("busiest logical partition needs %.0f RU/s, over the %.0f RU/s a physical partition serves", in.BusiestRU, limit))
+	case p > 1 && h.Utilization > 1:
+		// With one partition this is plain under-provisioning, reported as such elsewhere.
+		raise(RiskHigh)
+		h.Findings = append(h.Findings, fmt.Sprintf("physical partition of the busiest logical partition needs %.0f RU/s at peak, gets %.0f RU/s (throughput split evenly over %d)", load, capRU, p))
+	}
+	maxGB := c.LogicalMaxGB.Value
+	switch {
+	case in.BusiestGB > maxGB:
+		raise(RiskHigh)
+		h.Findings = append(h.Findings, fmt.Sprintf("largest logical partition holds %.1f GB, over the %.0f GB limit", in.BusiestGB, maxGB))
+	case in.BusiestGB > maxGB/2:
+		raise(RiskLow)
+		h.Findings = append(h.Findings, fmt.Sprintf("largest logical partition holds %.1f GB of the %.0f GB limit", in.BusiestGB, maxGB))
+	}
+	if in.Hierarchical && in.PrefixGB > maxGB && in.BusiestGB <= maxGB {
+		h.Notes = append(h.Notes, fmt.Sprintf("largest key prefix holds %.1f GB: allowed with hierarchical keys (the limit binds the full key)", in.PrefixGB))
+	}
+	return h
+}

@@ -1,0 +1,157 @@
+package cost
+
+import (
+	"math"
+	"testing"
+)
+
+func TestPhysicalPartitions(t *testing.T) {
+	tests := []struct {
+		name string
+		gb   float64
+		ru   int
+		want int
+	}{
+		{"minimum", 0, 400, 1},
+		{"6,000 RU/s fits one at creation", 1, 6000, 1},
+		{"6,001 RU/s needs two at creation", 1, 6001, 2},
+		{"30,000 RU/s", 10, 30000, 5},
+		{"storage drives: 120 GB", 120, 400, 3},
+		{"exactly 50 GB", 50, 400, 1},
+		{"negative input", -3, -100, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := PhysicalPartitions(tt.gb, tt.ru); got != tt.want {
+				t.Errorf("PhysicalPartitions(%v, %v) = %d, want %d", tt.gb, tt.ru, got, tt.want)
+			}
+		})
+	}
+	if got := Current.PartitionsFor(Autoscale, 10, 40000); got != 4 {
+		t.Errorf("autoscale 40,000 max = %d partitions, want 4", got)
+	}
+	if got := Current.PartitionsFor(Serverless, 120, 0); got != 3 {
+		t.Errorf("serverless 120 GB = %d partitions, want 3", got)
+	}
+}
+
+func TestRUPerSecond(t *testing.T) {
+	if got := RUPerSecond(7, 200); got != 1400 {
+		t.Errorf("RUPerSecond = %v", got)
+	}
+	if got := RUPerSecond(-1, 200); got != 0 {
+		t.Errorf("negative charge = %v", got)
+	}
+}
+
+func TestThroughputSizing(t *testing.T) {
+	c := Current
+	tests := []struct {
+		name       string
+		peak, gb   float64
+		manual, as int
+	}{
+		{"tiny", 50, 1, 400, 1000},
+		{"round up", 1234, 1, 1300, 2000},
+		{"storage floor", 100, 800, 800, 8000},
+	}
+	for _, tt := range tests {
+		if got := c.ManualFor(tt.peak, tt.gb); got != tt.manual {
+			t.Errorf("%s: ManualFor = %d, want %d", tt.name, got, tt.manual)
+		}
+		if got := c.AutoscaleFor(tt.peak, tt.gb); got != tt.as {
+			t.Errorf("%s: AutoscaleFor = %d, want %d", tt.name, got, tt.as)
+		}
+	}
+}
+
+func TestMonthlyCost(t *testing.T) {
+	c := Current
+	near := func(a, b float64) bool { return math.Abs(a-b) < 0.005 }
+	tests := []struct {
+		name           string
+		u              Usage
+		a              Account
+		wantThroughput float64
+		wantStorage    float64
+		feasible       bool
+	}{
+		// 1,000 RU/s manual: 10 × $0.008 × 730 h = $58.40; 10 GB × $0.25 = $2.50.
+		{"manual 1 region", Usage{Mode: Manual, Provisioned: 1000, StorageGB: 10}, Account{Regions: 1}, 58.40, 2.50, true},
+		{"manual 3 regions", Usage{Mode: Manual, Provisioned: 1000, StorageGB: 10}, Account{Regions: 3}, 175.20, 7.50, true},
+		{"manual multi-region writes", Usage{Mode: Manual, Provisioned: 1000}, Account{Regions: 2, MultiRegionWrites: true}, 233.60, 0, true},
+		// Autoscale 10,000 max at 300 RU/s average bills the 1,000 RU/s floor: 10 × $0.012 × 730.
+		{"autoscale floor", Usage{Mode: Autoscale, Provisioned: 10000, AvgRU: 300}, Account{}, 87.60, 0, true},
+		{"autoscale average", Usage{Mode: Autoscale, Provisioned: 10000, AvgRU: 4000}, Account{}, 350.40, 0, true},
+		{"autoscale multi-region writes", Usage{Mode: Autoscale, Provisioned: 1000, AvgRU: 0}, Account{Regions: 2, MultiRegionWrites: true}, 23.36, 0, true},
+		// Serverless: 100 RU/s × 2,628,000 s = 262.8 M RU × $0.25.
+		{"serverless", Usage{Mode: Serverless, AvgRU: 100, PeakRU: 500, StorageGB: 4}, Account{}, 65.70, 1.00, true},
+		{"serverless two regions", Usage{Mode: Serverless, AvgRU: 100, PeakRU: 500}, Account{Regions: 2}, 65.70, 0, false},
+		{"serverless over limit", Usage{Mode: Serverless, AvgRU: 100, PeakRU: 30000}, Account{}, 65.70, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := c.MonthlyCost(tt.u, tt.a)
+			if !near(m.Throughput, tt.wantThroughput) || !near(m.Storage, tt.wantStorage) || m.Feasible != tt.feasible {
+				t.Errorf("got throughput %.3f storage %.3f feasible %v, want %.3f %.3f %v (%s)",
+					m.Throughput, m.Storage, m.Feasible, tt.wantThroughput, tt.wantStorage, tt.feasible, m.Formula)
+			}
+			if !near(m.Total, m.Throughput+m.Storage) {
+				t.Errorf("total %v != throughput + storage", m.Total)
+			}
+		})
+	}
+}
+
+func TestCheapest(t *testing.T) {
+	c := Current
+	// A light, spiky workload: serverless is cheapest.
+	opts, best := c.Cheapest(5, 300, 1, Account{Regions: 1})
+	if best < 0 || opts[best].Mode != Serverless {
+		t.Errorf("light workload: best %d %+v", best, opts)
+	}
+	// Steady heavy workload: manual beats autoscale (1.5× price) when average is near peak.
+	opts, best = c.Cheapest(9000, 10000, 50, Account{Regions: 1})
+	if best < 0 || opts[best].Mode != Manual {
+		t.Errorf("steady workload: best %d %+v", best, opts)
+	}
+	// Low average, high peak: autoscale.
+	opts, best = c.Cheapest(1000, 40000, 50, Account{Regions: 2})
+	if best < 0 || opts[best].Mode != Autoscale {
+		t.Errorf("spiky multi-region workload: best %d %+v", best, opts)
+	}
+}
+
+func TestHotPartition(t *testing.T) {
+	c := Current
+	tests := []struct {
+		name string
+		in   HotInput
+		want Risk
+	}{
+		{"cool", HotInput{ProvisionedRU: 10000, Partitions: 2, BusiestRU: 100, BusiestGB: 1}, RiskNone},
+		{"over its share", HotInput{ProvisionedRU: 20000, Partitions: 4, BusiestRU: 4000, PartitionRU: 6000}, RiskHigh},
+		{"one partition: under-provisioning, not a hot partition", HotInput{ProvisionedRU: 400, Partitions: 1, BusiestRU: 300, PartitionRU: 900}, RiskNone},
+		{"over 10,000", HotInput{ProvisionedRU: 200000, Partitions: 10, BusiestRU: 12000}, RiskHigh},
+		{"warm storage", HotInput{ProvisionedRU: 4000, Partitions: 1, BusiestGB: 12}, RiskLow},
+		{"logical partition over 20 GB", HotInput{ProvisionedRU: 4000, Partitions: 1, BusiestGB: 25}, RiskHigh},
+		{"hierarchical prefix over 20 GB is fine", HotInput{ProvisionedRU: 4000, Partitions: 1, BusiestGB: 2, PrefixGB: 60, Hierarchical: true}, RiskNone},
+		{"serverless partition limit", HotInput{Partitions: 1, BusiestRU: 6000, Serverless: true}, RiskHigh},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := c.HotPartition(tt.in)
+			if h.Risk != tt.want {
+				t.Errorf("risk %s, want %s (%v)", h.Risk, tt.want, h.Findings)
+			}
+		})
+	}
+	h := c.HotPartition(HotInput{ProvisionedRU: 20000, Partitions: 4, BusiestRU: 6000})
+	if h.CapacityRU != 5000 || math.Abs(h.Utilization-1.2) > 1e-9 {
+		t.Errorf("capacity %v utilization %v, want 5000 and 1.2", h.CapacityRU, h.Utilization)
+	}
+	h = c.HotPartition(HotInput{ProvisionedRU: 4000, Partitions: 1, BusiestGB: 2, PrefixGB: 60, Hierarchical: true})
+	if len(h.Notes) != 1 || len(h.Findings) != 0 {
+		t.Errorf("hierarchical prefix: findings %v notes %v, want one note", h.Findings, h.Notes)
+	}
+}

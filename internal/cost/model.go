@@ -1,0 +1,121 @@
+package cost
+
+// strongFactor is the multiplier of reads at consistency level c.
+func (c *RateCard) strongFactor(level Consistency) float64 {
+	if level == Strong || level == BoundedStaleness {
+		return c.StrongRead.Value
+	}
+	return 1
+}
+
+func kb(bytes int) float64 {
+	if bytes <= 0 {
+		return 0
+	}
+	return float64(bytes) / 1024
+}
+
+func nonNeg(n int) float64 {
+	if n < 0 {
+		return 0
+	}
+	return float64(n)
+}
+
+// regionFactor is the write multiplier for an account with n regions.
+func (c *RateCard) regionFactor(n int) float64 {
+	if n <= 1 {
+		return 1
+	}
+	return 1 + c.ExtraRegion.Value*float64(n-1)
+}
+
+// Point returns the modeled request charge of a point operation:
+//
+//	read    = ReadBySize(size) × consistency factor
+//	create  = WriteBySize(size) + IndexTerm × indexed terms
+//	delete  = WriteBySize(size) + IndexTerm × indexed terms
+//	replace = WriteBySize(old) + WriteBySize(new) + 2 × IndexTerm × changed terms
+//	patch   = replace + PatchBase × patch operations
+//	upsert  = create when OldSizeBytes is 0, replace otherwise
+//
+// The formulas are those of the worked examples of understand-request-unit-consumption.md; the size
+// parts come from its table. Unknown kinds are charged as a create.
+func (c *RateCard) Point(op PointOp) float64 {
+	size := kb(op.SizeBytes)
+	old := kb(op.OldSizeBytes)
+	if old == 0 {
+		old = size
+	}
+	terms := nonNeg(op.IndexedTerms)
+	changed := nonNeg(op.ChangedTerms)
+	rf := c.regionFactor(op.Regions)
+	switch op.Kind {
+	case Read:
+		return c.ReadBySize.At(size) * c.strongFactor(op.Consistency)
+	case Replace:
+		return c.replace(old, size, changed) * rf
+	case Patch:
+		n := nonNeg(op.PatchOps)
+		if n == 0 {
+			n = 1 // a patch carries at least one operation
+		}
+		return (c.replace(old, size, changed) + c.PatchBase.Value*n) * rf
+	case Upsert:
+		if op.OldSizeBytes > 0 {
+			return c.replace(old, size, changed) * rf
+		}
+	}
+	// Create, Delete, a new-item Upsert, and anything unknown.
+	return (c.WriteBySize.At(size) + c.IndexTerm.Value*terms) * rf
+}
+
+func (c *RateCard) replace(oldKB, newKB, changed float64) float64 {
+	return c.WriteBySize.At(oldKB) + c.WriteBySize.At(newKB) + 2*c.IndexTerm.Value*changed
+}
+
+// Batch returns the charge of a transactional batch: the sum of its operations' charges.
+func (c *RateCard) Batch(ops []PointOp) float64 {
+	var sum float64
+	for _, op := range ops {
+		sum += c.Point(op)
+	}
+	return sum
+}
+
+// Query returns the modeled request charge of a query execution:
+//
+//	QueryMin
+//	+ QueryPartition × (partitions checked − 1)
+//	+ QueryLookup    × (index lookups − 1)
+//	+ QueryKBLoaded  × (KB loaded − 1)     + QueryDocLoaded × (documents loaded − 1)
+//	+ QueryKBOutput  × (KB output − 1)
+//	+ QueryFunction  × function calls      + QueryJoinRow × join rows
+//	+ QuerySortDoc   × documents sorted in memory
+//
+// all times the consistency factor. The minimum covers one partition, one lookup and a 1 KB result,
+// hence the "− 1" terms (never below zero). FullScan itself adds nothing: a scan is charged through
+// the documents it loads.
+func (c *RateCard) Query(f QueryFacts) float64 {
+	over := func(x float64) float64 {
+		if x <= 1 {
+			return 0
+		}
+		return x - 1
+	}
+	ru := c.QueryMin.Value
+	ru += c.QueryPartition.Value * over(nonNeg(f.PartitionsChecked))
+	ru += c.QueryLookup.Value * over(nonNeg(f.IndexLookups))
+	ru += c.QueryKBLoaded.Value * over(float64(max(f.BytesLoaded, 0))/1024)
+	ru += c.QueryDocLoaded.Value * over(nonNeg(f.DocsLoaded))
+	ru += c.QueryKBOutput.Value * over(float64(max(f.BytesOutput, 0))/1024)
+	ru += c.QueryFunction.Value * nonNeg(f.FunctionCalls)
+	ru += c.QueryJoinRow.Value * nonNeg(f.JoinRows)
+	ru += c.QuerySortDoc.Value * nonNeg(f.SortedInMemory)
+	return ru * c.strongFactor(f.Consistency)
+}
+
+// MinQuery is the least a query can cost when it checks partitions physical partitions.
+func (c *RateCard) MinQuery(partitions int, level Consistency) float64 {
+	return c.Query(QueryFacts{PartitionsChecked: partitions, Consistency: level})
+}

@@ -1,0 +1,216 @@
+package cost
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func within(got, want, pct float64) bool {
+	return math.Abs(got-want) <= math.Abs(want)*pct/100
+}
+
+// TestPoint_PublishedTables checks the point read and write tables of
+// understand-request-unit-consumption.md at every published size.
+func TestPoint_PublishedTables(t *testing.T) {
+	reads := map[float64]float64{1: 1.00, 2: 1.04, 4: 1.14, 8: 1.33, 16: 1.67, 32: 2.19, 64: 4.76,
+		128: 9.95, 256: 20.28, 512: 40.95, 1024: 145.90, 2048: 291.80}
+	writes := map[float64]float64{1: 4.95, 2: 6.29, 4: 6.67, 8: 7.04, 16: 9.52, 32: 11.23, 64: 22.67,
+		128: 48.19, 256: 98.29, 512: 184.57, 1024: 625, 2048: 1250}
+	for size, want := range reads {
+		got := Point(PointOp{Kind: Read, SizeBytes: int(size * 1024)})
+		if !within(got, want, 5) {
+			t.Errorf("read %v KB = %.2f RU, want %.2f ± 5%%", size, got, want)
+		}
+	}
+	for size, want := range writes {
+		// The table is the size part: an item with no indexed terms.
+		got := Point(PointOp{Kind: Create, SizeBytes: int(size * 1024)})
+		if !within(got, want, 5) {
+			t.Errorf("create %v KB = %.2f RU, want %.2f ± 5%%", size, got, want)
+		}
+	}
+}
+
+// TestPoint_WorkedExamples checks the worked formulas of understand-request-unit-consumption.md and the
+// figures of optimize-cost-reads-writes.md.
+func TestPoint_WorkedExamples(t *testing.T) {
+	const oneKB = 1024
+	tests := []struct {
+		name string
+		op   PointOp
+		want float64
+		pct  float64
+	}{
+		{"create 1 KB, 10 terms", PointOp{Kind: Create, SizeBytes: oneKB, IndexedTerms: 10}, 7.0, 5},
+		{"replace 1 KB, 2 changed", PointOp{Kind: Replace, SizeBytes: oneKB, OldSizeBytes: oneKB, IndexedTerms: 10, ChangedTerms: 2}, 10.8, 5},
+		{"upsert over 1 KB, 2 changed", PointOp{Kind: Upsert, SizeBytes: oneKB, OldSizeBytes: oneKB, ChangedTerms: 2}, 10.8, 5},
+		{"patch 1 KB, 2 changed, 2 ops", PointOp{Kind: Patch, SizeBytes: oneKB, OldSizeBytes: oneKB, ChangedTerms: 2, PatchOps: 2}, 11.6, 5},
+		{"delete 1 KB, 10 terms", PointOp{Kind: Delete, SizeBytes: oneKB, IndexedTerms: 10}, 7.0, 5},
+		// "Inserting a 1 KB item without indexing costs around ~5.5 RUs": with the policy excluding
+		// everything, id and _ts stay indexed (index-policy.md), so the item has 2 terms.
+		{"insert 1 KB unindexed", PointOp{Kind: Create, SizeBytes: oneKB, IndexedTerms: 2}, 5.5, 5},
+		{"read 1 KB", PointOp{Kind: Read, SizeBytes: oneKB}, 1, 5},
+		{"read 1 KB strong", PointOp{Kind: Read, SizeBytes: oneKB, Consistency: Strong}, 2, 5},
+		{"read 1 KB bounded", PointOp{Kind: Read, SizeBytes: oneKB, Consistency: BoundedStaleness}, 2, 5},
+		{"read of a tiny item costs the 1 KB charge", PointOp{Kind: Read, SizeBytes: 200}, 1, 0.01},
+		{"write unchanged by Strong", PointOp{Kind: Create, SizeBytes: oneKB, IndexedTerms: 10, Consistency: Strong}, 7.0, 5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := Point(tt.op); !within(got, tt.want, tt.pct) {
+				t.Errorf("Point = %.3f RU, want %.3f ± %v%%", got, tt.want, tt.pct)
+			}
+		})
+	}
+}
+
+func TestPoint_Properties(t *testing.T) {
+	// Replace costs about twice a create (both documents) when few terms change.
+	create := Point(PointOp{Kind: Create, SizeBytes: 4096, IndexedTerms: 2})
+	replace := Point(PointOp{Kind: Replace, SizeBytes: 4096, ChangedTerms: 2})
+	if r := replace / create; r < 1.7 || r > 2.3 {
+		t.Errorf("replace/create = %.2f, want about 2", r)
+	}
+	// Larger items never cost less.
+	prevR, prevW := 0.0, 0.0
+	for b := 0; b <= 3<<20; b += 7919 {
+		r := Point(PointOp{Kind: Read, SizeBytes: b})
+		w := Point(PointOp{Kind: Create, SizeBytes: b})
+		if r < prevR || w < prevW {
+			t.Fatalf("charge fell at %d bytes", b)
+		}
+		prevR, prevW = r, w
+	}
+	// Bad input is not a panic and not negative.
+	for _, op := range []PointOp{{Kind: "bogus", SizeBytes: -5, IndexedTerms: -3}, {Kind: Patch, PatchOps: -1}} {
+		if got := Point(op); got < 0 || math.IsNaN(got) {
+			t.Errorf("Point(%+v) = %v", op, got)
+		}
+	}
+	// Between published points the charge is interpolated linearly: 3 KB read is halfway 1.04..1.14.
+	if got := Point(PointOp{Kind: Read, SizeBytes: 3 * 1024}); math.Abs(got-1.09) > 1e-9 {
+		t.Errorf("read 3 KB = %v, want 1.09", got)
+	}
+}
+
+func TestBatch_SumOfOperations(t *testing.T) {
+	ops := []PointOp{
+		{Kind: Create, SizeBytes: 1024, IndexedTerms: 10},
+		{Kind: Create, SizeBytes: 1024, IndexedTerms: 10},
+		{Kind: Read, SizeBytes: 1024},
+	}
+	want := 2*Point(ops[0]) + Point(ops[2])
+	if got := Batch(ops); math.Abs(got-want) > 1e-9 {
+		t.Errorf("Batch = %v, want %v", got, want)
+	}
+	if got := Batch(nil); got != 0 {
+		t.Errorf("Batch(nil) = %v", got)
+	}
+}
+
+// Facts of the published query examples. troubleshoot-query-performance.md gives the full metrics of
+// the UPPER() scan only; for the other examples it gives charges, not counts. Those use documents of
+// the scan's average size (399,998,938 B / 60,951 = 6,563 B) and counts marked as assumed.
+const avgDoc = 399_998_938 / 60_951
+
+func TestQuery_PublishedExamples(t *testing.T) {
+	scan := Query(QueryFacts{DocsLoaded: 60_951, BytesLoaded: 399_998_938, DocsOutput: 7, BytesOutput: 510,
+		PartitionsChecked: 1, FullScan: true, FunctionCalls: 60_951})
+	if !within(scan, 4059.95, 25) {
+		t.Errorf("UPPER() scan = %.1f RU, want 4,059.95 ± 25%%", scan)
+	}
+
+	// Excluded path: a scan of the container (assumed 6,000 documents) for one match; indexed: one
+	// lookup, one document.
+	const n = 6000
+	excluded := Query(QueryFacts{DocsLoaded: n, BytesLoaded: n * avgDoc, DocsOutput: 1, BytesOutput: avgDoc,
+		PartitionsChecked: 1, FullScan: true})
+	indexed := Query(QueryFacts{IndexLookups: 1, DocsLoaded: 1, BytesLoaded: avgDoc, DocsOutput: 1,
+		BytesOutput: avgDoc, PartitionsChecked: 1})
+	checkPair(t, "excluded vs indexed path", excluded, indexed, 409.51, 2.98)
+
+	// ORDER BY: the group has (assumed) 400 documents and the page returns 10. With range indexes only,
+	// all 400 are loaded and sorted; the composite index serves them in order.
+	rangeOnly := Query(QueryFacts{IndexLookups: 2, DocsLoaded: 400, BytesLoaded: 400 * avgDoc, DocsOutput: 10,
+		BytesOutput: 10 * avgDoc, PartitionsChecked: 1, SortedInMemory: 400})
+	composite := Query(QueryFacts{IndexLookups: 1, DocsLoaded: 10, BytesLoaded: 10 * avgDoc, DocsOutput: 10,
+		BytesOutput: 10 * avgDoc, PartitionsChecked: 1})
+	checkPair(t, "ORDER BY range vs composite", rangeOnly, composite, 44.28, 8.86)
+
+	// JOINs: (assumed) 250 matching documents; 10×10×10 rows each vs 1×1×5×5 with subqueries.
+	const m = 250
+	joins := Query(QueryFacts{IndexLookups: 3, DocsLoaded: m, BytesLoaded: m * avgDoc, DocsOutput: 1, BytesOutput: 20,
+		PartitionsChecked: 1, JoinRows: m * 999})
+	subq := Query(QueryFacts{IndexLookups: 3, DocsLoaded: m, BytesLoaded: m * avgDoc, DocsOutput: 1, BytesOutput: 20,
+		PartitionsChecked: 1, JoinRows: m * 24})
+	checkPair(t, "JOINs vs subqueries", joins, subq, 167.62, 22.17)
+}
+
+// checkPair checks direction (the worse plan costs more), ratio within a factor of 2 of the published
+// ratio, and each figure within ±50% of the published one ("rough size").
+func checkPair(t *testing.T, name string, worse, better, wantWorse, wantBetter float64) {
+	t.Helper()
+	if worse <= better {
+		t.Errorf("%s: %.2f <= %.2f, want the first dearer", name, worse, better)
+	}
+	ratio, want := worse/better, wantWorse/wantBetter
+	if ratio < want/2 || ratio > want*2 {
+		t.Errorf("%s: ratio %.1f, published %.1f", name, ratio, want)
+	}
+	if !within(worse, wantWorse, 50) || !within(better, wantBetter, 50) {
+		t.Errorf("%s: %.2f vs %.2f RU, published %.2f vs %.2f", name, worse, better, wantWorse, wantBetter)
+	}
+}
+
+func TestQuery_MinimumAndPartitions(t *testing.T) {
+	if got := Query(QueryFacts{}); math.Abs(got-2.3) > 1e-9 {
+		t.Errorf("empty query = %v, want 2.3", got)
+	}
+	// devblogs: a query for one 1 KB item costs about 2.3 RU, a point read about 1.
+	if got := Query(QueryFacts{IndexLookups: 1, DocsLoaded: 1, BytesLoaded: 1024, DocsOutput: 1, BytesOutput: 1024, PartitionsChecked: 1}); !within(got, 2.3, 5) {
+		t.Errorf("1 KB query = %v, want about 2.3", got)
+	}
+	one := Query(QueryFacts{PartitionsChecked: 1})
+	ten := Query(QueryFacts{PartitionsChecked: 10})
+	if d := ten - one; math.Abs(d-9*2.5) > 1e-9 {
+		t.Errorf("9 extra partitions add %v RU, want 22.5", d)
+	}
+	if got, want := Query(QueryFacts{Consistency: Strong}), 4.6; math.Abs(got-want) > 1e-9 {
+		t.Errorf("strong minimum = %v, want %v", got, want)
+	}
+	if got := Query(QueryFacts{DocsLoaded: -4, BytesLoaded: -1, JoinRows: -2}); got != 2.3 {
+		t.Errorf("negative facts = %v, want 2.3", got)
+	}
+	if got := Current.MinQuery(4, Session); math.Abs(got-(2.3+7.5)) > 1e-9 {
+		t.Errorf("MinQuery(4) = %v", got)
+	}
+}
+
+func TestRateCard_EveryCoefficientHasASource(t *testing.T) {
+	c := Current
+	if c.Version == "" || c.Date == "" {
+		t.Fatal("rate card has no version or date")
+	}
+	for _, k := range c.Coefficients() {
+		if k.Name == "" || k.Unit == "" || k.Source == "" {
+			t.Errorf("coefficient %+v lacks a name, unit or source", k)
+		}
+		if k.Source == SrcAssumed && k.Note == "" {
+			t.Errorf("assumed coefficient %q does not say why", k.Name)
+		}
+	}
+	for _, tb := range []SizeTable{c.ReadBySize, c.WriteBySize} {
+		if tb.Source == "" || len(tb.Points) == 0 {
+			t.Errorf("size table without source or points")
+		}
+		for i := 1; i < len(tb.Points); i++ {
+			if tb.Points[i].KB <= tb.Points[i-1].KB {
+				t.Errorf("size table not increasing at %v", tb.Points[i])
+			}
+		}
+	}
+	if !strings.Contains(c.ManualPrice.Unit, "100 RU/s") {
+		t.Errorf("manual price unit %q is not per 100 RU/s", c.ManualPrice.Unit)
+	}
+}

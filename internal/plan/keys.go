@@ -1,0 +1,179 @@
+package plan
+
+import (
+	"math"
+	"regexp"
+	"strings"
+
+	"github.com/cosmosdv/validate/internal/design"
+)
+
+// keyDist is the static picture of how a document type's partition-key values spread.
+type keyDist struct {
+	Card  float64 // distinct values
+	Share float64 // share of the type's documents that hold the commonest value
+	Known bool    // false when the key field is missing from the type
+}
+
+// count is the expected number of documents of a type (children: parents × average per parent).
+func (s *sizer) count(dt *design.DocType, depth int) float64 {
+	if dt == nil || depth > 8 {
+		return 0
+	}
+	if dt.Parent == nil {
+		return float64(max(dt.Count, 0))
+	}
+	per := float64(dt.Parent.Per.Min+dt.Parent.Per.Max) / 2
+	return s.count(s.docType(dt.Parent.Type), depth+1) * per
+}
+
+// fieldAt finds the field at a key path such as "/tenantId" or "/address/city".
+func fieldAt(dt *design.DocType, path string) *design.Field {
+	fs := dt.Fields
+	var f *design.Field
+	for seg := range strings.SplitSeq(strings.Trim(path, "/"), "/") {
+		g, ok := fs.Lookup(seg)
+		if !ok {
+			return nil
+		}
+		f = g
+		fs = g.Object
+	}
+	return f
+}
+
+// keyLevel is the distribution of one key path's values among a type's documents.
+func (s *sizer) keyLevel(dt *design.DocType, path string, depth int) keyDist {
+	n := math.Max(s.count(dt, 0), 1)
+	if depth > 8 {
+		return keyDist{Card: n, Share: 1 / n, Known: true}
+	}
+	f := fieldAt(dt, path)
+	if f == nil {
+		if strings.Trim(path, "/") == "id" {
+			return keyDist{Card: n, Share: 1 / n, Known: true}
+		}
+		return keyDist{Card: 1, Share: 1, Known: false}
+	}
+	return s.fieldDist(dt, f, n, depth)
+}
+
+var templateRef = regexp.MustCompile(`\{([^}]+)\}`)
+
+func (s *sizer) fieldDist(dt *design.DocType, f *design.Field, n float64, depth int) keyDist {
+	unique := keyDist{Card: n, Share: 1 / n, Known: true}
+	switch {
+	case f.Const != nil:
+		return keyDist{Card: 1, Share: 1, Known: true}
+	case f.Copy != "":
+		if ref, ok := strings.CutPrefix(f.Copy, "parent."); ok && dt.Parent != nil {
+			pt := s.docType(dt.Parent.Type)
+			if pt == nil {
+				return unique
+			}
+			pd := s.keyLevel(pt, "/"+strings.ReplaceAll(ref, ".", "/"), depth+1)
+			// Children follow their parent's key; the busiest parent value also carries the most
+			// children at most Per.Max of them against the average.
+			// When the key identifies the parent, the busiest value also carries the most children:
+			// at most Per.Max against the average. A coarser key averages over many parents.
+			per := float64(dt.Parent.Per.Min+dt.Parent.Per.Max) / 2
+			if per > 0 && pd.Card >= 0.5*s.count(pt, 0) {
+				pd.Share = math.Min(1, pd.Share*float64(dt.Parent.Per.Max)/per)
+			}
+			return pd
+		}
+		if f.Copy == "id" {
+			return unique
+		}
+		return s.keyLevel(dt, "/"+strings.ReplaceAll(f.Copy, ".", "/"), depth+1)
+	case f.Template != "":
+		d := keyDist{Card: 1, Share: 1, Known: true}
+		for _, m := range templateRef.FindAllStringSubmatch(f.Template, -1) {
+			switch m[1] {
+			case "seq", "uuid":
+				return unique
+			case "type":
+				continue
+			}
+			l := s.keyLevel(dt, "/"+strings.ReplaceAll(m[1], ".", "/"), depth+1)
+			d.Card *= l.Card
+			d.Share *= l.Share
+		}
+		d.Card = math.Min(d.Card, n)
+		d.Share = math.Max(d.Share, 1/n)
+		return d
+	case len(f.OneOf) > 0:
+		var sum, top float64
+		for i := range f.OneOf {
+			w := 1.0
+			if i < len(f.Weights) {
+				w = math.Max(f.Weights[i], 0)
+			}
+			sum += w
+			top = math.Max(top, w)
+		}
+		if sum == 0 {
+			return keyDist{Card: float64(len(f.OneOf)), Share: 1 / float64(len(f.OneOf)), Known: true}
+		}
+		return keyDist{Card: float64(len(f.OneOf)), Share: top / sum, Known: true}
+	case f.Cardinality > 0:
+		card := math.Min(float64(f.Cardinality), n)
+		return keyDist{Card: card, Share: distShare(f.Dist, card, f.Skew, f.HotShare), Known: true}
+	case f.Gen == "bool":
+		return keyDist{Card: 2, Share: 0.5, Known: true}
+	case f.Gen == "int" && f.Min != nil && f.Max != nil && *f.Max >= *f.Min:
+		card := math.Min(math.Floor(*f.Max-*f.Min)+1, n)
+		return keyDist{Card: card, Share: 1 / card, Known: true}
+	}
+	return unique
+}
+
+// distShare is the share of the commonest of card values under a distribution: uniform 1/card; zipf
+// 1/H(card, s); hot the hot share plus its part of the rest.
+func distShare(dist string, card, skew, hot float64) float64 {
+	if card <= 1 {
+		return 1
+	}
+	switch dist {
+	case "zipf":
+		if skew <= 1 {
+			skew = 1.2
+		}
+		var h float64
+		for k := 1.0; k <= math.Min(card, 1e6); k++ {
+			h += 1 / math.Pow(k, skew)
+		}
+		return 1 / h
+	case "hot":
+		if hot <= 0 || hot >= 1 {
+			hot = 0.5
+		}
+		return hot + (1-hot)/card
+	}
+	return 1 / card
+}
+
+// partitionDist combines a container's key levels for a type: the full key (every level) and the
+// first-level prefix. Hierarchical levels are taken as nested (tenant ⊃ user ⊃ session), so the finest
+// level decides the logical partition: the most distinct values and the smallest busiest share.
+func (s *sizer) partitionDist(dt *design.DocType) (full, prefix keyDist) {
+	return s.prefixDist(dt, len(s.c.PartitionKey)), s.prefixDist(dt, 1)
+}
+
+// prefixDist is the distribution of the first k key levels of a type.
+func (s *sizer) prefixDist(dt *design.DocType, k int) keyDist {
+	n := math.Max(s.count(dt, 0), 1)
+	d := keyDist{Card: 1, Share: 1, Known: true}
+	for i, p := range s.c.PartitionKey {
+		if i >= k {
+			break
+		}
+		l := s.keyLevel(dt, p, 0)
+		d.Card = math.Max(d.Card, l.Card)
+		d.Share = math.Min(d.Share, l.Share)
+		d.Known = d.Known && l.Known
+	}
+	d.Card = math.Min(d.Card, n)
+	d.Share = math.Max(d.Share, 1/n)
+	return d
+}

@@ -1,0 +1,403 @@
+// Package plan is the `validate plan` stage: from a design alone, with no database, it estimates what
+// every access pattern costs under the rate card, what throughput each container needs, how many
+// physical partitions it gets, whether a logical partition runs hot, and what it all costs per month.
+package plan
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/cosmosdv/validate/internal/cost"
+	"github.com/cosmosdv/validate/internal/design"
+)
+
+// SchemaVersion is the version of the JSON form of a Plan. Changes are additive only.
+const SchemaVersion = 1
+
+// Options tune Build.
+type Options struct {
+	// RateCard is the card to price with (nil = cost.Current).
+	RateCard *cost.RateCard
+}
+
+// Plan is the static plan of one design.
+type Plan struct {
+	SchemaVersion int         `json:"schemaVersion"`
+	Design        string      `json:"design"`
+	File          string      `json:"file,omitempty"`
+	RateCard      RateCardRef `json:"rateCard"`
+	Account       Account     `json:"account"`
+	// Assumptions are the premises every figure rests on, in words.
+	Assumptions []string    `json:"assumptions"`
+	Patterns    []Pattern   `json:"patterns"`
+	Containers  []Container `json:"containers"`
+	// MonthlyUSD is the sum of each container's cost in its cheapest feasible mode.
+	MonthlyUSD float64 `json:"monthlyUSD"`
+	// DesignedMonthlyUSD is the sum at the throughput the design states.
+	DesignedMonthlyUSD float64   `json:"designedMonthlyUSD"`
+	Warnings           []Warning `json:"warnings"`
+}
+
+// RateCardRef identifies the rate card a plan was priced with.
+type RateCardRef struct {
+	Version  string `json:"version"`
+	Date     string `json:"date"`
+	Currency string `json:"currency"`
+}
+
+// Account is the account-wide setting the plan priced.
+type Account struct {
+	Regions           int    `json:"regions"`
+	MultiRegionWrites bool   `json:"multiRegionWrites"`
+	Consistency       string `json:"consistency"`
+}
+
+// Pattern is one access pattern's static estimate.
+type Pattern struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Container string `json:"container"`
+	Op        string `json:"op"`
+	// ModelRU is the model's static charge per execution.
+	ModelRU float64 `json:"modelRU"`
+	// Basis is "static" for point operations and batches, "static, rough" for queries.
+	Basis string `json:"basis"`
+	// Detail says what the estimate assumed (size, terms, partitions, …).
+	Detail string `json:"detail"`
+	// FloorRU is the least the pattern can cost: a charge below it is impossible.
+	FloorRU float64 `json:"floorRU"`
+	// EstimateRU is the designer's figure; DiffRU = EstimateRU − ModelRU.
+	EstimateRU float64 `json:"estimateRU"`
+	DiffRU     float64 `json:"diffRU"`
+	DiffPct    float64 `json:"diffPct"`
+	AvgRPS     float64 `json:"avgRPS"`
+	PeakRPS    float64 `json:"peakRPS"`
+	AvgRUs     float64 `json:"avgRUs"`
+	PeakRUs    float64 `json:"peakRUs"`
+	// SinglePartition is true when the pattern targets one logical partition.
+	SinglePartition bool `json:"singlePartition"`
+	// Facts are the static query facts (queries only).
+	Facts *cost.QueryFacts `json:"facts,omitempty"`
+}
+
+// Container is one container's capacity, partitions, hot-partition risk and cost.
+type Container struct {
+	Name         string   `json:"name"`
+	PartitionKey []string `json:"partitionKey"`
+	StorageGB    float64  `json:"storageGB"`
+	// StorageBasis says where StorageGB came from.
+	StorageBasis string       `json:"storageBasis"`
+	Documents    []Document   `json:"documents"`
+	AvgRUs       float64      `json:"avgRUs"`
+	PeakRUs      float64      `json:"peakRUs"`
+	Designed     Throughput   `json:"designed"`
+	DesignedCost cost.Monthly `json:"designedCost"`
+	// Options prices every mode sized for the peak; Recommended is the cheapest feasible one.
+	Options     []cost.Monthly `json:"options"`
+	Recommended Throughput     `json:"recommended"`
+	MonthlyUSD  float64        `json:"monthlyUSD"`
+	Partitions  int            `json:"partitions"`
+	Hot         cost.Hot       `json:"hot"`
+	BusiestRUs  float64        `json:"busiestLogicalPartitionRUs"`
+	BusiestGB   float64        `json:"busiestLogicalPartitionGB"`
+}
+
+// Throughput is a mode and its RU/s (manual RU/s or autoscale max; 0 for serverless).
+type Throughput struct {
+	Mode cost.Mode `json:"mode"`
+	RU   int       `json:"ru,omitempty"`
+}
+
+// Document is the static picture of one document type.
+type Document struct {
+	Type      string  `json:"type"`
+	Count     float64 `json:"count"`
+	Bytes     float64 `json:"bytes"`
+	Terms     float64 `json:"indexedTerms"`
+	KeyValues float64 `json:"keyValues"`
+	// BusiestShare is the share of the type's documents (and traffic) on its commonest key value.
+	BusiestShare float64 `json:"busiestShare"`
+}
+
+// Warning is one finding of the plan.
+type Warning struct {
+	// Code is stable for tooling: estimate-below-floor, estimate-off, price-unit, price, month-length,
+	// throughput-short, hot-partition, missing-key, serverless.
+	Code    string `json:"code"`
+	Subject string `json:"subject,omitempty"`
+	Message string `json:"message"`
+}
+
+// Build computes the plan of d. It fails only when the design cannot be planned at all (no
+// containers, or a pattern naming a container that does not exist).
+func Build(d *design.Design, opts Options) (*Plan, error) {
+	if d == nil {
+		return nil, errors.New("plan: no design")
+	}
+	rc := opts.RateCard
+	if rc == nil {
+		rc = cost.Current
+	}
+	if len(d.Containers) == 0 {
+		return nil, errors.New("plan: design has no containers")
+	}
+	acct := cost.Account{Regions: max(d.Regions, 1), MultiRegionWrites: d.MultiRegionWrites}
+	p := &Plan{
+		SchemaVersion: SchemaVersion,
+		Design:        d.Name,
+		File:          d.File,
+		RateCard:      RateCardRef{Version: rc.Version, Date: rc.Date, Currency: rc.Currency},
+		Account:       Account{Regions: acct.Regions, MultiRegionWrites: acct.MultiRegionWrites, Consistency: consistencyOf(d, nil)},
+		Warnings:      []Warning{},
+	}
+	p.Assumptions = assumptions(rc, acct)
+
+	// Per container: sizers, document estimates and seeded bytes.
+	type cstate struct {
+		s           *sizer
+		ests        map[string]docEstimate
+		seeded      float64 // bytes at seed counts
+		plan        *Container
+		factor      float64
+		single      float64 // peak RU/s of single-partition patterns × their busiest share
+		singleTotal float64 // peak RU/s of single-partition patterns
+		cross       float64 // peak RU/s of cross-partition patterns
+	}
+	states := map[string]*cstate{}
+	var order []*cstate
+	var seededTotal float64
+	for i := range d.Containers {
+		c := &d.Containers[i]
+		if len(c.Documents) == 0 {
+			return nil, fmt.Errorf("plan: container %s has no document types", c.Name)
+		}
+		st := &cstate{s: &sizer{d: d, c: c, pol: newPolicy(c.Indexing)}, ests: map[string]docEstimate{}}
+		cp := &Container{Name: c.Name, PartitionKey: c.PartitionKey}
+		for j := range c.Documents {
+			dt := &c.Documents[j]
+			e := st.s.estimate(dt)
+			st.ests[dt.Type] = e
+			n := st.s.count(dt, 0)
+			st.seeded += n * e.Bytes
+			full, _ := st.s.partitionDist(dt)
+			cp.Documents = append(cp.Documents, Document{Type: dt.Type, Count: n, Bytes: round(e.Bytes, 0),
+				Terms: round(e.Terms, 1), KeyValues: full.Card, BusiestShare: full.Share})
+			if !full.Known {
+				p.Warnings = append(p.Warnings, Warning{Code: "missing-key", Subject: c.Name,
+					Message: fmt.Sprintf("documents of type %s have no %s: they all share one logical partition", dt.Type, strings.Join(c.PartitionKey, ", "))})
+			}
+		}
+		seededTotal += st.seeded
+		st.plan = cp
+		states[c.Name] = st
+		order = append(order, st)
+	}
+	// Production storage per container and the scale factor from seeded to production counts.
+	for _, st := range order {
+		c := st.s.c
+		seededGB := st.seeded / 1e9
+		switch {
+		case c.StorageGB > 0:
+			st.plan.StorageGB, st.plan.StorageBasis = c.StorageGB, "container storageGB"
+		case d.Scale.StorageGB > 0 && seededTotal > 0:
+			st.plan.StorageGB = d.Scale.StorageGB * st.seeded / seededTotal
+			st.plan.StorageBasis = "design scale split by estimated seeded bytes"
+		default:
+			st.plan.StorageGB, st.plan.StorageBasis = seededGB, "seeded documents (no scale given)"
+		}
+		st.factor = 1
+		if seededGB > 0 && st.plan.StorageGB > seededGB {
+			st.factor = st.plan.StorageGB / seededGB
+		}
+		// Partitions for the static query estimate: from the designed throughput and storage.
+		mode, ru := designedThroughput(c)
+		st.plan.Designed = Throughput{Mode: mode, RU: ru}
+		st.plan.Partitions = rc.PartitionsFor(mode, st.plan.StorageGB, ru)
+	}
+
+	// Patterns.
+	for i := range d.AccessPatterns {
+		ap := &d.AccessPatterns[i]
+		st, ok := states[ap.Container]
+		if !ok {
+			return nil, fmt.Errorf("plan: pattern %s: no container %q", ap.ID, ap.Container)
+		}
+		// Queries are estimated at the seeded volume, which is what a run measures; partitions and
+		// storage are at production scale, as the engine simulates them.
+		pp := estimatePattern(rc, st.s, st.ests, ap, st.plan.Partitions, 1)
+		p.Patterns = append(p.Patterns, pp)
+		st.plan.AvgRUs += pp.AvgRUs
+		st.plan.PeakRUs += pp.PeakRUs
+		if pp.SinglePartition {
+			share := 1.0
+			if dt := st.s.trafficType(ap); dt != nil {
+				full, _ := st.s.partitionDist(dt)
+				share = full.Share
+			}
+			st.single += pp.PeakRUs * share
+			st.singleTotal += pp.PeakRUs
+		} else {
+			st.cross += pp.PeakRUs
+		}
+		p.Warnings = append(p.Warnings, patternWarnings(pp)...)
+	}
+
+	// Containers: sizing, cost, hot partitions.
+	for _, st := range order {
+		cp := st.plan
+		c := st.s.c
+		cp.AvgRUs, cp.PeakRUs = round(cp.AvgRUs, 2), round(cp.PeakRUs, 2)
+		opts, best := rc.Cheapest(cp.AvgRUs, cp.PeakRUs, cp.StorageGB, acct)
+		cp.Options = opts
+		if best >= 0 {
+			cp.Recommended = Throughput{Mode: opts[best].Mode, RU: int(opts[best].BilledRU)}
+			if opts[best].Mode == cost.Serverless {
+				cp.Recommended.RU = 0
+			} else if opts[best].Mode == cost.Autoscale {
+				cp.Recommended.RU = rc.AutoscaleFor(cp.PeakRUs, cp.StorageGB)
+			}
+			cp.MonthlyUSD = opts[best].Total
+		}
+		cp.DesignedCost = rc.MonthlyCost(cost.Usage{Mode: cp.Designed.Mode, Provisioned: cp.Designed.RU,
+			AvgRU: cp.AvgRUs, PeakRU: cp.PeakRUs, StorageGB: cp.StorageGB}, acct)
+		p.MonthlyUSD += cp.MonthlyUSD
+		p.DesignedMonthlyUSD += cp.DesignedCost.Total
+		if !cp.DesignedCost.Feasible {
+			p.Warnings = append(p.Warnings, Warning{Code: "serverless", Subject: c.Name, Message: cp.DesignedCost.Reason})
+		}
+		if cp.Designed.Mode != cost.Serverless && float64(cp.Designed.RU) < cp.PeakRUs {
+			p.Warnings = append(p.Warnings, Warning{Code: "throughput-short", Subject: c.Name,
+				Message: fmt.Sprintf("designed %s %d RU/s is below the modeled peak of %.0f RU/s", cp.Designed.Mode, cp.Designed.RU, cp.PeakRUs)})
+		}
+
+		// Hot partitions: the busiest logical partition's traffic and size.
+		var busiestGB, prefixGB float64
+		for j := range c.Documents {
+			dt := &c.Documents[j]
+			full, prefix := st.s.partitionDist(dt)
+			bytes := st.s.count(dt, 0) * st.ests[dt.Type].Bytes * st.factor / 1e9
+			busiestGB += bytes * full.Share
+			prefixGB += bytes * prefix.Share
+		}
+		cp.BusiestGB = round(busiestGB, 3)
+		np := float64(max(cp.Partitions, 1))
+		cp.BusiestRUs = round(st.single, 1)
+		physical := st.single + (st.singleTotal-st.single)/np + st.cross/np
+		prov := float64(cp.Designed.RU)
+		cp.Hot = rc.HotPartition(cost.HotInput{ProvisionedRU: prov, Partitions: cp.Partitions,
+			BusiestRU: st.single, PartitionRU: physical, BusiestGB: busiestGB, PrefixGB: prefixGB,
+			Hierarchical: c.IsHierarchical(), Serverless: cp.Designed.Mode == cost.Serverless})
+		for _, f := range cp.Hot.Findings {
+			p.Warnings = append(p.Warnings, Warning{Code: "hot-partition", Subject: c.Name, Message: f})
+		}
+		cp.StorageGB = round(cp.StorageGB, 3)
+		p.Containers = append(p.Containers, *cp)
+	}
+	p.MonthlyUSD = round(p.MonthlyUSD, 2)
+	p.DesignedMonthlyUSD = round(p.DesignedMonthlyUSD, 2)
+	p.Warnings = append(p.Warnings, pricingWarnings(rc, d.Pricing)...)
+	return p, nil
+}
+
+func assumptions(rc *cost.RateCard, a cost.Account) []string {
+	price := rc.ManualPrice
+	if a.MultiRegionWrites {
+		price = rc.ManualMRWPrice
+	}
+	return []string{
+		fmt.Sprintf("rate card %s dated %s, US list prices in %s", rc.Version, rc.Date, rc.Currency),
+		fmt.Sprintf("%.0f billed hours per month (%s)", rc.HoursPerMonth.Value, rc.HoursPerMonth.Source),
+		fmt.Sprintf("%d region(s), multi-region writes %v: throughput and storage are billed in every region", a.Regions, a.MultiRegionWrites),
+		fmt.Sprintf("manual $%g per 100 RU/s per hour; autoscale $%g; serverless $%g per million RU; storage $%g per GB-month",
+			price.Value, pick(a.MultiRegionWrites, rc.AutoscaleMRWPrice.Value, rc.AutoscalePrice.Value), rc.ServerlessPrice.Value, rc.StoragePrice.Value),
+		"autoscale bills each hour at the larger of the average RU/s and 10% of max (no hourly profile is known)",
+		"serverless bills the average RU/s over the whole month",
+		"document sizes and indexed terms come from the design's generators, plus about 180 bytes of system properties",
+		"query figures are static and rough: document counts are the seeded ones and selectivity comes from generator cardinalities, not from executing the query; physical partitions are at production scale",
+	}
+}
+
+func pick(cond bool, a, b float64) float64 {
+	if cond {
+		return a
+	}
+	return b
+}
+
+func designedThroughput(c *design.Container) (cost.Mode, int) {
+	switch {
+	case c.Throughput.Serverless:
+		return cost.Serverless, 0
+	case c.Throughput.AutoscaleMax > 0:
+		return cost.Autoscale, c.Throughput.AutoscaleMax
+	case c.Throughput.Manual > 0:
+		return cost.Manual, c.Throughput.Manual
+	}
+	return cost.Manual, 400
+}
+
+func consistencyOf(d *design.Design, ap *design.AccessPattern) string {
+	if ap != nil && ap.Consistency != "" {
+		return ap.Consistency
+	}
+	if d.Consistency != "" {
+		return d.Consistency
+	}
+	return string(cost.Session)
+}
+
+func round(x float64, digits int) float64 {
+	p := math.Pow(10, float64(digits))
+	return math.Round(x*p) / p
+}
+
+// trafficType is the document type whose key values a pattern's requests follow.
+func (s *sizer) trafficType(ap *design.AccessPattern) *design.DocType {
+	if dt := s.docType(ap.Sample); dt != nil {
+		return dt
+	}
+	return s.docType(ap.Document)
+}
+
+func patternWarnings(pp Pattern) []Warning {
+	var ws []Warning
+	if pp.EstimateRU > 0 && pp.EstimateRU < pp.FloorRU*0.95 { // 5% slack for rounding
+		ws = append(ws, Warning{Code: "estimate-below-floor", Subject: pp.ID,
+			Message: fmt.Sprintf("estimate %.2f RU is below the least a %s can cost here (%.2f RU)", pp.EstimateRU, pp.Op, pp.FloorRU)})
+	} else if pp.EstimateRU > 0 && pp.ModelRU > 0 && math.Abs(pp.DiffPct) > 50 {
+		ws = append(ws, Warning{Code: "estimate-off", Subject: pp.ID,
+			Message: fmt.Sprintf("estimate %.2f RU differs from the model's %.2f RU by %+.0f%%", pp.EstimateRU, pp.ModelRU, pp.DiffPct)})
+	}
+	return ws
+}
+
+// pricingWarnings checks the designer's stated prices against the rate card.
+func pricingWarnings(rc *cost.RateCard, pr *design.Pricing) []Warning {
+	if pr == nil {
+		return nil
+	}
+	var ws []Warning
+	list := rc.ManualPrice.Value
+	if pr.ManualPerRUHour > 0 {
+		ratio := pr.ManualPerRUHour / (list / 100)
+		ws = append(ws, Warning{Code: "price-unit", Subject: "pricing.manualPerRUHour",
+			Message: fmt.Sprintf("$%g per RU/s per hour is %.0f× the list price: the service bills $%g per 100 RU/s per hour ($%g per RU/s)",
+				pr.ManualPerRUHour, ratio, list, list/100)})
+	}
+	if v := pr.ManualPer100RUsHour; v > 0 && (v > list*1.5 || v < list/1.5) {
+		ws = append(ws, Warning{Code: "price", Subject: "pricing.manualPer100RUsHour",
+			Message: fmt.Sprintf("$%g per 100 RU/s per hour differs from the list price $%g (rate card %s)", v, list, rc.Date)})
+	}
+	if v := pr.StoragePerGBMonth; v > 0 && (v > rc.StoragePrice.Value*1.5 || v < rc.StoragePrice.Value/1.5) {
+		ws = append(ws, Warning{Code: "price", Subject: "pricing.storagePerGBMonth",
+			Message: fmt.Sprintf("$%g per GB-month differs from the list price $%g", v, rc.StoragePrice.Value)})
+	}
+	if v := pr.SecondsPerMonth; v > 0 && math.Abs(v-rc.SecondsPerMonthFor.Value) > 1 {
+		ws = append(ws, Warning{Code: "month-length", Subject: "pricing.secondsPerMonth",
+			Message: fmt.Sprintf("%.0f s per month (%.1f days) is not the billed month of %.0f h (%.0f s): figures are off by %+.1f%%",
+				v, v/86400, rc.HoursPerMonth.Value, rc.SecondsPerMonthFor.Value, 100*(v-rc.SecondsPerMonthFor.Value)/rc.SecondsPerMonthFor.Value)})
+	}
+	return ws
+}

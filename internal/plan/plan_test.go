@@ -1,0 +1,300 @@
+package plan
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/cosmosdv/validate/internal/cost"
+	"github.com/cosmosdv/validate/internal/design"
+)
+
+func fp(x float64) *float64 { return &x }
+
+// smallDesign is one container of users with a fixed shape, so sizes can be checked by hand.
+func smallDesign() *design.Design {
+	return &design.Design{
+		Version: 1, Name: "small", Regions: 1,
+		Containers: []design.Container{{
+			Name:         "Users",
+			PartitionKey: []string{"/userId"},
+			Throughput:   design.Throughput{Manual: 400},
+			Indexing:     &design.Indexing{Included: []string{"/userId/?", "/status/?"}, Excluded: []string{"/*"}},
+			Documents: []design.DocType{{
+				Type: "user", Count: 1000, ID: "user-{seq}",
+				Fields: design.Fields{
+					{Name: "userId", Field: design.Field{Copy: "id"}},
+					{Name: "status", Field: design.Field{OneOf: []any{"active", "closed"}}},
+					{Name: "bio", Field: design.Field{Gen: "text", Bytes: 2000}},
+				},
+			}},
+		}},
+		AccessPatterns: []design.AccessPattern{
+			{ID: "AP1", Name: "read", Container: "Users", Op: design.OpRead, Sample: "user",
+				RPS: design.RPS{Avg: 100, Peak: 300}, Estimate: design.Estimate{RU: 1}},
+			{ID: "AP2", Name: "create", Container: "Users", Op: design.OpCreate, Document: "user",
+				RPS: design.RPS{Avg: 10}, Estimate: design.Estimate{RU: 2}},
+			{ID: "AP3", Name: "scan", Container: "Users", Op: design.OpQuery, Sample: "user",
+				Query:    "SELECT * FROM c WHERE c.status = @s",
+				Params:   map[string]any{"@s": "{status}"},
+				RPS:      design.RPS{Avg: 1, Peak: 2},
+				Estimate: design.Estimate{RU: 3}},
+		},
+	}
+}
+
+func TestBuild_PointEstimatesByHand(t *testing.T) {
+	p, err := Build(smallDesign(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The document: {"userId":"user-12345","status":"active","bio":"<2000>"} plus "id" and system
+	// properties. bio 2002 + key 6; userId 12 + key 9; status ~8 + key 9; braces 2; id 17; system 180.
+	doc := p.Containers[0].Documents[0]
+	if doc.Bytes < 2200 || doc.Bytes > 2300 {
+		t.Errorf("document bytes = %v, want about 2,243", doc.Bytes)
+	}
+	// Indexed: userId and status (included), id and _ts (system); bio is excluded.
+	if doc.Terms != 4 {
+		t.Errorf("terms = %v, want 4", doc.Terms)
+	}
+	byID := map[string]Pattern{}
+	for _, pt := range p.Patterns {
+		byID[pt.ID] = pt
+	}
+	kb := doc.Bytes / 1024
+	wantRead := cost.Current.ReadBySize.At(kb)
+	if math.Abs(byID["AP1"].ModelRU-round(wantRead, 2)) > 0.011 {
+		t.Errorf("read = %v, want %v", byID["AP1"].ModelRU, wantRead)
+	}
+	wantCreate := cost.Current.WriteBySize.At(kb) + 0.2*4
+	if math.Abs(byID["AP2"].ModelRU-wantCreate) > 0.02 {
+		t.Errorf("create = %v, want %v", byID["AP2"].ModelRU, wantCreate)
+	}
+	if got := byID["AP1"].PeakRUs; math.Abs(got-300*byID["AP1"].ModelRU) > 0.01 {
+		t.Errorf("peak RU/s = %v", got)
+	}
+	// No peak given: the average is used.
+	if got := byID["AP2"].PeakRPS; got != 10 {
+		t.Errorf("peak RPS without a peak = %v, want 10", got)
+	}
+	// A create estimated at 2 RU is below what any write costs.
+	if !hasWarning(p, "estimate-below-floor", "AP2") {
+		t.Errorf("no estimate-below-floor warning for AP2: %+v", p.Warnings)
+	}
+	if hasWarning(p, "estimate-below-floor", "AP1") {
+		t.Errorf("AP1 (1 RU read of a 2 KB item) wrongly flagged")
+	}
+	if p.SchemaVersion != SchemaVersion || p.RateCard.Date == "" {
+		t.Errorf("plan lacks schema version or rate-card date")
+	}
+}
+
+func TestBuild_QueryEffects(t *testing.T) {
+	indexed := smallDesign()
+	p1, err := Build(indexed, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Excluding /status makes the same query a scan of the container.
+	excluded := smallDesign()
+	excluded.Containers[0].Indexing = &design.Indexing{Included: []string{"/*"}, Excluded: []string{"/status/?"}}
+	p2, err := Build(excluded, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q1, q2 := p1.Patterns[2], p2.Patterns[2]
+	if q1.Basis != "static, rough" {
+		t.Errorf("query basis %q", q1.Basis)
+	}
+	if q1.Facts.PartitionsChecked != 1 || q2.Facts.FullScan != true || q1.Facts.FullScan {
+		t.Errorf("facts: indexed %+v, excluded %+v", q1.Facts, q2.Facts)
+	}
+	if q2.ModelRU <= q1.ModelRU {
+		t.Errorf("scan %.2f not dearer than indexed %.2f", q2.ModelRU, q1.ModelRU)
+	}
+	// Cross-partition: 400 GB over 50 GB partitions = 8; the floor is 2.3 + 7 × 2.5.
+	big := smallDesign()
+	big.Scale.StorageGB = 400
+	p3, err := Build(big, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p3.Containers[0].Partitions != 8 {
+		t.Errorf("partitions = %d, want 8", p3.Containers[0].Partitions)
+	}
+	if got := p3.Patterns[2].FloorRU; math.Abs(got-(2.3+7*2.5)) > 1e-9 {
+		t.Errorf("cross-partition floor = %v, want 19.8", got)
+	}
+}
+
+func TestBuild_HotPartition(t *testing.T) {
+	d := smallDesign()
+	d.Containers[0].PartitionKey = []string{"/tenantId"}
+	d.Containers[0].Documents[0].Fields = append(d.Containers[0].Documents[0].Fields,
+		design.NamedField{Name: "tenantId", Field: design.Field{Gen: "code", Cardinality: 20, Dist: "hot", HotShare: 0.5}})
+	// 200 GB: four physical partitions sharing 4,000 RU/s, 1,000 each.
+	d.Scale.StorageGB = 200
+	d.Containers[0].Throughput = design.Throughput{Manual: 4000}
+	d.AccessPatterns[0].RPS = design.RPS{Avg: 1000, Peak: 3000}
+	p, err := Build(d, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := p.Containers[0]
+	// Share of the hot tenant: 0.5 + 0.5/20 = 0.525 of 3,000 reads/s, about 1,670 RU/s.
+	if share := c.Documents[0].BusiestShare; math.Abs(share-0.525) > 1e-9 {
+		t.Errorf("busiest share = %v, want 0.525", share)
+	}
+	if c.Hot.Risk != cost.RiskHigh || !hasWarning(p, "hot-partition", "Users") {
+		t.Errorf("hot tenant not flagged: %+v", c.Hot)
+	}
+	// The same load spread over user ids is not hot.
+	d2 := smallDesign()
+	d2.Scale.StorageGB = 200
+	d2.Containers[0].Throughput = design.Throughput{Manual: 4000}
+	d2.AccessPatterns[0].RPS = design.RPS{Avg: 1000, Peak: 3000}
+	p2, err := Build(d2, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p2.Containers[0].Hot.Risk != cost.RiskNone {
+		t.Errorf("uniform key flagged: %+v", p2.Containers[0].Hot)
+	}
+}
+
+func TestBuild_PricingWarnings(t *testing.T) {
+	d := smallDesign()
+	// The seed prompt's figures: "$0.008 per RU per hour" and a 30-day month.
+	d.Pricing = &design.Pricing{ManualPerRUHour: 0.008, SecondsPerMonth: 2_592_000, StoragePerGBMonth: 0.25}
+	p, err := Build(d, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasWarning(p, "price-unit", "pricing.manualPerRUHour") {
+		t.Errorf("no price-unit warning: %+v", p.Warnings)
+	}
+	if !hasWarning(p, "month-length", "pricing.secondsPerMonth") {
+		t.Errorf("no month-length warning: %+v", p.Warnings)
+	}
+	if hasWarning(p, "price", "pricing.storagePerGBMonth") {
+		t.Errorf("correct storage price flagged")
+	}
+	for _, w := range p.Warnings {
+		if w.Code == "price-unit" && !strings.Contains(w.Message, "100×") {
+			t.Errorf("price-unit message does not say 100×: %s", w.Message)
+		}
+	}
+}
+
+func TestBuild_Money(t *testing.T) {
+	d := smallDesign()
+	d.Regions = 2
+	p, err := Build(d, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := p.Containers[0]
+	// Designed manual 400 RU/s in 2 regions: 4 × $0.008 × 730 × 2 = $46.72 plus storage.
+	wantTP := 4 * 0.008 * 730 * 2.0
+	if math.Abs(c.DesignedCost.Throughput-wantTP) > 1e-9 {
+		t.Errorf("designed throughput cost = %v, want %v", c.DesignedCost.Throughput, wantTP)
+	}
+	// Serverless cannot serve two regions.
+	for _, o := range c.Options {
+		if o.Mode == cost.Serverless && o.Feasible {
+			t.Errorf("serverless feasible with 2 regions")
+		}
+	}
+	if c.Recommended.Mode == cost.Serverless {
+		t.Errorf("recommended serverless for 2 regions")
+	}
+}
+
+func TestBuild_Errors(t *testing.T) {
+	if _, err := Build(nil, Options{}); err == nil {
+		t.Error("nil design: no error")
+	}
+	if _, err := Build(&design.Design{Name: "x"}, Options{}); err == nil {
+		t.Error("no containers: no error")
+	}
+	d := smallDesign()
+	d.AccessPatterns[0].Container = "Nope"
+	if _, err := Build(d, Options{}); err == nil || !strings.Contains(err.Error(), "Nope") {
+		t.Errorf("unknown container: %v", err)
+	}
+}
+
+func TestRender(t *testing.T) {
+	d := smallDesign()
+	d.Pricing = &design.Pricing{ManualPerRUHour: 0.008}
+	p, err := Build(d, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var txt bytes.Buffer
+	if err := Render(&txt, p, ""); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Plan for small", "rate card " + cost.Current.Version, "730 billed hours",
+		"static, rough", "AP3", "Users", "Warnings", "[price-unit]", "$0.008 per 100 RU/s per hour"} {
+		if !strings.Contains(strings.ToLower(txt.String()), strings.ToLower(want)) {
+			t.Errorf("text output lacks %q:\n%s", want, txt.String())
+		}
+	}
+	var js bytes.Buffer
+	if err := Render(&js, p, "json"); err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		SchemaVersion int       `json:"schemaVersion"`
+		Patterns      []Pattern `json:"patterns"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.SchemaVersion != 1 || len(back.Patterns) != 3 {
+		t.Errorf("json: %+v", back)
+	}
+	if err := Render(&js, p, "yaml"); err == nil {
+		t.Error("unknown format: no error")
+	}
+}
+
+func TestPolicy_Indexed(t *testing.T) {
+	tests := []struct {
+		name string
+		ix   *design.Indexing
+		path string
+		want bool
+	}{
+		{"default indexes all", nil, "a.b", true},
+		{"root excluded, leaf included", &design.Indexing{Included: []string{"/a/?"}, Excluded: []string{"/*"}}, "a", true},
+		{"root excluded, other leaf", &design.Indexing{Included: []string{"/a/?"}, Excluded: []string{"/*"}}, "b", false},
+		{"exact ? does not cover children", &design.Indexing{Included: []string{"/a/?"}, Excluded: []string{"/*"}}, "a.b", false},
+		{"subtree excluded", &design.Indexing{Included: []string{"/*"}, Excluded: []string{"/payload/*"}}, "payload.page", false},
+		{"subtree excluded, sibling indexed", &design.Indexing{Included: []string{"/*"}, Excluded: []string{"/payload/*"}}, "kind", true},
+		{"more precise include wins", &design.Indexing{Included: []string{"/*", "/payload/page/?"}, Excluded: []string{"/payload/*"}}, "payload.page", true},
+		{"array elements", &design.Indexing{Included: []string{"/tags/[]/?"}, Excluded: []string{"/*"}}, "tags.[]", true},
+		{"mode none", &design.Indexing{Mode: "none"}, "a", false},
+		{"only exclusions", &design.Indexing{Excluded: []string{"/big/*"}}, "small", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := newPolicy(tt.ix).indexed(strings.Split(tt.path, ".")); got != tt.want {
+				t.Errorf("indexed(%s) = %v, want %v", tt.path, got, tt.want)
+			}
+		})
+	}
+}
+
+func hasWarning(p *Plan, code, subject string) bool {
+	for _, w := range p.Warnings {
+		if w.Code == code && w.Subject == subject {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,146 @@
+package plan
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/cosmosdv/validate/internal/cost"
+)
+
+// Formats Render writes.
+const (
+	FormatText = "text"
+	FormatJSON = "json"
+)
+
+// Render writes p to w as "text" (default when format is "") or "json".
+func Render(w io.Writer, p *Plan, format string) error {
+	switch strings.ToLower(format) {
+	case "", FormatText:
+		return renderText(w, p)
+	case FormatJSON:
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(p); err != nil {
+			return fmt.Errorf("render plan: %w", err)
+		}
+		return nil
+	}
+	return fmt.Errorf("render plan: unknown format %q (want text or json)", format)
+}
+
+// errWriter keeps the first write error so the renderer can write without checking every line.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) printf(format string, a ...any) {
+	if e.err == nil {
+		_, e.err = fmt.Fprintf(e.w, format, a...)
+	}
+}
+
+func renderText(w io.Writer, p *Plan) error {
+	ew := &errWriter{w: w}
+	ew.printf("Plan for %s (static: no database was used)\n", p.Design)
+	ew.printf("Rate card %s, dated %s. Prices in %s.\n\n", p.RateCard.Version, p.RateCard.Date, p.RateCard.Currency)
+
+	ew.printf("Access patterns (RU per execution; model = static estimate, queries rough)\n")
+	tw := tabwriter.NewWriter(ew.w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	twp := func(format string, a ...any) {
+		if ew.err == nil {
+			_, ew.err = fmt.Fprintf(tw, format, a...)
+		}
+	}
+	twp("ID\tOP\tMODEL RU\tFLOOR\tESTIMATE\tDIFF\tAVG RPS\tPEAK RPS\tAVG RU/s\tPEAK RU/s\t\n")
+	for _, pt := range p.Patterns {
+		twp("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", pt.ID, pt.Op, num(pt.ModelRU), num(pt.FloorRU),
+			num(pt.EstimateRU), diff(pt), num(pt.AvgRPS), num(pt.PeakRPS), num(pt.AvgRUs), num(pt.PeakRUs))
+	}
+	if ew.err == nil {
+		ew.err = tw.Flush()
+	}
+	for _, pt := range p.Patterns {
+		ew.printf("  %s %s [%s]: %s\n", pt.ID, pt.Name, pt.Basis, pt.Detail)
+	}
+
+	ew.printf("\nContainers\n")
+	for _, c := range p.Containers {
+		ew.printf("%s  key %s  storage %s GB (%s)\n", c.Name, strings.Join(c.PartitionKey, ", "), num(c.StorageGB), c.StorageBasis)
+		for _, d := range c.Documents {
+			ew.printf("  %-14s %8.0f docs  %6.0f B  %5.1f terms  %8.0f key values  busiest key %.2f%%\n",
+				d.Type, d.Count, d.Bytes, d.Terms, d.KeyValues, 100*d.BusiestShare)
+		}
+		ew.printf("  load: %s RU/s average, %s RU/s peak\n", num(c.AvgRUs), num(c.PeakRUs))
+		ew.printf("  designed: %s  → %s/month  (%s)\n", throughput(c.Designed), usd(c.DesignedCost.Total), c.DesignedCost.Formula)
+		for _, o := range c.Options {
+			mark := " "
+			if o.Mode == c.Recommended.Mode && o.Feasible {
+				mark = "*"
+			}
+			state := usd(o.Total) + "/month"
+			if !o.Feasible {
+				state = "not possible: " + o.Reason
+			}
+			ew.printf("  %s %-10s %s  (%s)\n", mark, o.Mode, state, o.Formula)
+		}
+		ew.printf("  partitions: %d physical  busiest logical partition %s RU/s, %s GB at peak; its physical partition at %.0f%% of %s RU/s  risk: %s\n",
+			c.Partitions, num(c.BusiestRUs), num(c.BusiestGB), 100*c.Hot.Utilization, num(c.Hot.CapacityRU), c.Hot.Risk)
+		for _, n := range c.Hot.Notes {
+			ew.printf("  note: %s\n", n)
+		}
+	}
+	ew.printf("\nMonthly: %s at the designed throughput; %s in the cheapest mode per container (* above).\n",
+		usd(p.DesignedMonthlyUSD), usd(p.MonthlyUSD))
+
+	ew.printf("\nAssumptions\n")
+	for _, a := range p.Assumptions {
+		ew.printf("  - %s\n", a)
+	}
+	if len(p.Warnings) > 0 {
+		ew.printf("\nWarnings\n")
+		for _, wn := range p.Warnings {
+			subj := ""
+			if wn.Subject != "" {
+				subj = wn.Subject + ": "
+			}
+			ew.printf("  %s%s [%s]\n", subj, wn.Message, wn.Code)
+		}
+	}
+	return ew.err
+}
+
+func num(x float64) string {
+	switch {
+	case x == 0:
+		return "0"
+	case x >= 100:
+		return fmt.Sprintf("%.0f", x)
+	case x >= 10:
+		return fmt.Sprintf("%.1f", x)
+	}
+	return fmt.Sprintf("%.2f", x)
+}
+
+func usd(x float64) string { return fmt.Sprintf("$%.2f", x) }
+
+func diff(p Pattern) string {
+	if p.EstimateRU == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%+.0f%%", p.DiffPct)
+}
+
+func throughput(t Throughput) string {
+	switch t.Mode {
+	case cost.Serverless:
+		return "serverless"
+	case cost.Autoscale:
+		return fmt.Sprintf("autoscale max %d RU/s", t.RU)
+	}
+	return fmt.Sprintf("manual %d RU/s", t.RU)
+}
