@@ -1,0 +1,134 @@
+package design
+
+import (
+	"slices"
+	"strings"
+)
+
+// Defaults of the format. docs/design-format.md lists them; keep the two in step.
+const (
+	// DefaultConsistency is the account consistency a design gets when it names none.
+	DefaultConsistency = "Session"
+	// DefaultManualThroughput is the throughput of a container that names none: the service minimum.
+	DefaultManualThroughput = 400
+	// DefaultIDTemplate is the id template of a document type that names none.
+	DefaultIDTemplate = "{type}-{seq}"
+	// DefaultZipfSkew is the zipf exponent when dist is zipf and skew is not given.
+	DefaultZipfSkew = 1.2
+	// DefaultHotShare is the share of documents given the hot value when dist is hot.
+	DefaultHotShare = 0.5
+	// DefaultTextBytes is the length of gen text when bytes is not given.
+	DefaultTextBytes = 100
+)
+
+// applyDefaults fills every omitted setting that has a default. It is the only place defaults are
+// applied, and it runs before validation so that the validator sees what will be provisioned.
+func applyDefaults(d *Design) {
+	if d.Database == "" {
+		d.Database = d.Name
+	}
+	if d.Regions == 0 {
+		d.Regions = 1
+	}
+	if d.Consistency == "" {
+		d.Consistency = DefaultConsistency
+	}
+	for ci := range d.Containers {
+		c := &d.Containers[ci]
+		if c.Throughput == (Throughput{}) {
+			c.Throughput.Manual = DefaultManualThroughput
+		}
+		if c.Indexing == nil {
+			c.Indexing = &Indexing{}
+		}
+		ix := c.Indexing
+		if ix.Mode == "" {
+			ix.Mode = "consistent"
+		}
+		// The service needs the root path included or excluded; like the service, include it when
+		// the policy names neither.
+		if ix.Mode == "consistent" && !slices.Contains(ix.Included, "/*") && !slices.Contains(ix.Excluded, "/*") {
+			ix.Included = append(ix.Included, "/*")
+		}
+		for i := range ix.Composite {
+			for j := range ix.Composite[i] {
+				if ix.Composite[i][j].Order == "" {
+					ix.Composite[i][j].Order = "asc"
+				}
+			}
+		}
+		for ti := range c.Documents {
+			t := &c.Documents[ti]
+			if t.ID == "" {
+				t.ID = DefaultIDTemplate
+			}
+			if t.Parent != nil && t.Parent.Per.Dist == "" {
+				t.Parent.Per.Dist = "uniform"
+			}
+			defaultFields(t.Fields)
+		}
+	}
+	for pi := range d.AccessPatterns {
+		p := &d.AccessPatterns[pi]
+		if p.RPS.Peak == 0 {
+			p.RPS.Peak = p.RPS.Avg
+		}
+		if p.Op == OpReplace && p.Document == "" {
+			p.Document = p.Sample
+		}
+		// A point operation on a sampled document targets that document unless told otherwise.
+		pointOp := p.Op == OpRead || p.Op == OpReplace || p.Op == OpPatch || p.Op == OpDelete
+		if pointOp && p.Sample != "" && p.ItemID == "" {
+			p.ItemID = "{id}"
+		}
+		if (pointOp || p.Op == OpBatch) && p.Sample != "" && len(p.PartitionKey) == 0 {
+			if c := d.Container(p.Container); c != nil {
+				p.PartitionKey = keyTemplates(c.PartitionKey)
+			}
+		}
+		for bi := range p.Batch {
+			if p.Batch[bi].Repeat == 0 {
+				p.Batch[bi].Repeat = 1
+			}
+		}
+	}
+}
+
+func defaultFields(fs Fields) {
+	for i := range fs {
+		defaultField(&fs[i].Field)
+	}
+}
+
+func defaultField(f *Field) {
+	if f.Cardinality > 0 && f.Dist == "" {
+		f.Dist = "uniform"
+	}
+	if f.Dist == "zipf" && f.Skew == 0 {
+		f.Skew = DefaultZipfSkew
+	}
+	if f.Dist == "hot" && f.HotShare == 0 {
+		f.HotShare = DefaultHotShare
+	}
+	if f.Gen == "text" && f.Bytes == 0 {
+		f.Bytes = DefaultTextBytes
+	}
+	if f.Of != nil {
+		defaultField(f.Of)
+	}
+	defaultFields(f.Object)
+}
+
+// keyTemplates turns key paths into templates ("/tenantId" → "{tenantId}"); nil when a path is
+// nested, because a placeholder names a top-level field only.
+func keyTemplates(paths []string) []string {
+	out := make([]string, 0, len(paths))
+	for _, p := range paths {
+		name := strings.TrimPrefix(p, "/")
+		if !identRe.MatchString(name) {
+			return nil
+		}
+		out = append(out, "{"+name+"}")
+	}
+	return out
+}

@@ -1,0 +1,163 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/probe"
+)
+
+// BaselineKind marks a baseline file, so ReadBaseline can tell it from a full report.
+const BaselineKind = "validate-baseline"
+
+// baselineDoc is the baseline file: only what a comparison uses, without timestamps, latencies or
+// endpoints, so that two runs of the same design and seed write the same bytes.
+type baselineDoc struct {
+	Kind          string            `json:"kind"`
+	SchemaVersion int               `json:"schemaVersion"`
+	Design        DesignSummary     `json:"design"`
+	Target        baselineTarget    `json:"target"`
+	Seed          int64             `json:"seed"`
+	Samples       int               `json:"samples"`
+	Patterns      []baselinePattern `json:"patterns"`
+}
+
+type baselineTarget struct {
+	Kind         string `json:"kind"`
+	Engine       string `json:"engine,omitempty"`
+	ChargeSource string `json:"chargeSource"`
+}
+
+type baselinePattern struct {
+	ID           string          `json:"id"`
+	Name         string          `json:"name"`
+	Container    string          `json:"container"`
+	Op           string          `json:"op"`
+	Query        string          `json:"query,omitempty"`
+	PartitionKey []string        `json:"partitionKey,omitempty"`
+	Estimate     float64         `json:"estimate"`
+	Regression   *design.Band    `json:"regression,omitempty"`
+	Verdict      Verdict         `json:"verdict"`
+	Modeled      *baselineCharge `json:"modeled,omitempty"`
+	Measured     *baselineCharge `json:"measured,omitempty"`
+}
+
+type baselineCharge struct {
+	Source string  `json:"source"`
+	Median float64 `json:"median"`
+	P95    float64 `json:"p95"`
+}
+
+// WriteBaseline writes the baseline of r: small, stable JSON with sorted keys and rounded charges,
+// meant to be committed and reviewed in a diff.
+func WriteBaseline(w io.Writer, r *Report) error {
+	if r == nil {
+		return fmt.Errorf("write baseline: no report")
+	}
+	doc := baselineDoc{
+		Kind:          BaselineKind,
+		SchemaVersion: r.SchemaVersion,
+		Design:        DesignSummary{Name: r.Design.Name, Fingerprint: r.Design.Fingerprint, Containers: r.Design.Containers},
+		Target:        baselineTarget{Kind: r.Target.Kind, Engine: r.Target.Engine, ChargeSource: r.Target.ChargeSource},
+		Seed:          r.Seed,
+		Samples:       r.Samples,
+		Patterns:      []baselinePattern{},
+	}
+	for _, p := range r.Patterns {
+		bp := baselinePattern{ID: p.ID, Name: p.Name, Container: p.Container, Op: p.Op, Query: p.Query,
+			PartitionKey: p.PartitionKey, Estimate: round2(p.Estimate), Regression: p.Regression, Verdict: p.Verdict}
+		if p.Modeled != nil {
+			bp.Modeled = &baselineCharge{Source: p.Modeled.Source, Median: round2(p.Modeled.Median), P95: round2(p.Modeled.P95)}
+		}
+		if p.Measured != nil {
+			bp.Measured = &baselineCharge{Source: p.Measured.Source, Median: round2(p.Measured.Median), P95: round2(p.Measured.P95)}
+		}
+		doc.Patterns = append(doc.Patterns, bp)
+	}
+	b, err := sortedJSON(doc)
+	if err != nil {
+		return fmt.Errorf("write baseline: %w", err)
+	}
+	if _, err := w.Write(b); err != nil {
+		return fmt.Errorf("write baseline: %w", err)
+	}
+	return nil
+}
+
+// sortedJSON marshals v with every object's keys in sorted order, indented, ending in a newline.
+func sortedJSON(v any) ([]byte, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var generic any
+	if err := dec.Decode(&generic); err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(generic); err != nil { // maps encode with sorted keys
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// ReadBaseline reads either a baseline file or a full JSON report and returns it as a Report, so
+// that Compare takes either on either side. A baseline yields a Report without latencies, reasons or
+// timestamps.
+func ReadBaseline(rd io.Reader) (*Report, error) {
+	data, err := io.ReadAll(rd)
+	if err != nil {
+		return nil, fmt.Errorf("read baseline: %w", err)
+	}
+	var head struct {
+		Kind          string `json:"kind"`
+		SchemaVersion int    `json:"schemaVersion"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, fmt.Errorf("read baseline: %w", err)
+	}
+	if head.SchemaVersion == 0 {
+		return nil, fmt.Errorf("read baseline: not a report or baseline (no schemaVersion)")
+	}
+	if head.Kind != BaselineKind {
+		var r Report
+		if err := json.Unmarshal(data, &r); err != nil {
+			return nil, fmt.Errorf("read baseline: report: %w", err)
+		}
+		return &r, nil
+	}
+	var doc baselineDoc
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("read baseline: %w", err)
+	}
+	r := &Report{
+		SchemaVersion: doc.SchemaVersion,
+		Design:        doc.Design,
+		Target:        probe.TargetInfo{Kind: doc.Target.Kind, Engine: doc.Target.Engine, ChargeSource: doc.Target.ChargeSource},
+		Seed:          doc.Seed,
+		Samples:       doc.Samples,
+		Patterns:      []PatternResult{},
+	}
+	for _, bp := range doc.Patterns {
+		p := PatternResult{ID: bp.ID, Name: bp.Name, Container: bp.Container, Op: bp.Op, Query: bp.Query,
+			PartitionKey: bp.PartitionKey, Estimate: bp.Estimate, Regression: bp.Regression, Verdict: bp.Verdict}
+		if bp.Modeled != nil {
+			p.Modeled = &Charge{Source: bp.Modeled.Source, Median: bp.Modeled.Median, P95: bp.Modeled.P95}
+		}
+		if bp.Measured != nil {
+			p.Measured = &Charge{Source: bp.Measured.Source, Median: bp.Measured.Median, P95: bp.Measured.P95}
+		}
+		r.Patterns = append(r.Patterns, p)
+	}
+	r.Summary = summarize(r.Patterns, false, false, "")
+	r.Summary.Basis = "baseline file"
+	return r, nil
+}

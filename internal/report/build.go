@@ -1,0 +1,681 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/probe"
+)
+
+// Build computes the verdict of every access pattern of in.Design from the runs. It never fails:
+// missing runs or patterns become error verdicts with their reason.
+//
+// Rules (docs/report-format.md has the long form):
+//   - The figure compared with the estimate is the median charge of a run's successful executions.
+//   - The band is max(RU, Pct% of the estimate); "emulator-indicative" measured charges get
+//     IndicativeFactor times the band; "emulator-placeholder" charges never carry a verdict.
+//   - error: an execution failed with a status the design did not expect, or nothing was probed.
+//   - fail: an expectation failed, or every verdict-bearing figure lies outside its band, or the
+//     "service" figure does (the service is ground truth).
+//   - warn: figures disagree (one within, one outside), a figure within its band is beyond
+//     CloseFraction of it, or the measured charges are placeholders.
+func Build(in Input) *Report {
+	opts := in.Options
+	if opts.CloseFraction <= 0 {
+		opts.CloseFraction = DefaultCloseFraction
+	}
+	if opts.IndicativeFactor <= 0 {
+		opts.IndicativeFactor = DefaultIndicativeFactor
+	}
+	d := in.Design
+	if d == nil {
+		d = &design.Design{}
+	}
+
+	modelRun, measRun := in.Modeled, in.Measured
+	if modelRun == nil && measRun != nil && measRun.Target.ChargeSource == SourceModel {
+		modelRun = measRun
+	}
+	if measRun == modelRun || (measRun != nil && measRun.Target.ChargeSource == SourceModel) {
+		// One run whose charges are modeled: never show them a second time as measured.
+		measRun = nil
+	}
+
+	r := &Report{
+		SchemaVersion: SchemaVersion,
+		Tool:          Tool{Name: "validate", Version: in.Version},
+		Started:       in.Started.UTC(),
+		DurationMs:    in.Duration.Milliseconds(),
+		Design:        summarizeDesign(d),
+		Tolerance:     baseTolerance(opts),
+		Patterns:      []PatternResult{},
+		Containers:    []ContainerLoad{},
+	}
+	if in.Started.IsZero() {
+		r.Started = in.Started
+	}
+	primary := in.Measured
+	if primary == nil {
+		primary = modelRun
+	}
+	if primary != nil {
+		r.Target = primary.Target
+		r.Seed = primary.Seed
+		r.Samples = primary.Samples
+		r.StageFindings = primary.Findings
+		r.Seeding = primary.Seeding
+	}
+	if primary != nil && primary != modelRun && modelRun != nil {
+		for _, f := range modelRun.Findings {
+			f.Subject = "modeled run: " + f.Subject
+			r.StageFindings = append(r.StageFindings, f)
+		}
+	}
+
+	modelBy := patternsByID(modelRun)
+	measBy := patternsByID(measRun)
+	measSource := ""
+	if measRun != nil {
+		measSource = measRun.Target.ChargeSource
+	}
+
+	for i := range d.AccessPatterns {
+		ap := &d.AccessPatterns[i]
+		pr := evaluate(d, ap, modelBy, measBy, modelRun != nil, measRun != nil, measSource, opts)
+		r.Patterns = append(r.Patterns, pr)
+	}
+	r.Containers = containerLoads(d, r.Patterns, measSource)
+	r.Summary = summarize(r.Patterns, modelRun != nil, measRun != nil, measSource)
+	return r
+}
+
+func patternsByID(run *probe.Run) map[string]*probe.Pattern {
+	if run == nil {
+		return nil
+	}
+	m := make(map[string]*probe.Pattern, len(run.Patterns))
+	for i := range run.Patterns {
+		m[run.Patterns[i].ID] = &run.Patterns[i]
+	}
+	return m
+}
+
+// baseTolerance is the default band set after the global options.
+func baseTolerance(opts Options) ToleranceSet {
+	t := ToleranceSet{Point: DefaultPointBand, Query: DefaultQueryBand}
+	if opts.PointPct > 0 {
+		t.Point.Pct = opts.PointPct
+	}
+	if opts.QueryPct > 0 {
+		t.Query.Pct = opts.QueryPct
+	}
+	if opts.MinRU > 0 {
+		t.Point.RU, t.Query.RU = opts.MinRU, opts.MinRU
+	}
+	return t
+}
+
+// tolerance resolves the band of one pattern: defaults, changed field by field by the options; then
+// the design's band and the pattern's band, each replacing the one below it as a whole.
+func tolerance(d *design.Design, ap *design.AccessPattern, opts Options) (design.Band, string) {
+	base := baseTolerance(opts)
+	band, from := base.Point, "default"
+	if ap.Op == design.OpQuery {
+		band = base.Query
+		if opts.QueryPct > 0 || opts.MinRU > 0 {
+			from = "options"
+		}
+	} else if opts.PointPct > 0 || opts.MinRU > 0 {
+		from = "options"
+	}
+	if d.Tolerance != nil {
+		b := d.Tolerance.Point
+		if ap.Op == design.OpQuery {
+			b = d.Tolerance.Query
+		}
+		if b != nil {
+			band, from = *b, "design"
+		}
+	}
+	if ap.Tolerance != nil {
+		band, from = *ap.Tolerance, "pattern"
+	}
+	return band, from
+}
+
+// bandRU is the absolute width of a band around an estimate.
+func bandRU(b design.Band, estimate float64) float64 {
+	return math.Max(b.RU, math.Abs(estimate)*b.Pct/100)
+}
+
+// expectedStatus reports whether an execution ended the way the design expects.
+func expectedStatus(ap *design.AccessPattern, e *probe.Execution) bool {
+	if ap.Expect != nil && ap.Expect.Status != 0 {
+		return e.Status == ap.Expect.Status
+	}
+	return e.Error == "" && (e.Status == 0 || e.Status < 400)
+}
+
+// okExecutions returns the executions that ended as expected.
+func okExecutions(ap *design.AccessPattern, p *probe.Pattern) []probe.Execution {
+	var out []probe.Execution
+	for _, e := range p.Executions {
+		if expectedStatus(ap, &e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func evaluate(d *design.Design, ap *design.AccessPattern, modelBy, measBy map[string]*probe.Pattern,
+	haveModel, haveMeas bool, measSource string, opts Options) PatternResult {
+	band, from := tolerance(d, ap, opts)
+	pr := PatternResult{
+		ID:            ap.ID,
+		Name:          ap.Name,
+		Container:     ap.Container,
+		Op:            ap.Op,
+		Query:         ap.Query,
+		PartitionKey:  ap.PartitionKey,
+		RPS:           ap.RPS,
+		Estimate:      round2(ap.Estimate.RU),
+		Tolerance:     band,
+		ToleranceFrom: from,
+		Regression:    ap.Regression,
+		Verdict:       Pass,
+		Reasons:       []string{},
+	}
+	width := bandRU(band, ap.Estimate.RU)
+
+	type runView struct {
+		name   string // "modeled" or "measured"
+		source string
+		pat    *probe.Pattern
+	}
+	var runs []runView
+	if haveModel {
+		runs = append(runs, runView{"modeled", SourceModel, modelBy[ap.ID]})
+	}
+	if haveMeas {
+		runs = append(runs, runView{"measured", measSource, measBy[ap.ID]})
+	}
+	if len(runs) == 0 {
+		pr.Verdict = Error
+		pr.Reasons = append(pr.Reasons, "no probe run to judge")
+		return pr
+	}
+
+	var errReasons, checkReasons []string
+	var checksOn *probe.Pattern
+	totals := map[string]int{}
+	for _, rv := range runs {
+		if rv.pat != nil {
+			totals[rv.name] = len(rv.pat.Executions)
+		}
+		if rv.pat == nil || len(rv.pat.Executions) == 0 {
+			errReasons = append(errReasons, fmt.Sprintf("%s run: pattern was not executed", rv.name))
+			continue
+		}
+		if checksOn == nil || rv.name == "measured" {
+			checksOn = rv.pat
+		}
+		pr.Errors = append(pr.Errors, groupErrors(ap, rv.name, rv.pat)...)
+		checks := checkExpectations(ap, rv.name, rv.pat)
+		pr.Checks = append(pr.Checks, checks...)
+		for _, c := range checks {
+			if !c.OK {
+				checkReasons = append(checkReasons, fmt.Sprintf("%s run: expectation %s not met: want %s, got %s", rv.name, c.Name, c.Want, c.Got))
+			}
+		}
+		pr.Advice = mergeAdvice(pr.Advice, rv.pat)
+
+		ok := okExecutions(ap, rv.pat)
+		if len(ok) == 0 {
+			continue
+		}
+		c := summarizeCharge(rv.source, ok)
+		c.CarriesVerdict = CarriesVerdict(rv.source)
+		if c.CarriesVerdict {
+			c.Band = width
+			if rv.source == SourceIndicative {
+				c.Band = width * opts.IndicativeFactor
+			}
+			c.Band = round2(c.Band)
+			c.Within = math.Abs(c.Median-ap.Estimate.RU) <= c.Band+1e-9
+		}
+		if rv.name == "modeled" {
+			pr.Modeled = c
+		} else {
+			pr.Measured = c
+		}
+	}
+	for _, e := range pr.Errors {
+		msg := fmt.Sprintf("%s run: %d of %d executions failed with status %d: %s", e.Run, e.Count,
+			totals[e.Run], e.Status, e.Message)
+		if e.Explanation != "" {
+			msg += " — " + e.Explanation
+		}
+		errReasons = append(errReasons, msg)
+	}
+	if checksOn != nil {
+		pr.Results, pr.Partitions = ranges(checksOn)
+		pr.LatencyMs = medianLatencyMs(checksOn)
+	}
+
+	if len(errReasons) > 0 {
+		pr.Verdict = Error
+		pr.Reasons = append(pr.Reasons, errReasons...)
+	}
+	if len(checkReasons) > 0 {
+		pr.Verdict = worse(pr.Verdict, Fail)
+		pr.Reasons = append(pr.Reasons, checkReasons...)
+	}
+	v, reasons := chargeVerdict(ap, pr.Modeled, pr.Measured, opts)
+	pr.Verdict = worse(pr.Verdict, v)
+	pr.Reasons = append(pr.Reasons, reasons...)
+	return pr
+}
+
+// chargeVerdict compares the verdict-bearing figures with the estimate.
+func chargeVerdict(ap *design.AccessPattern, modeled, measured *Charge, opts Options) (Verdict, []string) {
+	est := ap.Estimate.RU
+	describe := func(c *Charge) string {
+		dir := "above"
+		if c.Delta < 0 {
+			dir = "below"
+		}
+		return fmt.Sprintf("%s median %s RU is %s RU %s the estimate %s RU (band ±%s RU)",
+			SourceLabel(c.Source), fmtRU(c.Median), fmtRU(math.Abs(c.Delta)), dir, fmtRU(est), fmtRU(c.Band))
+	}
+	var bearing []*Charge
+	var reasons []string
+	for _, c := range []*Charge{modeled, measured} {
+		if c == nil {
+			continue
+		}
+		c.Delta = round2(c.Median - est)
+		if c.CarriesVerdict {
+			bearing = append(bearing, c)
+		}
+	}
+	if measured != nil && !measured.CarriesVerdict {
+		rest := "the charge verdict rests on the modeled figure"
+		if modeled == nil {
+			rest = "with no modeled figure either, the charge was not judged"
+		}
+		reasons = append(reasons, fmt.Sprintf("measured charges are %s (%s RU) and carry no verdict; %s",
+			SourceLabel(measured.Source), fmtRU(measured.Median), rest))
+	}
+	if len(bearing) == 0 {
+		if measured != nil {
+			// Only placeholder charges: nothing was judged, which is not a pass.
+			return Warn, reasons
+		}
+		return Pass, reasons
+	}
+	var outside, inside []*Charge
+	for _, c := range bearing {
+		if c.Within {
+			inside = append(inside, c)
+		} else {
+			outside = append(outside, c)
+		}
+	}
+	v := Pass
+	switch {
+	case len(inside) == 0:
+		v = Fail
+		for _, c := range outside {
+			reasons = append(reasons, describe(c))
+		}
+	case len(outside) > 0:
+		// The figures disagree. The service is ground truth; otherwise the disagreement is a warning.
+		v = Warn
+		for _, c := range outside {
+			if c.Source == SourceService {
+				v = Fail
+			}
+		}
+		for _, c := range outside {
+			reasons = append(reasons, describe(c))
+		}
+		for _, c := range inside {
+			reasons = append(reasons, fmt.Sprintf("%s median %s RU is within the band, so the figures disagree", SourceLabel(c.Source), fmtRU(c.Median)))
+		}
+	default:
+		for _, c := range inside {
+			if c.Band > 0 && math.Abs(c.Delta) > opts.CloseFraction*c.Band {
+				v = Warn
+				reasons = append(reasons, fmt.Sprintf("%s median %s RU is within the band but uses %.0f%% of it (estimate %s ± %s RU)",
+					SourceLabel(c.Source), fmtRU(c.Median), 100*math.Abs(c.Delta)/c.Band, fmtRU(est), fmtRU(c.Band)))
+			}
+		}
+	}
+	if measured != nil && !measured.CarriesVerdict && v == Pass {
+		v = Warn
+	}
+	return v, reasons
+}
+
+// summarizeCharge computes median, p95 and the rest over executions.
+func summarizeCharge(source string, execs []probe.Execution) *Charge {
+	vals := make([]float64, len(execs))
+	sum := 0.0
+	for i, e := range execs {
+		vals[i] = e.RU
+		sum += e.RU
+	}
+	sort.Float64s(vals)
+	return &Charge{
+		Source:  source,
+		Samples: len(vals),
+		Median:  round2(median(vals)),
+		P95:     round2(percentile(vals, 95)),
+		Min:     round2(vals[0]),
+		Max:     round2(vals[len(vals)-1]),
+		Mean:    round2(sum / float64(len(vals))),
+	}
+}
+
+// median of sorted values; the mean of the middle two for an even count.
+func median(sorted []float64) float64 {
+	n := len(sorted)
+	if n == 0 {
+		return 0
+	}
+	if n%2 == 1 {
+		return sorted[n/2]
+	}
+	return (sorted[n/2-1] + sorted[n/2]) / 2
+}
+
+// percentile of sorted values by the nearest-rank method.
+func percentile(sorted []float64, p float64) float64 {
+	n := len(sorted)
+	if n == 0 {
+		return 0
+	}
+	rank := int(math.Ceil(p / 100 * float64(n)))
+	rank = min(max(rank, 1), n)
+	return sorted[rank-1]
+}
+
+func round2(v float64) float64 { return math.Round(v*100) / 100 }
+
+// fmtRU formats a charge with at most two decimals and no trailing zeros.
+func fmtRU(v float64) string {
+	s := fmt.Sprintf("%.2f", round2(v))
+	s = strings.TrimRight(s, "0")
+	return strings.TrimSuffix(s, ".")
+}
+
+func groupErrors(ap *design.AccessPattern, run string, p *probe.Pattern) []ExecError {
+	var out []ExecError
+	for _, e := range p.Executions {
+		if expectedStatus(ap, &e) {
+			continue
+		}
+		// An unexpected status without an error message is judged by the status check instead.
+		if e.Error == "" && ap.Expect != nil && ap.Expect.Status != 0 {
+			continue
+		}
+		msg := e.Error
+		if msg == "" {
+			msg = fmt.Sprintf("status %d", e.Status)
+		}
+		found := false
+		for i := range out {
+			if out[i].Status == e.Status && out[i].Message == msg {
+				out[i].Count++
+				found = true
+				break
+			}
+		}
+		if !found {
+			out = append(out, ExecError{Run: run, Status: e.Status, Count: 1, Message: msg, Explanation: e.Explanation})
+		}
+	}
+	return out
+}
+
+func checkExpectations(ap *design.AccessPattern, run string, p *probe.Pattern) []Check {
+	x := ap.Expect
+	if x == nil {
+		return nil
+	}
+	var out []Check
+	n := len(p.Executions)
+	countBad := func(bad func(e *probe.Execution) bool) int {
+		c := 0
+		for i := range p.Executions {
+			if bad(&p.Executions[i]) {
+				c++
+			}
+		}
+		return c
+	}
+	gotText := func(bad int, worst string) string {
+		if bad == 0 {
+			return fmt.Sprintf("met by all %d executions", n)
+		}
+		return fmt.Sprintf("%s in %d of %d executions", worst, bad, n)
+	}
+	if x.SinglePartition != nil && *x.SinglePartition {
+		bad := countBad(func(e *probe.Execution) bool { return e.Partitions > 1 })
+		_, parts := ranges(p)
+		out = append(out, Check{Name: "singlePartition", Run: run, Want: "one partition per execution",
+			Got: gotText(bad, fmt.Sprintf("up to %d partitions", parts.Max)), OK: bad == 0})
+	}
+	if x.MinResults != nil {
+		bad := countBad(func(e *probe.Execution) bool { return e.Results < *x.MinResults })
+		res, _ := ranges(p)
+		out = append(out, Check{Name: "minResults", Run: run, Want: fmt.Sprintf("at least %d results per execution", *x.MinResults),
+			Got: gotText(bad, fmt.Sprintf("as few as %d results", res.Min)), OK: bad == 0})
+	}
+	if x.MaxResults != nil {
+		bad := countBad(func(e *probe.Execution) bool { return e.Results > *x.MaxResults })
+		res, _ := ranges(p)
+		out = append(out, Check{Name: "maxResults", Run: run, Want: fmt.Sprintf("at most %d results per execution", *x.MaxResults),
+			Got: gotText(bad, fmt.Sprintf("as many as %d results", res.Max)), OK: bad == 0})
+	}
+	if x.Status != 0 {
+		var other []int
+		bad := countBad(func(e *probe.Execution) bool {
+			if e.Status != x.Status {
+				if !slices.Contains(other, e.Status) {
+					other = append(other, e.Status)
+				}
+				return true
+			}
+			return false
+		})
+		out = append(out, Check{Name: "status", Run: run, Want: fmt.Sprintf("status %d in every execution", x.Status),
+			Got: gotText(bad, "status "+joinInts(other)), OK: bad == 0})
+	}
+	return out
+}
+
+func ranges(p *probe.Pattern) (results, partitions IntRange) {
+	for i, e := range p.Executions {
+		if i == 0 {
+			results = IntRange{e.Results, e.Results}
+			partitions = IntRange{e.Partitions, e.Partitions}
+			continue
+		}
+		results.Min, results.Max = min(results.Min, e.Results), max(results.Max, e.Results)
+		partitions.Min, partitions.Max = min(partitions.Min, e.Partitions), max(partitions.Max, e.Partitions)
+	}
+	return results, partitions
+}
+
+func medianLatencyMs(p *probe.Pattern) float64 {
+	vals := make([]float64, len(p.Executions))
+	for i, e := range p.Executions {
+		vals[i] = float64(e.Latency.Microseconds()) / 1000
+	}
+	sort.Float64s(vals)
+	return round2(median(vals))
+}
+
+// mergeAdvice collects the composite and single indexes the target recommended.
+func mergeAdvice(advice []string, p *probe.Pattern) []string {
+	for _, e := range p.Executions {
+		if e.IndexMetrics == nil {
+			continue
+		}
+		for _, s := range e.IndexMetrics.PotentialSingle {
+			a := "add index " + s
+			if !slices.Contains(advice, a) {
+				advice = append(advice, a)
+			}
+		}
+		for _, c := range e.IndexMetrics.PotentialComposite {
+			a := "add composite index (" + strings.Join(c, ", ") + ")"
+			if !slices.Contains(advice, a) {
+				advice = append(advice, a)
+			}
+		}
+	}
+	return advice
+}
+
+func summarize(ps []PatternResult, haveModel, haveMeas bool, measSource string) Summary {
+	s := Summary{Patterns: len(ps), Verdict: Pass}
+	for _, p := range ps {
+		switch p.Verdict {
+		case Pass:
+			s.Pass++
+		case Warn:
+			s.Warn++
+		case Fail:
+			s.Fail++
+		case Error:
+			s.Error++
+		}
+		s.Verdict = worse(s.Verdict, p.Verdict)
+	}
+	switch {
+	case haveMeas && CarriesVerdict(measSource):
+		s.Basis = fmt.Sprintf("modeled and %s charges", SourceLabel(measSource))
+		if !haveModel {
+			s.Basis = SourceLabel(measSource) + " charges"
+		}
+	case haveMeas:
+		s.Basis = fmt.Sprintf("modeled charges only: measured charges are %s", SourceLabel(measSource))
+	case haveModel:
+		s.Basis = "modeled charges only (embedded engine)"
+	default:
+		s.Basis = "no charges"
+	}
+	return s
+}
+
+func containerLoads(d *design.Design, ps []PatternResult, measSource string) []ContainerLoad {
+	var out []ContainerLoad
+	for _, c := range d.Containers {
+		cl := ContainerLoad{Name: c.Name, Throughput: throughputText(c.Throughput), Estimate: Load{Source: "estimate"}}
+		switch {
+		case c.Throughput.AutoscaleMax > 0:
+			cl.Provisioned = float64(c.Throughput.AutoscaleMax)
+		case c.Throughput.Manual > 0:
+			cl.Provisioned = float64(c.Throughput.Manual)
+		case !c.Throughput.Serverless:
+			cl.Provisioned = 400
+		}
+		for _, p := range ps {
+			if p.Container != c.Name {
+				continue
+			}
+			peak := p.RPS.Peak
+			if peak == 0 {
+				peak = p.RPS.Avg
+			}
+			add := func(l *Load, ru float64) {
+				l.Avg += ru * p.RPS.Avg
+				l.Peak += ru * peak
+			}
+			add(&cl.Estimate, p.Estimate)
+			if p.Modeled != nil {
+				if cl.Modeled == nil {
+					cl.Modeled = &Load{Source: SourceModel}
+				}
+				add(cl.Modeled, p.Modeled.Median)
+			}
+			if p.Measured != nil && CarriesVerdict(measSource) {
+				if cl.Measured == nil {
+					cl.Measured = &Load{Source: measSource}
+				}
+				add(cl.Measured, p.Measured.Median)
+			}
+		}
+		for _, l := range []*Load{&cl.Estimate, cl.Modeled, cl.Measured} {
+			if l != nil {
+				l.Avg, l.Peak = round2(l.Avg), round2(l.Peak)
+			}
+		}
+		out = append(out, cl)
+	}
+	return out
+}
+
+func throughputText(t design.Throughput) string {
+	switch {
+	case t.Serverless:
+		return "serverless"
+	case t.AutoscaleMax > 0:
+		return fmt.Sprintf("autoscale %d", t.AutoscaleMax)
+	case t.Manual > 0:
+		return fmt.Sprintf("manual %d", t.Manual)
+	}
+	return "manual 400"
+}
+
+func summarizeDesign(d *design.Design) DesignSummary {
+	s := DesignSummary{Name: d.Name, File: d.File, Fingerprint: d.Fingerprint(), Containers: []ContainerSummary{}}
+	for _, c := range d.Containers {
+		cs := ContainerSummary{
+			Name:         c.Name,
+			PartitionKey: c.PartitionKey,
+			Throughput:   throughputText(c.Throughput),
+			Indexing:     IndexingSummary{Mode: "consistent", Included: []string{"/*"}, Excluded: []string{}},
+			DefaultTTL:   c.DefaultTTL,
+		}
+		if ix := c.Indexing; ix != nil {
+			if ix.Mode != "" {
+				cs.Indexing.Mode = ix.Mode
+			}
+			if len(ix.Included) > 0 {
+				cs.Indexing.Included = slices.Clone(ix.Included)
+			}
+			cs.Indexing.Excluded = append([]string{}, ix.Excluded...)
+			for _, comp := range ix.Composite {
+				parts := make([]string, len(comp))
+				for i, p := range comp {
+					o := p.Order
+					if o == "" {
+						o = "asc"
+					}
+					parts[i] = p.Path + " " + o
+				}
+				cs.Indexing.Composite = append(cs.Indexing.Composite, strings.Join(parts, ", "))
+			}
+		}
+		for _, uk := range c.UniqueKeys {
+			cs.UniqueKeys = append(cs.UniqueKeys, strings.Join(uk, ", "))
+		}
+		s.Containers = append(s.Containers, cs)
+	}
+	return s
+}
+
+func joinInts(vs []int) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		parts[i] = fmt.Sprint(v)
+	}
+	return strings.Join(parts, ", ")
+}

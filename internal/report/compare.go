@@ -1,0 +1,371 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/cosmosdv/validate/internal/design"
+)
+
+// ErrIncomparable is returned (wrapped) by Compare when two reports cannot be compared honestly.
+var ErrIncomparable = errors.New("reports are not comparable")
+
+// DefaultRegression is the default drift threshold: a charge may grow by the larger of 1 RU and 10%
+// of the old figure before it is a regression (and shrink as much before it is an improvement).
+var DefaultRegression = design.Band{Pct: 10, RU: 1}
+
+// CompareOptions tune Compare.
+type CompareOptions struct {
+	// Pct and RU replace the percentage and the absolute floor of DefaultRegression for every
+	// pattern (0 = default); a pattern's own regression band in the design replaces the result.
+	Pct float64
+	RU  float64
+	// Force compares reports with different seeds or sample counts (the comparison says so). Reports
+	// with different charge sources or schema versions are never compared.
+	Force bool
+}
+
+// Change is how one pattern moved between two reports.
+type Change string
+
+// Changes of a pattern.
+const (
+	Regression  Change = "regression"
+	Improvement Change = "improvement"
+	Unchanged   Change = "unchanged"
+	Added       Change = "added"
+	Removed     Change = "removed"
+)
+
+// Comparison is the drift between an old report (the baseline) and a new one.
+type Comparison struct {
+	SchemaVersion int  `json:"schemaVersion"`
+	Old           Side `json:"old"`
+	New           Side `json:"new"`
+	// Forced lists the mismatches accepted because CompareOptions.Force was set.
+	Forced []string `json:"forced,omitempty"`
+	// DesignChanges describes what changed in the design itself, one line per change.
+	DesignChanges []string        `json:"designChanges"`
+	Summary       CompareSummary  `json:"summary"`
+	Patterns      []PatternChange `json:"patterns"`
+}
+
+// Side identifies one of the two compared reports.
+type Side struct {
+	Design       string `json:"design"`
+	Fingerprint  string `json:"fingerprint"`
+	ChargeSource string `json:"chargeSource"`
+	Seed         int64  `json:"seed"`
+	Samples      int    `json:"samples"`
+	ToolVersion  string `json:"toolVersion,omitempty"`
+}
+
+// CompareSummary counts pattern changes.
+type CompareSummary struct {
+	Patterns       int `json:"patterns"`
+	Regressions    int `json:"regressions"`
+	Improvements   int `json:"improvements"`
+	Unchanged      int `json:"unchanged"`
+	Added          int `json:"added"`
+	Removed        int `json:"removed"`
+	VerdictChanges int `json:"verdictChanges"`
+}
+
+// PatternChange is the drift of one pattern.
+type PatternChange struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Change Change `json:"change"`
+	// OldVerdict and NewVerdict are empty for added and removed patterns respectively.
+	OldVerdict Verdict `json:"oldVerdict,omitempty"`
+	NewVerdict Verdict `json:"newVerdict,omitempty"`
+	// Threshold is the drift band that applied and where it came from ("default", "options", "pattern").
+	Threshold     design.Band `json:"threshold"`
+	ThresholdFrom string      `json:"thresholdFrom"`
+	Modeled       *Drift      `json:"modeled,omitempty"`
+	Measured      *Drift      `json:"measured,omitempty"`
+	// Reasons say why the change is what it is.
+	Reasons []string `json:"reasons,omitempty"`
+}
+
+// Drift is how a median charge moved.
+type Drift struct {
+	Source string  `json:"source"`
+	Old    float64 `json:"old"`
+	New    float64 `json:"new"`
+	Delta  float64 `json:"delta"`
+	// Pct is Delta as a percentage of Old (0 when Old is 0).
+	Pct float64 `json:"pct"`
+	// Limit is the threshold in RU: max(Threshold.RU, Threshold.Pct% of Old).
+	Limit  float64 `json:"limit"`
+	Change Change  `json:"change"`
+}
+
+// Regressions returns the number of patterns that regressed (the CLI exits 1 when it is not zero).
+func (c *Comparison) Regressions() int {
+	if c == nil {
+		return 0
+	}
+	return c.Summary.Regressions
+}
+
+// Compare reports the drift from old (the baseline) to new. It refuses, with ErrIncomparable, to
+// compare reports of different schema versions or charge sources, and of different seeds or sample
+// counts unless opts.Force is set.
+func Compare(old, new *Report, opts CompareOptions) (*Comparison, error) {
+	if old == nil || new == nil {
+		return nil, fmt.Errorf("compare: %w: a report is missing", ErrIncomparable)
+	}
+	if old.SchemaVersion != new.SchemaVersion {
+		return nil, fmt.Errorf("compare: %w: schema version %d against %d; regenerate the baseline with this version",
+			ErrIncomparable, old.SchemaVersion, new.SchemaVersion)
+	}
+	if oldSrc, newSrc := old.Target.ChargeSource, new.Target.ChargeSource; oldSrc != newSrc {
+		return nil, fmt.Errorf("compare: %w: the baseline's charges are %s (%s) and this run's are %s (%s); take a baseline on the same kind of target",
+			ErrIncomparable, oldSrc, SourceLabel(oldSrc), newSrc, SourceLabel(newSrc))
+	}
+	c := &Comparison{
+		SchemaVersion: SchemaVersion,
+		Old:           side(old),
+		New:           side(new),
+		DesignChanges: diffDesign(old, new),
+		Patterns:      []PatternChange{},
+	}
+	var mismatch []string
+	if old.Seed != new.Seed {
+		mismatch = append(mismatch, fmt.Sprintf("seed %d against %d", old.Seed, new.Seed))
+	}
+	if old.Samples != new.Samples {
+		mismatch = append(mismatch, fmt.Sprintf("%d samples against %d", old.Samples, new.Samples))
+	}
+	if len(mismatch) > 0 {
+		if !opts.Force {
+			return nil, fmt.Errorf("compare: %w: %s (different data or sample sizes make charges drift by themselves; force to compare anyway)",
+				ErrIncomparable, strings.Join(mismatch, ", "))
+		}
+		c.Forced = mismatch
+	}
+
+	oldBy := map[string]*PatternResult{}
+	for i := range old.Patterns {
+		oldBy[old.Patterns[i].ID] = &old.Patterns[i]
+	}
+	seen := map[string]bool{}
+	for i := range new.Patterns {
+		np := &new.Patterns[i]
+		seen[np.ID] = true
+		op, ok := oldBy[np.ID]
+		if !ok {
+			c.Patterns = append(c.Patterns, PatternChange{ID: np.ID, Name: np.Name, Change: Added, NewVerdict: np.Verdict,
+				Reasons: []string{"pattern is new in this design"}})
+			continue
+		}
+		c.Patterns = append(c.Patterns, comparePattern(op, np, opts))
+	}
+	for _, op := range old.Patterns {
+		if !seen[op.ID] {
+			c.Patterns = append(c.Patterns, PatternChange{ID: op.ID, Name: op.Name, Change: Removed, OldVerdict: op.Verdict,
+				Reasons: []string{"pattern is no longer in the design"}})
+		}
+	}
+	for _, p := range c.Patterns {
+		c.Summary.Patterns++
+		switch p.Change {
+		case Regression:
+			c.Summary.Regressions++
+		case Improvement:
+			c.Summary.Improvements++
+		case Unchanged:
+			c.Summary.Unchanged++
+		case Added:
+			c.Summary.Added++
+		case Removed:
+			c.Summary.Removed++
+		}
+		if p.OldVerdict != "" && p.NewVerdict != "" && p.OldVerdict != p.NewVerdict {
+			c.Summary.VerdictChanges++
+		}
+	}
+	return c, nil
+}
+
+func side(r *Report) Side {
+	return Side{Design: r.Design.Name, Fingerprint: r.Design.Fingerprint, ChargeSource: r.Target.ChargeSource,
+		Seed: r.Seed, Samples: r.Samples, ToolVersion: r.Tool.Version}
+}
+
+func comparePattern(op, np *PatternResult, opts CompareOptions) PatternChange {
+	pc := PatternChange{ID: np.ID, Name: np.Name, Change: Unchanged, OldVerdict: op.Verdict, NewVerdict: np.Verdict,
+		Threshold: DefaultRegression, ThresholdFrom: "default"}
+	if opts.Pct > 0 {
+		pc.Threshold.Pct, pc.ThresholdFrom = opts.Pct, "options"
+	}
+	if opts.RU > 0 {
+		pc.Threshold.RU, pc.ThresholdFrom = opts.RU, "options"
+	}
+	if np.Regression != nil {
+		pc.Threshold, pc.ThresholdFrom = *np.Regression, "pattern"
+	}
+	pc.Modeled = drift(op.Modeled, np.Modeled, pc.Threshold)
+	if op.Measured != nil && np.Measured != nil && CarriesVerdict(np.Measured.Source) {
+		pc.Measured = drift(op.Measured, np.Measured, pc.Threshold)
+	}
+	regressed, improved := false, false
+	for _, d := range []*Drift{pc.Modeled, pc.Measured} {
+		if d == nil {
+			continue
+		}
+		label := SourceLabel(d.Source)
+		switch d.Change {
+		case Regression:
+			regressed = true
+			pc.Reasons = append(pc.Reasons, fmt.Sprintf("%s charge rose from %s to %s RU (%+.0f%%, threshold %s RU)",
+				label, fmtRU(d.Old), fmtRU(d.New), d.Pct, fmtRU(d.Limit)))
+		case Improvement:
+			improved = true
+			pc.Reasons = append(pc.Reasons, fmt.Sprintf("%s charge fell from %s to %s RU (%+.0f%%, threshold %s RU)",
+				label, fmtRU(d.Old), fmtRU(d.New), d.Pct, fmtRU(d.Limit)))
+		}
+	}
+	failing := func(v Verdict) bool { return v == Fail || v == Error }
+	if op.Verdict != np.Verdict {
+		pc.Reasons = append(pc.Reasons, fmt.Sprintf("verdict changed from %s to %s", op.Verdict, np.Verdict))
+		if failing(np.Verdict) && !failing(op.Verdict) {
+			regressed = true
+		}
+		if failing(op.Verdict) && !failing(np.Verdict) {
+			improved = true
+		}
+	}
+	if (op.Modeled == nil) != (np.Modeled == nil) {
+		if np.Modeled == nil {
+			pc.Reasons = append(pc.Reasons, "the modeled run no longer produces a charge (its executions fail)")
+		} else {
+			pc.Reasons = append(pc.Reasons, "the modeled run now produces a charge (its executions failed before)")
+		}
+	}
+	switch {
+	case regressed:
+		pc.Change = Regression
+	case improved:
+		pc.Change = Improvement
+	}
+	return pc
+}
+
+func drift(o, n *Charge, band design.Band) *Drift {
+	if o == nil || n == nil {
+		return nil
+	}
+	d := &Drift{Source: n.Source, Old: o.Median, New: n.Median, Delta: round2(n.Median - o.Median), Change: Unchanged}
+	if o.Median != 0 {
+		d.Pct = round2(100 * d.Delta / o.Median)
+	}
+	d.Limit = round2(math.Max(band.RU, math.Abs(o.Median)*band.Pct/100))
+	switch {
+	case d.Delta > d.Limit+1e-9:
+		d.Change = Regression
+	case -d.Delta > d.Limit+1e-9:
+		d.Change = Improvement
+	}
+	return d
+}
+
+// diffDesign lists what changed in the design between two reports, from their design summaries and
+// pattern definitions.
+func diffDesign(old, new *Report) []string {
+	out := []string{}
+	if old.Design.Fingerprint != "" && old.Design.Fingerprint == new.Design.Fingerprint {
+		return out
+	}
+	if old.Design.Name != new.Design.Name {
+		out = append(out, fmt.Sprintf("design renamed from %s to %s", old.Design.Name, new.Design.Name))
+	}
+	oc := map[string]ContainerSummary{}
+	for _, c := range old.Design.Containers {
+		oc[c.Name] = c
+	}
+	nc := map[string]bool{}
+	for _, c := range new.Design.Containers {
+		nc[c.Name] = true
+		o, ok := oc[c.Name]
+		if !ok {
+			out = append(out, fmt.Sprintf("container %s added", c.Name))
+			continue
+		}
+		pre := "container " + c.Name + ": "
+		if !slices.Equal(o.PartitionKey, c.PartitionKey) {
+			out = append(out, pre+fmt.Sprintf("partition key changed from %s to %s", strings.Join(o.PartitionKey, ", "), strings.Join(c.PartitionKey, ", ")))
+		}
+		if o.Throughput != c.Throughput {
+			out = append(out, pre+fmt.Sprintf("throughput changed from %s to %s", o.Throughput, c.Throughput))
+		}
+		if o.Indexing.Mode != c.Indexing.Mode {
+			out = append(out, pre+fmt.Sprintf("indexing mode changed from %s to %s", o.Indexing.Mode, c.Indexing.Mode))
+		}
+		out = append(out, setDiff(pre+"included path", o.Indexing.Included, c.Indexing.Included)...)
+		out = append(out, setDiff(pre+"excluded path", o.Indexing.Excluded, c.Indexing.Excluded)...)
+		out = append(out, setDiff(pre+"composite index", o.Indexing.Composite, c.Indexing.Composite)...)
+		out = append(out, setDiff(pre+"unique key", o.UniqueKeys, c.UniqueKeys)...)
+		if ttl(o.DefaultTTL) != ttl(c.DefaultTTL) {
+			out = append(out, pre+fmt.Sprintf("default TTL changed from %s to %s", ttl(o.DefaultTTL), ttl(c.DefaultTTL)))
+		}
+	}
+	for _, c := range old.Design.Containers {
+		if !nc[c.Name] {
+			out = append(out, fmt.Sprintf("container %s removed", c.Name))
+		}
+	}
+	op := map[string]*PatternResult{}
+	for i := range old.Patterns {
+		op[old.Patterns[i].ID] = &old.Patterns[i]
+	}
+	for _, n := range new.Patterns {
+		o, ok := op[n.ID]
+		if !ok {
+			continue // reported as an added pattern
+		}
+		pre := "pattern " + n.ID + ": "
+		if o.Container != n.Container {
+			out = append(out, pre+fmt.Sprintf("container changed from %s to %s", o.Container, n.Container))
+		}
+		if o.Op != n.Op {
+			out = append(out, pre+fmt.Sprintf("operation changed from %s to %s", o.Op, n.Op))
+		}
+		if o.Query != n.Query {
+			out = append(out, pre+fmt.Sprintf("query changed from %q to %q", o.Query, n.Query))
+		}
+		if !slices.Equal(o.PartitionKey, n.PartitionKey) {
+			out = append(out, pre+fmt.Sprintf("partition key changed from [%s] to [%s]", strings.Join(o.PartitionKey, ", "), strings.Join(n.PartitionKey, ", ")))
+		}
+		if o.Estimate != n.Estimate {
+			out = append(out, pre+fmt.Sprintf("estimate changed from %s to %s RU", fmtRU(o.Estimate), fmtRU(n.Estimate)))
+		}
+	}
+	return out
+}
+
+func setDiff(what string, old, new []string) []string {
+	var out []string
+	for _, n := range new {
+		if !slices.Contains(old, n) {
+			out = append(out, fmt.Sprintf("%s added: %s", what, n))
+		}
+	}
+	for _, o := range old {
+		if !slices.Contains(new, o) {
+			out = append(out, fmt.Sprintf("%s removed: %s", what, o))
+		}
+	}
+	return out
+}
+
+func ttl(v *int) string {
+	if v == nil {
+		return "off"
+	}
+	return fmt.Sprint(*v)
+}

@@ -1,0 +1,87 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+)
+
+var verdictIcon = map[Verdict]string{Pass: "✅", Warn: "⚠️", Fail: "❌", Error: "💥"}
+
+// renderMarkdown writes GitHub-flavoured Markdown for $GITHUB_STEP_SUMMARY and PR comments.
+func renderMarkdown(w io.Writer, r *Report) error {
+	bw := bufio.NewWriter(w)
+	s := r.Summary
+	fmt.Fprintf(bw, "## %s Cosmos DB design `%s`\n\n", verdictIcon[s.Verdict], mdEscape(r.Design.Name))
+	fmt.Fprintf(bw, "**%d patterns: %d pass, %d warn, %d fail, %d error** — verdicts on %s.\n\n",
+		s.Patterns, s.Pass, s.Warn, s.Fail, s.Error, s.Basis)
+	fmt.Fprintf(bw, "%s\n\n", mdEscape(targetLine(r)))
+
+	fmt.Fprintln(bw, "| ID | Pattern | Op | Estimate (RU) | Modeled (RU) | Measured (RU) | Verdict |")
+	fmt.Fprintln(bw, "|---|---|---|--:|--:|--:|---|")
+	for _, p := range r.Patterns {
+		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s | %s %s |\n", mdEscape(p.ID), mdEscape(p.Name), p.Op,
+			fmtRU(p.Estimate), chargeCell(p.Modeled), measuredCell(r, p.Measured), verdictIcon[p.Verdict], p.Verdict)
+	}
+
+	var notable []PatternResult
+	for _, p := range r.Patterns {
+		if p.Verdict != Pass {
+			notable = append(notable, p)
+		}
+	}
+	if len(notable) > 0 {
+		fmt.Fprintln(bw, "\n### Details")
+		for _, p := range notable {
+			fmt.Fprintf(bw, "\n#### %s %s %s (%s)\n\n", verdictIcon[p.Verdict], mdEscape(p.ID), mdEscape(p.Name), p.Verdict)
+			if p.Query != "" {
+				fmt.Fprintf(bw, "```sql\n%s\n```\n\n", p.Query)
+			}
+			for _, reason := range p.Reasons {
+				fmt.Fprintf(bw, "- %s\n", mdEscape(reason))
+			}
+			for _, a := range p.Advice {
+				fmt.Fprintf(bw, "- advice: %s\n", mdEscape(a))
+			}
+		}
+	}
+
+	if len(r.Containers) > 0 {
+		fmt.Fprintln(bw, "\n### Request rate per container (RU/s, avg / peak)")
+		fmt.Fprintln(bw)
+		fmt.Fprintln(bw, "| Container | Throughput | Estimate | Modeled | Measured |")
+		fmt.Fprintln(bw, "|---|---|--:|--:|--:|")
+		for _, c := range r.Containers {
+			fmt.Fprintf(bw, "| %s | %s | %s | %s | %s |\n", mdEscape(c.Name), c.Throughput, loadCell(&c.Estimate), loadCell(c.Modeled), loadCell(c.Measured))
+		}
+	}
+
+	if len(r.StageFindings) > 0 {
+		fmt.Fprintln(bw, "\n### Findings")
+		fmt.Fprintln(bw)
+		for _, f := range r.StageFindings {
+			fmt.Fprintf(bw, "- **%s** %s · %s: %s\n", f.Level, f.Stage, mdEscape(f.Subject), mdEscape(f.Message))
+		}
+	}
+
+	fmt.Fprintln(bw, "\n<sub>Charge sources: "+mdEscape(strings.Join(legendLines(r), "; "))+".</sub>")
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("render md: %w", err)
+	}
+	return nil
+}
+
+func legendLines(r *Report) []string {
+	var out []string
+	for _, s := range sourcesUsed(r) {
+		out = append(out, legendLine(s))
+	}
+	return out
+}
+
+// mdEscape keeps table cells intact and stops text from turning into markup.
+func mdEscape(s string) string {
+	r := strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;", "*", `\*`, "_", `\_`, "`", "\\`")
+	return r.Replace(s)
+}

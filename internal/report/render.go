@@ -1,0 +1,195 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Formats lists the report formats Render accepts, with the file extension WriteAll gives each.
+var Formats = []struct{ Name, Ext string }{
+	{"text", "txt"},
+	{"md", "md"},
+	{"json", "json"},
+	{"junit", "xml"},
+	{"html", "html"},
+}
+
+// FormatNames returns the accepted format names.
+func FormatNames() []string {
+	names := make([]string, len(Formats))
+	for i, f := range Formats {
+		names[i] = f.Name
+	}
+	return names
+}
+
+// Render writes r to w in one format: "text", "md", "json", "junit" or "html".
+func Render(w io.Writer, r *Report, format string) error {
+	if r == nil {
+		return fmt.Errorf("render: no report")
+	}
+	switch format {
+	case "text", "":
+		return renderText(w, r)
+	case "md", "markdown":
+		return renderMarkdown(w, r)
+	case "json":
+		return renderJSON(w, r)
+	case "junit":
+		return renderJUnit(w, r)
+	case "html":
+		return renderHTML(w, r)
+	}
+	return fmt.Errorf("render: unknown format %q (want one of %s)", format, strings.Join(FormatNames(), ", "))
+}
+
+// WriteAll renders r once per format into dir as <design name>.<ext> and returns the paths written. Unknown
+// formats are rejected before anything is written.
+func WriteAll(dir string, r *Report, formats []string) ([]string, error) {
+	var exts []string
+	for _, f := range formats {
+		i := slices.IndexFunc(Formats, func(x struct{ Name, Ext string }) bool { return x.Name == f })
+		if f == "markdown" {
+			i = 1
+		}
+		if i < 0 {
+			return nil, fmt.Errorf("write reports: unknown format %q (want one of %s)", f, strings.Join(FormatNames(), ", "))
+		}
+		exts = append(exts, Formats[i].Ext)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("write reports: %w", err)
+	}
+	var paths []string
+	for i, f := range formats {
+		var buf bytes.Buffer
+		if err := Render(&buf, r, f); err != nil {
+			return paths, err
+		}
+		p := filepath.Join(dir, fileStem(r)+"."+exts[i])
+		if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+			return paths, fmt.Errorf("write reports: %w", err)
+		}
+		paths = append(paths, p)
+	}
+	return paths, nil
+}
+
+// fileStem names a report's files after its design, so that several designs share one --out folder.
+func fileStem(r *Report) string {
+	name := strings.Map(func(c rune) rune {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '-', c == '_', c == '.':
+			return c
+		}
+		return '-'
+	}, r.Design.Name)
+	if name == "" || strings.Trim(name, ".") == "" {
+		return "report"
+	}
+	return name
+}
+
+func renderJSON(w io.Writer, r *Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(r); err != nil {
+		return fmt.Errorf("render json: %w", err)
+	}
+	return nil
+}
+
+// ReadReport decodes a report written by Render in format "json".
+func ReadReport(rd io.Reader) (*Report, error) {
+	var r Report
+	if err := json.NewDecoder(rd).Decode(&r); err != nil {
+		return nil, fmt.Errorf("read report: %w", err)
+	}
+	return &r, nil
+}
+
+// chargeCell is a charge with its source label, as every column shows it: "3.1 modeled".
+func chargeCell(c *Charge) string {
+	if c == nil {
+		return "—"
+	}
+	return fmtRU(c.Median) + " " + SourceLabel(c.Source)
+}
+
+// measuredCell says why there is no measured figure when there is none.
+func measuredCell(r *Report, c *Charge) string {
+	if c != nil {
+		return chargeCell(c)
+	}
+	if r.Target.ChargeSource == SourceModel {
+		return "— (embedded)"
+	}
+	return "—"
+}
+
+// sourcesUsed lists the charge sources that appear in the report, in legend order.
+func sourcesUsed(r *Report) []string {
+	seen := map[string]bool{}
+	for _, p := range r.Patterns {
+		if p.Modeled != nil {
+			seen[p.Modeled.Source] = true
+		}
+		if p.Measured != nil {
+			seen[p.Measured.Source] = true
+		}
+	}
+	var out []string
+	for _, l := range Legend {
+		if seen[l.Source] {
+			out = append(out, l.Source)
+		}
+	}
+	return out
+}
+
+func legendLine(source string) string {
+	for _, l := range Legend {
+		if l.Source == source {
+			return fmt.Sprintf("%s (%s): %s", l.Label, l.Source, l.Meaning)
+		}
+	}
+	return source
+}
+
+func summaryLine(r *Report) string {
+	s := r.Summary
+	return fmt.Sprintf("%s: %d patterns — %d pass, %d warn, %d fail, %d error (verdicts on %s)",
+		strings.ToUpper(string(s.Verdict)), s.Patterns, s.Pass, s.Warn, s.Fail, s.Error, s.Basis)
+}
+
+func targetLine(r *Report) string {
+	t := r.Target
+	parts := []string{"target " + orDash(t.Kind)}
+	if t.Engine != "" {
+		parts = append(parts, "engine "+t.Engine)
+	}
+	parts = append(parts, "charges "+orDash(t.ChargeSource))
+	parts = append(parts, fmt.Sprintf("seed %d", r.Seed), fmt.Sprintf("%d samples", r.Samples))
+	return strings.Join(parts, " · ")
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+func fmtRate(v float64) string {
+	if v >= 100 {
+		return fmt.Sprintf("%.0f", v)
+	}
+	return fmtRU(v)
+}

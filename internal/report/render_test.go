@@ -1,0 +1,225 @@
+package report
+
+import (
+	"bytes"
+	"encoding/xml"
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// golden compares got with testdata/name, or rewrites it under -update.
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read golden file (run go test ./internal/report/... -update): %v", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file:\n%s", name, lineDiff(string(want), string(got)))
+	}
+}
+
+// lineDiff shows the first differing lines of two texts.
+func lineDiff(want, got string) string {
+	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
+	var b strings.Builder
+	shown := 0
+	for i := 0; i < max(len(w), len(g)) && shown < 10; i++ {
+		var wl, gl string
+		if i < len(w) {
+			wl = w[i]
+		}
+		if i < len(g) {
+			gl = g[i]
+		}
+		if wl != gl {
+			b.WriteString("line " + strconv.Itoa(i+1) + ":\n  - " + wl + "\n  + " + gl + "\n")
+			shown++
+		}
+	}
+	return b.String()
+}
+
+func TestRender_Golden(t *testing.T) {
+	reports := []struct {
+		name string
+		r    *Report
+	}{
+		{"embedded", embeddedReport()},
+		{"service", serviceReport()},
+		{"placeholder", placeholderReport()},
+	}
+	for _, rep := range reports {
+		for _, f := range Formats {
+			t.Run(rep.name+"."+f.Name, func(t *testing.T) {
+				var buf bytes.Buffer
+				if err := Render(&buf, rep.r, f.Name); err != nil {
+					t.Fatal(err)
+				}
+				golden(t, rep.name+"."+f.Ext, buf.Bytes())
+			})
+		}
+	}
+}
+
+func TestRender_UnknownFormat(t *testing.T) {
+	if err := Render(&bytes.Buffer{}, embeddedReport(), "pdf"); err == nil || !strings.Contains(err.Error(), "pdf") {
+		t.Fatalf("want an error naming the format, got %v", err)
+	}
+	if err := Render(&bytes.Buffer{}, nil, "text"); err == nil {
+		t.Fatal("want an error for a nil report")
+	}
+}
+
+func TestRender_JSONRoundTrip(t *testing.T) {
+	r := serviceReport()
+	var buf bytes.Buffer
+	if err := Render(&buf, r, "json"); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadReport(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.SchemaVersion != SchemaVersion || len(got.Patterns) != len(r.Patterns) || got.Findings() != r.Findings() {
+		t.Fatalf("round trip lost data: schema %d, %d patterns, %d findings", got.SchemaVersion, len(got.Patterns), got.Findings())
+	}
+	if got.Patterns[1].Measured == nil || got.Patterns[1].Measured.Source != SourceService {
+		t.Fatalf("measured charge lost its source: %+v", got.Patterns[1].Measured)
+	}
+}
+
+func TestRender_JUnitParses(t *testing.T) {
+	var buf bytes.Buffer
+	r := serviceReport()
+	if err := Render(&buf, r, "junit"); err != nil {
+		t.Fatal(err)
+	}
+	var doc junitSuites
+	if err := xml.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatalf("junit does not parse: %v", err)
+	}
+	s := doc.Suites[0]
+	if len(s.Cases) != len(r.Patterns) {
+		t.Fatalf("want %d testcases, got %d", len(r.Patterns), len(s.Cases))
+	}
+	failures, errors := 0, 0
+	for _, c := range s.Cases {
+		if c.Classname != "shop" {
+			t.Errorf("classname = %q, want the design name", c.Classname)
+		}
+		if c.Failure != nil {
+			failures++
+		}
+		if c.Error != nil {
+			errors++
+		}
+	}
+	if failures != r.Summary.Fail || errors != r.Summary.Error {
+		t.Errorf("failures/errors = %d/%d, want %d/%d", failures, errors, r.Summary.Fail, r.Summary.Error)
+	}
+}
+
+func TestRender_HTML(t *testing.T) {
+	for _, r := range []*Report{embeddedReport(), serviceReport(), placeholderReport()} {
+		var buf bytes.Buffer
+		if err := Render(&buf, r, "html"); err != nil {
+			t.Fatal(err)
+		}
+		doc, err := html.Parse(bytes.NewReader(buf.Bytes()))
+		if err != nil {
+			t.Fatalf("html does not parse: %v", err)
+		}
+		groups := map[string]int{}
+		var svgs, scripts, external int
+		var walk func(n *html.Node)
+		walk = func(n *html.Node) {
+			if n.Type == html.ElementNode {
+				switch n.Data {
+				case "svg":
+					svgs++
+				case "script":
+					scripts++
+				}
+				for _, a := range n.Attr {
+					if (a.Key == "src" || a.Key == "href") && strings.Contains(a.Val, "//") {
+						external++
+					}
+					if a.Key == "class" && a.Val == "bar-group" {
+						for _, b := range n.Attr {
+							if b.Key == "data-pattern" {
+								groups[b.Val]++
+							}
+						}
+					}
+				}
+			}
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				walk(c)
+			}
+		}
+		walk(doc)
+		if svgs != 2 {
+			t.Errorf("want 2 inline svg charts, got %d", svgs)
+		}
+		if scripts != 0 || external != 0 {
+			t.Errorf("page must be self-contained: %d scripts, %d external references", scripts, external)
+		}
+		if len(groups) != len(r.Patterns) {
+			t.Errorf("want one bar group per pattern (%d), got %d", len(r.Patterns), len(groups))
+		}
+		for _, p := range r.Patterns {
+			if groups[p.ID] != 1 {
+				t.Errorf("pattern %s has %d bar groups, want 1", p.ID, groups[p.ID])
+			}
+		}
+		if r.Target.ChargeSource == SourcePlaceholder && !strings.Contains(buf.String(), "measured (placeholder)") {
+			t.Error("placeholder bars must be labelled as placeholders")
+		}
+	}
+}
+
+func TestWriteAll(t *testing.T) {
+	dir := t.TempDir()
+	paths, err := WriteAll(dir, embeddedReport(), []string{"text", "json", "html"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stem := embeddedReport().Design.Name
+	want := []string{stem + ".txt", stem + ".json", stem + ".html"}
+	if len(paths) != len(want) {
+		t.Fatalf("paths = %v", paths)
+	}
+	for i, p := range paths {
+		if filepath.Base(p) != want[i] {
+			t.Errorf("path %d = %s, want %s", i, p, want[i])
+		}
+		if fi, err := os.Stat(p); err != nil || fi.Size() == 0 {
+			t.Errorf("%s not written: %v", p, err)
+		}
+	}
+	if _, err := WriteAll(filepath.Join(dir, "x"), embeddedReport(), []string{"text", "yaml"}); err == nil {
+		t.Error("want an error for an unknown format")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x")); err == nil {
+		t.Error("nothing may be written when a format is unknown")
+	}
+}

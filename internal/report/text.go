@@ -1,0 +1,88 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"text/tabwriter"
+)
+
+// renderText writes the terminal report: a table of patterns, the reasons, a summary line, the
+// request rate per container and the charge-source legend.
+func renderText(w io.Writer, r *Report) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "Design %s", r.Design.Name)
+	if r.Design.File != "" {
+		fmt.Fprintf(bw, " (%s)", r.Design.File)
+	}
+	fmt.Fprintf(bw, "\n%s\n\n", targetLine(r))
+
+	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tNAME\tOP\tESTIMATE\tMODELED\tMEASURED\tVERDICT")
+	for _, p := range r.Patterns {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p.ID, p.Name, p.Op, fmtRU(p.Estimate),
+			chargeCell(p.Modeled), measuredCell(r, p.Measured), p.Verdict)
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("render text: %w", err)
+	}
+
+	first := true
+	for _, p := range r.Patterns {
+		if len(p.Reasons) == 0 && len(p.Advice) == 0 {
+			continue
+		}
+		if first {
+			fmt.Fprintln(bw)
+			first = false
+		}
+		fmt.Fprintf(bw, "%s %s (%s):\n", p.ID, p.Name, p.Verdict)
+		for _, reason := range p.Reasons {
+			fmt.Fprintf(bw, "  - %s\n", reason)
+		}
+		for _, a := range p.Advice {
+			fmt.Fprintf(bw, "  - advice: %s\n", a)
+		}
+	}
+
+	fmt.Fprintf(bw, "\n%s\n", summaryLine(r))
+
+	if len(r.Containers) > 0 {
+		fmt.Fprintln(bw, "\nRequest rate per container (RU/s = RU per execution × requests per second):")
+		tw = tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "CONTAINER\tTHROUGHPUT\tESTIMATE AVG/PEAK\tMODELED AVG/PEAK\tMEASURED AVG/PEAK")
+		for _, c := range r.Containers {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.Name, c.Throughput, loadCell(&c.Estimate), loadCell(c.Modeled), loadCell(c.Measured))
+		}
+		if err := tw.Flush(); err != nil {
+			return fmt.Errorf("render text: %w", err)
+		}
+	}
+
+	if len(r.StageFindings) > 0 {
+		fmt.Fprintln(bw, "\nFindings:")
+		for _, f := range r.StageFindings {
+			fmt.Fprintf(bw, "  %s %s: %s: %s\n", f.Level, f.Stage, f.Subject, f.Message)
+		}
+	}
+
+	fmt.Fprintln(bw, "\nCharge sources:")
+	for _, s := range sourcesUsed(r) {
+		fmt.Fprintf(bw, "  %s\n", legendLine(s))
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("render text: %w", err)
+	}
+	return nil
+}
+
+func loadCell(l *Load) string {
+	if l == nil {
+		return "—"
+	}
+	s := fmtRate(l.Avg) + " / " + fmtRate(l.Peak)
+	if l.Source != "estimate" {
+		s += " " + SourceLabel(l.Source)
+	}
+	return s
+}
