@@ -3,6 +3,8 @@
 package sql
 
 import (
+	"time"
+
 	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/engine/index"
 )
@@ -52,8 +54,16 @@ type Options struct {
 	Policy *index.Compiled
 	// PopulateIndexMetrics asks for IndexMetrics in the result.
 	PopulateIndexMetrics bool
-	// MaxWork bounds the evaluation steps; past it Execute fails with a 400-style error. 0 = default.
+	// MaxWork bounds the evaluation steps; past it Execute fails with a 400-style error. 0 = default
+	// (DefaultMaxWork).
 	MaxWork int
+	// MaxAlloc bounds what the evaluator builds over one execution (array elements, object properties
+	// and string bytes / 8, counted as units); past it Execute fails with a 400-style error.
+	// 0 = default (DefaultMaxAlloc).
+	MaxAlloc int
+	// Now is the instant GetCurrentDateTime, GetCurrentTimestamp and GetCurrentTicks report; the zero
+	// value means time.Now() at the start of the execution. Tests inject a fixed instant.
+	Now time.Time
 }
 
 // Result is the outcome of an execution over one Source.

@@ -1,0 +1,146 @@
+package engine
+
+import (
+	"encoding/json"
+	"errors"
+	"strconv"
+)
+
+// Transactional batch limits (transactional-batch.md, concepts-limits.md): at most 100 operations
+// and 2 MB, all in one logical partition.
+const (
+	maxBatchOps   = 100
+	maxBatchBytes = 2 * 1024 * 1024
+)
+
+type batchOp struct {
+	OperationType string          `json:"operationType"`
+	ID            string          `json:"id"`
+	IfMatch       string          `json:"ifMatch"`
+	ResourceBody  json.RawMessage `json:"resourceBody"`
+}
+
+// batch executes a transactional batch atomically: every operation is staged, and the staged
+// state is committed only when all succeed. On failure the response is 207 with the failing
+// operation's status and 424 for the others.
+func (s *Server) batch(q *request, c *container) (int, error) {
+	if len(q.body) > maxBatchBytes {
+		return 0, errf(413, "The batch request is larger than 2 MB.")
+	}
+	var ops []batchOp
+	if err := json.Unmarshal(q.body, &ops); err != nil {
+		return 0, errf(400, "The batch request body is invalid: %v", err)
+	}
+	if len(ops) == 0 {
+		return 0, errf(400, "The batch request has no operations.")
+	}
+	if len(ops) > maxBatchOps {
+		return 0, errf(400, "The batch request has %d operations; at most %d are allowed.", len(ops), maxBatchOps)
+	}
+	vals, present, err := parsePKHeader(q.hdr.Get("x-ms-documentdb-partitionkey"))
+	if err != nil || !present || len(vals) != len(c.pk.Paths) {
+		return 0, errf(400, "A batch request must give the full partition key of its logical partition.")
+	}
+	// Decode bodies before taking the lock.
+	type prepared struct {
+		kind  string
+		id    string
+		body  map[string]any
+		raw   []byte
+		patch *patchSpec
+		err   error
+	}
+	prep := make([]prepared, len(ops))
+	lpk := canonicalPK(vals)
+	for i, op := range ops {
+		pr := prepared{kind: op.OperationType, id: op.ID}
+		switch op.OperationType {
+		case "Create", "Upsert", "Replace":
+			if err := json.Unmarshal(op.ResourceBody, &pr.body); err != nil || pr.body == nil {
+				pr.err = errf(400, "The operation's resource body is not a JSON object.")
+				break
+			}
+			id, err := validID(pr.body["id"])
+			if err != nil {
+				pr.err = err
+				break
+			}
+			if op.OperationType == "Replace" && op.ID != "" && op.ID != id {
+				pr.err = errf(400, "The id in the body does not match the operation's id.")
+				break
+			}
+			pr.id, pr.raw = id, op.ResourceBody
+			if canonicalPK(c.pkFromBody(pr.body)) != lpk {
+				pr.err = &apiError{status: 400, sub: subPKMismatch, msg: "PartitionKey extracted from document doesn't match the one specified in the header."}
+			}
+		case "Patch":
+			pr.patch, pr.err = decodePatch(op.ResourceBody)
+		case "Read", "Delete":
+		default:
+			pr.err = errf(400, "Unknown batch operation type %q.", op.OperationType)
+		}
+		if pr.err == nil && pr.id == "" {
+			pr.err = errf(400, "The operation has no id.")
+		}
+		prep[i] = pr
+	}
+	p := c.partitionFor(effectivePartitionKey(c.pk.Kind, c.pk.Version, vals))
+	if err := s.admit(c, p); err != nil {
+		return 0, err
+	}
+	results := make([]map[string]any, len(ops))
+	failed := -1
+	var failure *apiError
+	total := 0.0
+	p.mu.Lock()
+	o := s.newOverlay(c, p, lpk, vals)
+	for i, pr := range prep {
+		var res itemResult
+		err := pr.err
+		if err == nil {
+			res, err = s.stage(o, pr.kind, pr.id, ops[i].IfMatch, pr.body, pr.raw, pr.patch, q.consistency())
+		}
+		total += res.charge
+		if err != nil {
+			if !errors.As(err, &failure) {
+				failure = &apiError{status: 500, msg: err.Error()}
+			}
+			failed = i
+			break
+		}
+		r := map[string]any{"statusCode": res.status, "requestCharge": res.charge}
+		if res.doc != nil {
+			r["eTag"] = res.doc.etag
+			if pr.kind == "Read" || !minimal(q) {
+				r["resourceBody"] = json.RawMessage(res.doc.raw)
+			}
+		}
+		results[i] = r
+	}
+	if failed < 0 {
+		s.commit(o)
+	}
+	p.mu.Unlock()
+	q.charge = total
+	s.consume(c, p, total)
+	status := 200
+	if failed >= 0 {
+		status = 207
+		for i := range results {
+			switch {
+			case i == failed:
+				r := map[string]any{"statusCode": failure.status, "requestCharge": 0}
+				if failure.sub != 0 {
+					r["subStatusCode"] = failure.sub
+				}
+				results[i] = r
+			default:
+				results[i] = map[string]any{"statusCode": 424, "requestCharge": 0}
+			}
+		}
+		q.out.Set("x-ms-substatus", strconv.Itoa(failure.sub))
+	}
+	body, _ := json.Marshal(results)
+	s.itemHeaders(q, p, nil)
+	return s.reply(q, status, body)
+}

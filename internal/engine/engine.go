@@ -1,0 +1,274 @@
+// Package engine is an embedded Cosmos DB NoSQL server that the real azcosmos SDK talks to over
+// HTTP or HTTPS on loopback: databases, containers with Hash and MultiHash partition keys, simulated
+// physical partitions, indexing-policy semantics, items, patch, transactional batch, queries through
+// the sql package, TTL, optional throttling, and request charges from the cost model.
+package engine
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/big"
+	"net"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// EmulatorKey is the well-known master key of the Cosmos DB emulators, the default Key.
+const EmulatorKey = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw=="
+
+// Options configure Start. The zero value serves HTTP on a random loopback port with the emulator key.
+type Options struct {
+	// Addr is the listen address; default "127.0.0.1:0" (random free port, loopback).
+	Addr string
+	// Protocol is "http" (default) or "https" (a self-signed certificate is generated at start).
+	Protocol string
+	// Key is the master key (base64); default EmulatorKey.
+	Key string
+	// Logger receives request and lifecycle logs; nil discards. Keys and signatures are never logged.
+	Logger *slog.Logger
+	// PersistPath is "" for memory only; otherwise the snapshot loaded at start and saved on Close
+	// and periodically.
+	PersistPath string
+	// Partitions decides the number of simulated physical partitions of a new container; nil means
+	// ceil(throughput/6000), at least 1.
+	Partitions func(database, container string, throughputRU int) int
+	// Throttle enforces RU/s budgets per physical partition: 429 with x-ms-retry-after-ms.
+	Throttle bool
+	// Now is the clock for TTL, _ts and throttling windows; nil = time.Now.
+	Now func() time.Time
+}
+
+// Server is a running engine. Its methods are safe for concurrent use.
+type Server struct {
+	opts    Options
+	log     *slog.Logger
+	now     func() time.Time
+	key     []byte
+	keyText string
+	url     string
+	ln      net.Listener
+	http    *http.Server
+	client  *tls.Config
+
+	mu  sync.RWMutex // guards dbs and the offers index
+	dbs map[string]*database
+
+	seq     atomic.Uint64 // resource ids, etags, activity ids
+	lsn     atomic.Int64
+	queries queryCache
+
+	stop      chan struct{}
+	bg        sync.WaitGroup
+	closeOnce sync.Once
+	closeErr  error
+	dirty     atomic.Bool
+	idPrefix  string
+}
+
+// Start listens and serves until Close. It returns once the listener is bound.
+func Start(ctx context.Context, o Options) (*Server, error) {
+	if o.Addr == "" {
+		o.Addr = "127.0.0.1:0"
+	}
+	if o.Protocol == "" {
+		o.Protocol = "http"
+	}
+	if o.Protocol != "http" && o.Protocol != "https" {
+		return nil, fmt.Errorf("start engine: protocol %q: want http or https", o.Protocol)
+	}
+	if o.Key == "" {
+		o.Key = EmulatorKey
+	}
+	key, err := base64.StdEncoding.DecodeString(o.Key)
+	if err != nil {
+		return nil, errors.New("start engine: key is not valid base64")
+	}
+	s := &Server{
+		opts:    o,
+		log:     o.Logger,
+		now:     o.Now,
+		key:     key,
+		keyText: o.Key,
+		dbs:     map[string]*database{},
+		stop:    make(chan struct{}),
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	var rb [4]byte
+	_, _ = rand.Read(rb[:])
+	s.idPrefix = fmt.Sprintf("%08x", rb)
+	s.queries.init()
+	if o.PersistPath != "" {
+		if err := s.load(o.PersistPath); err != nil {
+			return nil, fmt.Errorf("start engine: %w", err)
+		}
+	}
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", o.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("start engine: %w", err)
+	}
+	host, port, _ := net.SplitHostPort(ln.Addr().String())
+	advertised := host
+	if ip := net.ParseIP(host); ip != nil && ip.IsUnspecified() {
+		advertised = "127.0.0.1"
+	}
+	s.url = fmt.Sprintf("%s://%s/", o.Protocol, net.JoinHostPort(advertised, port))
+	s.http = &http.Server{Handler: s, ReadHeaderTimeout: 30 * time.Second, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelDebug)}
+	if o.Protocol == "https" {
+		cert, pool, err := selfSigned(advertised)
+		if err != nil {
+			ln.Close()
+			return nil, fmt.Errorf("start engine: %w", err)
+		}
+		s.client = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+		s.http.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12, NextProtos: []string{"h2", "http/1.1"}}
+		ln = tls.NewListener(ln, s.http.TLSConfig)
+	}
+	s.ln = ln
+	s.bg.Add(2)
+	go func() {
+		defer s.bg.Done()
+		if err := s.http.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			s.log.Error("engine serve", "err", err)
+		}
+	}()
+	go func() {
+		defer s.bg.Done()
+		s.background()
+	}()
+	s.log.Info("engine started", "url", s.url)
+	return s, nil
+}
+
+// URL is the endpoint to give azcosmos, e.g. "http://127.0.0.1:40123/".
+func (s *Server) URL() string { return s.url }
+
+// Key is the master key the server verifies signatures with.
+func (s *Server) Key() string { return s.keyText }
+
+// TLSConfig is a client configuration trusting the generated certificate (nil for http).
+func (s *Server) TLSConfig() *tls.Config {
+	if s.client == nil {
+		return nil
+	}
+	return s.client.Clone()
+}
+
+// Close stops accepting requests, lets in-flight ones finish (until ctx ends), stops background work
+// and saves the snapshot when PersistPath is set. Calling it again returns the first result.
+func (s *Server) Close(ctx context.Context) error {
+	s.closeOnce.Do(func() {
+		err := s.http.Shutdown(ctx)
+		close(s.stop)
+		s.bg.Wait()
+		if s.opts.PersistPath != "" {
+			if perr := s.save(s.opts.PersistPath); perr != nil {
+				err = errors.Join(err, perr)
+			}
+		}
+		if err != nil {
+			s.closeErr = fmt.Errorf("close engine: %w", err)
+		}
+		s.log.Info("engine stopped")
+	})
+	return s.closeErr
+}
+
+// background removes expired items and saves snapshots until Close.
+func (s *Server) background() {
+	sweep := time.NewTicker(time.Second)
+	defer sweep.Stop()
+	save := time.NewTicker(30 * time.Second)
+	defer save.Stop()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-sweep.C:
+			s.sweepExpired()
+		case <-save.C:
+			if s.opts.PersistPath != "" && s.dirty.Load() {
+				if err := s.save(s.opts.PersistPath); err != nil {
+					s.log.Warn("engine snapshot", "err", err)
+				}
+			}
+		}
+	}
+}
+
+// selfSigned makes an ECDSA certificate for loopback names and the advertised host.
+func selfSigned(host string) (tls.Certificate, *x509.CertPool, error) {
+	priv, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return tls.Certificate{}, nil, fmt.Errorf("generate key: %w", err)
+	}
+	serial, _ := rand.Int(rand.Reader, big.NewInt(1<<62))
+	tpl := &x509.Certificate{
+		SerialNumber:          serial,
+		Subject:               pkix.Name{CommonName: "cosmosdv embedded engine"},
+		NotBefore:             time.Now().Add(-time.Hour),
+		NotAfter:              time.Now().Add(365 * 24 * time.Hour),
+		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		BasicConstraintsValid: true,
+		IsCA:                  true,
+		DNSNames:              []string{"localhost"},
+		IPAddresses:           []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback},
+	}
+	if ip := net.ParseIP(host); ip != nil {
+		tpl.IPAddresses = append(tpl.IPAddresses, ip)
+	} else if host != "" {
+		tpl.DNSNames = append(tpl.DNSNames, host)
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tpl, tpl, &priv.PublicKey, priv)
+	if err != nil {
+		return tls.Certificate{}, nil, fmt.Errorf("create certificate: %w", err)
+	}
+	leaf, err := x509.ParseCertificate(der)
+	if err != nil {
+		return tls.Certificate{}, nil, fmt.Errorf("parse certificate: %w", err)
+	}
+	pool := x509.NewCertPool()
+	pool.AddCert(leaf)
+	return tls.Certificate{Certificate: [][]byte{der}, PrivateKey: priv, Leaf: leaf}, pool, nil
+}
+
+// nextID returns a process-unique number.
+func (s *Server) nextID() uint64 { return s.seq.Add(1) }
+
+// newETag returns a quoted etag as the service formats them.
+func (s *Server) newETag() string {
+	n := s.nextID()
+	return fmt.Sprintf("\"%s-0000-0000-%04x-%012x\"", s.idPrefix, (n>>48)&0xffff, n&0xffffffffffff)
+}
+
+// activityID returns a fresh activity id in UUID form.
+func (s *Server) activityID() string {
+	n := s.nextID()
+	return s.idPrefix + "-0000-4000-8000-" + leftPad(strconv.FormatUint(n, 16), 12)
+}
+
+func leftPad(s string, n int) string {
+	for len(s) < n {
+		s = "0" + s
+	}
+	return s
+}

@@ -1,0 +1,75 @@
+package engine_test
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"testing"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
+	"github.com/cosmosdv/validate/internal/engine"
+	"github.com/cosmosdv/validate/internal/engine/enginetest"
+)
+
+func start(t testing.TB, o engine.Options) (*engine.Server, *azcosmos.Client) {
+	t.Helper()
+	s, err := engine.Start(context.Background(), o)
+	if err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	t.Cleanup(func() { _ = s.Close(context.Background()) })
+	cred, err := azcosmos.NewKeyCredential(s.Key())
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := &azcosmos.ClientOptions{}
+	if tc := s.TLSConfig(); tc != nil {
+		opts.ClientOptions = azcore.ClientOptions{Transport: &http.Client{Transport: &http.Transport{TLSClientConfig: tc, ForceAttemptHTTP2: true, MaxIdleConnsPerHost: 64}}}
+	}
+	client, err := azcosmos.NewClientWithKey(s.URL(), cred, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, client
+}
+
+func TestConformance_Embedded(t *testing.T) {
+	for _, proto := range []string{"http", "https"} {
+		t.Run(proto, func(t *testing.T) {
+			_, client := start(t, engine.Options{Protocol: proto})
+			enginetest.Run(t, client, enginetest.Options{})
+		})
+	}
+}
+
+// TestConformance_External runs the suite against CDV_CONFORMANCE_ENDPOINT when it is set.
+func TestConformance_External(t *testing.T) {
+	ep, key := os.Getenv("CDV_CONFORMANCE_ENDPOINT"), os.Getenv("CDV_CONFORMANCE_KEY")
+	if ep == "" || key == "" {
+		t.Skip("CDV_CONFORMANCE_ENDPOINT and CDV_CONFORMANCE_KEY are not set: no external target")
+	}
+	cred, err := azcosmos.NewKeyCredential(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := azcosmos.NewClientWithKey(ep, cred, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enginetest.Run(t, client, enginetest.Options{SkipCharges: true})
+}
+
+func TestAuth_BadKey(t *testing.T) {
+	s, _ := start(t, engine.Options{})
+	cred, _ := azcosmos.NewKeyCredential("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=")
+	client, err := azcosmos.NewClientWithKey(s.URL(), cred, &azcosmos.ClientOptions{ClientOptions: policy.ClientOptions{Retry: policy.RetryOptions{MaxRetries: -1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = client.CreateDatabase(context.Background(), azcosmos.DatabaseProperties{ID: "x"}, nil)
+	if got := enginetest.Status(err); got != http.StatusUnauthorized {
+		t.Fatalf("bad key: status %d (%v), want 401", got, err)
+	}
+}

@@ -1,0 +1,322 @@
+package engine
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cosmosdv/validate/internal/cost"
+)
+
+// Limits of the service (concepts-limits.md): an item is at most 2 MB; a request body too.
+const (
+	maxItemBytes    = 2 * 1024 * 1024
+	maxRequestBytes = 4 * 1024 * 1024
+)
+
+// Substatus codes the SDKs and the troubleshooting guides name
+// (azure-sdk-for-java docs/StatusCodes.md).
+const (
+	subPKMismatch          = 1001
+	subCrossPartitionQuery = 1004
+	subRUBudgetExceeded    = 3200
+)
+
+// apiError is an error with the service's status, substatus and message.
+type apiError struct {
+	status, sub int
+	msg         string
+	charge      float64
+	retryAfter  time.Duration
+}
+
+func (e *apiError) Error() string { return e.msg }
+
+func errf(status int, format string, args ...any) *apiError {
+	return &apiError{status: status, msg: fmt.Sprintf(format, args...)}
+}
+
+var statusCodes = map[int]string{
+	400: "BadRequest", 401: "Unauthorized", 403: "Forbidden", 404: "NotFound", 405: "MethodNotAllowed",
+	409: "Conflict", 412: "PreconditionFailed", 413: "RequestEntityTooLarge", 424: "FailedDependency",
+	429: "TooManyRequests", 500: "InternalServerError",
+}
+
+// request is one decoded HTTP request.
+type request struct {
+	r      *http.Request
+	w      http.ResponseWriter
+	segs   []string
+	body   []byte
+	hdr    http.Header
+	charge float64
+	out    http.Header
+}
+
+func (q *request) consistency() cost.Consistency {
+	if c := q.hdr.Get("x-ms-consistency-level"); c != "" {
+		return cost.Consistency(c)
+	}
+	return cost.Session
+}
+
+// ServeHTTP authenticates and dispatches one request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	q := &request{r: r, w: w, hdr: r.Header, out: w.Header()}
+	q.out.Set("x-ms-activity-id", s.activityID())
+	q.out.Set("x-ms-gatewayversion", "version=2.14.0")
+	q.out.Set("Content-Type", "application/json")
+	path := strings.Trim(r.URL.Path, "/")
+	if path != "" {
+		q.segs = strings.Split(path, "/")
+	}
+	status, err := s.serve(q)
+	if err != nil {
+		var ae *apiError
+		if !errors.As(err, &ae) {
+			ae = &apiError{status: 500, msg: err.Error()}
+		}
+		status = ae.status
+		s.writeError(q, ae)
+	}
+	s.log.Debug("request", "method", r.Method, "path", r.URL.Path, "status", status, "charge", q.charge, "took", time.Since(start))
+}
+
+func (s *Server) serve(q *request) (int, error) {
+	if err := s.authorize(q); err != nil {
+		return 0, err
+	}
+	if q.r.Body != nil && q.r.Method != http.MethodGet {
+		b, err := io.ReadAll(io.LimitReader(q.r.Body, maxRequestBytes+1))
+		if err != nil {
+			return 0, errf(400, "The request body could not be read.")
+		}
+		if len(b) > maxRequestBytes {
+			return 0, errf(413, "The request payload is larger than the service allows.")
+		}
+		q.body = b
+	}
+	return s.route(q)
+}
+
+// authorize verifies the master-key signature (access-control-on-cosmosdb-resources in the REST
+// docs): HMAC-SHA256 over "verb\nresourceType\nresourceLink\ndate\n\n" with the decoded key.
+func (s *Server) authorize(q *request) error {
+	auth := q.hdr.Get("Authorization")
+	if auth == "" {
+		return errf(401, "Required Authorization header is missing.")
+	}
+	decoded, err := url.QueryUnescape(auth)
+	if err != nil {
+		return errf(401, "The authorization token is not well formed.")
+	}
+	// Split by hand: the signature is base64 and its '+' must not become a space.
+	vals := map[string]string{}
+	for _, kv := range strings.Split(decoded, "&") {
+		k, v, _ := strings.Cut(kv, "=")
+		vals[k] = v
+	}
+	if vals["type"] != "master" || vals["sig"] == "" {
+		return errf(401, "The authorization token is not well formed.")
+	}
+	sig, err := base64.StdEncoding.DecodeString(vals["sig"])
+	if err != nil {
+		return errf(401, "The authorization token is not well formed.")
+	}
+	date := q.hdr.Get("x-ms-date")
+	if date == "" {
+		date = q.hdr.Get("Date")
+	}
+	if date == "" {
+		return errf(401, "The request has no x-ms-date header.")
+	}
+	rtype, link := resourceOf(q.segs)
+	for _, l := range []string{link, strings.ToLower(link)} {
+		mac := hmac.New(sha256.New, s.key)
+		mac.Write([]byte(strings.ToLower(q.r.Method) + "\n" + rtype + "\n" + l + "\n" + strings.ToLower(date) + "\n\n"))
+		if hmac.Equal(mac.Sum(nil), sig) {
+			return nil
+		}
+	}
+	return errf(401, "The input authorization token can't serve the request. The wrong key is being used or the expected payload is not built as per the protocol.")
+}
+
+// resourceOf derives the signed resource type and link from the path segments: an odd count names
+// a feed under its parent, an even count names a resource.
+func resourceOf(segs []string) (rtype, link string) {
+	switch {
+	case len(segs) == 0:
+		return "", ""
+	case len(segs) == 2 && segs[0] == "offers":
+		return "offers", segs[1] // rid-based: the link is the offer's rid alone
+	case len(segs)%2 == 1:
+		return segs[len(segs)-1], strings.Join(segs[:len(segs)-1], "/")
+	default:
+		return segs[len(segs)-2], strings.Join(segs, "/")
+	}
+}
+
+func (s *Server) writeError(q *request, e *apiError) {
+	code := statusCodes[e.status]
+	if code == "" {
+		code = http.StatusText(e.status)
+	}
+	if e.sub != 0 {
+		q.out.Set("x-ms-substatus", strconv.Itoa(e.sub))
+	}
+	if e.retryAfter > 0 {
+		q.out.Set("x-ms-retry-after-ms", strconv.FormatInt(max(e.retryAfter.Milliseconds(), 1), 10))
+	}
+	q.charge += e.charge
+	q.out.Set("x-ms-request-charge", formatCharge(q.charge))
+	body, _ := json.Marshal(map[string]string{"code": code, "message": e.msg + "\r\nActivityId: " + q.out.Get("x-ms-activity-id") + ", cosmosdv-engine"})
+	q.w.WriteHeader(e.status)
+	q.w.Write(body)
+}
+
+func formatCharge(c float64) string { return strconv.FormatFloat(c, 'f', 2, 64) }
+
+// reply writes a successful response with the accumulated charge.
+func (s *Server) reply(q *request, status int, body []byte) (int, error) {
+	q.out.Set("x-ms-request-charge", formatCharge(q.charge))
+	if q.out.Get("x-ms-session-token") == "" {
+		q.out.Set("x-ms-session-token", "0:-1#"+strconv.FormatInt(s.lsn.Load(), 10))
+	}
+	if body == nil {
+		q.out.Del("Content-Type")
+		q.out.Set("Content-Length", "0")
+	} else {
+		q.out.Set("Content-Length", strconv.Itoa(len(body)))
+	}
+	q.w.WriteHeader(status)
+	if body != nil {
+		q.w.Write(body)
+	}
+	return status, nil
+}
+
+// route dispatches on the path shape.
+func (s *Server) route(q *request) (int, error) {
+	seg := q.segs
+	m := q.r.Method
+	switch {
+	case len(seg) == 0:
+		if m != http.MethodGet {
+			break
+		}
+		return s.account(q)
+	case seg[0] == "offers":
+		return s.offers(q)
+	case seg[0] != "dbs":
+		return 0, errf(404, "The resource path %q is not known.", "/"+strings.Join(seg, "/"))
+	case len(seg) == 1:
+		switch m {
+		case http.MethodPost:
+			if isQuery(q) {
+				return s.queryDatabases(q)
+			}
+			return s.createDatabase(q)
+		case http.MethodGet:
+			return s.listDatabases(q)
+		}
+	case len(seg) == 2:
+		switch m {
+		case http.MethodGet:
+			return s.readDatabase(q, seg[1])
+		case http.MethodDelete:
+			return s.deleteDatabase(q, seg[1])
+		}
+	case len(seg) == 3 && seg[2] == "colls":
+		switch m {
+		case http.MethodPost:
+			if isQuery(q) {
+				return s.queryContainers(q, seg[1])
+			}
+			return s.createContainer(q, seg[1])
+		case http.MethodGet:
+			return s.listContainers(q, seg[1])
+		}
+	case len(seg) == 4 && seg[2] == "colls":
+		switch m {
+		case http.MethodGet:
+			return s.readContainer(q, seg[1], seg[3])
+		case http.MethodPut:
+			return s.replaceContainer(q, seg[1], seg[3])
+		case http.MethodDelete:
+			return s.deleteContainer(q, seg[1], seg[3])
+		}
+	case len(seg) == 5 && seg[2] == "colls" && seg[4] == "pkranges":
+		if m == http.MethodGet {
+			return s.pkranges(q, seg[1], seg[3])
+		}
+	case len(seg) == 5 && seg[2] == "colls" && seg[4] == "docs":
+		c, err := s.lookupContainer(seg[1], seg[3])
+		if err != nil {
+			return 0, err
+		}
+		switch m {
+		case http.MethodPost:
+			switch {
+			case isQuery(q):
+				return s.queryItems(q, c)
+			case strings.EqualFold(q.hdr.Get("x-ms-cosmos-is-batch-request"), "true"):
+				return s.batch(q, c)
+			default:
+				return s.writeItem(q, c, "")
+			}
+		case http.MethodGet:
+			return s.readFeed(q, c)
+		}
+	case len(seg) == 6 && seg[2] == "colls" && seg[4] == "docs":
+		c, err := s.lookupContainer(seg[1], seg[3])
+		if err != nil {
+			return 0, err
+		}
+		switch m {
+		case http.MethodGet:
+			return s.readItem(q, c, seg[5])
+		case http.MethodPut:
+			return s.writeItem(q, c, seg[5])
+		case http.MethodDelete:
+			return s.deleteItem(q, c, seg[5])
+		case http.MethodPatch:
+			return s.patchItem(q, c, seg[5])
+		}
+	default:
+		return 0, errf(404, "The resource path %q is not known.", "/"+strings.Join(seg, "/"))
+	}
+	return 0, errf(405, "The method %s is not allowed on this resource.", m)
+}
+
+func isQuery(q *request) bool {
+	return strings.EqualFold(q.hdr.Get("x-ms-documentdb-isquery"), "true") ||
+		strings.HasPrefix(q.hdr.Get("Content-Type"), "application/query+json")
+}
+
+// account answers GET /: the database account, advertising this server as its only region.
+func (s *Server) account(q *request) (int, error) {
+	loc := []map[string]string{{"name": "South Central US", "databaseAccountEndpoint": s.url}}
+	body, _ := json.Marshal(map[string]any{
+		"_self": "", "id": "localhost", "_rid": "localhost",
+		"media": "//media/", "addresses": "//addresses/", "_dbs": "//dbs/",
+		"writableLocations":            loc,
+		"readableLocations":            loc,
+		"enableMultipleWriteLocations": false,
+		"userReplicationPolicy":        map[string]int{"asyncReplication": 0, "minReplicaSetSize": 1, "maxReplicasetSize": 4},
+		"userConsistencyPolicy":        map[string]string{"defaultConsistencyLevel": "Session"},
+		"systemReplicationPolicy":      map[string]int{"minReplicaSetSize": 1, "maxReplicasetSize": 4},
+		"readPolicy":                   map[string]int{"primaryReadCoefficient": 1, "secondaryReadCoefficient": 1},
+		"queryEngineConfiguration":     "{\"maxSqlQueryInputLength\":262144,\"maxJoinsPerSqlQuery\":5,\"maxLogicalAndPerSqlQuery\":500,\"maxLogicalOrPerSqlQuery\":500,\"maxUdfRefPerSqlQuery\":10,\"maxInExpressionItemsCount\":16000,\"queryMaxInMemorySortDocumentCount\":500,\"maxQueryRequestTimeoutFraction\":0.9,\"sqlAllowNonFiniteNumbers\":false,\"sqlAllowAggregateFunctions\":true,\"sqlAllowSubQuery\":true,\"sqlAllowScalarSubQuery\":true,\"allowNewKeywords\":true,\"sqlAllowLike\":true,\"sqlAllowGroupByClause\":true,\"maxSpatialQueryCells\":12,\"spatialMaxGeometryPointCount\":256,\"sqlDisableOptimizationFlags\":0,\"sqlAllowTop\":true,\"enableSpatialIndexing\":true}",
+	})
+	return s.reply(q, 200, body)
+}

@@ -1,0 +1,500 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cosmosdv/validate/internal/cost"
+)
+
+// systemProps are the properties the service adds to every item.
+var systemProps = []string{"_rid", "_self", "_etag", "_attachments", "_ts"}
+
+// target resolves the physical and logical partition of a point operation from the key header,
+// falling back to the body's key when the header is absent.
+func (s *Server) target(q *request, c *container, body map[string]any) (vals []any, lpk string, p *partition, err error) {
+	vals, present, err := parsePKHeader(q.hdr.Get("x-ms-documentdb-partitionkey"))
+	if err != nil {
+		return nil, "", nil, errf(400, "%s", err.Error())
+	}
+	if !present {
+		if body == nil {
+			return nil, "", nil, errf(400, "PartitionKey value must be supplied for this operation.")
+		}
+		vals = c.pkFromBody(body)
+	}
+	if len(vals) != len(c.pk.Paths) {
+		return nil, "", nil, errf(400, "Partition key provided either doesn't correspond to definition in the collection or doesn't match partition key field values specified in the document.")
+	}
+	lpk = canonicalPK(vals)
+	if body != nil && canonicalPK(c.pkFromBody(body)) != lpk {
+		return nil, "", nil, &apiError{status: 400, sub: subPKMismatch, msg: "PartitionKey extracted from document doesn't match the one specified in the header."}
+	}
+	p = c.partitionFor(effectivePartitionKey(c.pk.Kind, c.pk.Version, vals))
+	return vals, lpk, p, nil
+}
+
+// expiry computes when an item expires (unix seconds, 0 = never) from its ttl and the container's
+// defaultTtl (time-to-live.md: TTL applies only when the container's defaultTtl is set; an item's
+// ttl overrides it, -1 meaning never).
+func (c *container) expiry(body map[string]any, ts int64) int64 {
+	if c.defaultTTL == nil {
+		return 0
+	}
+	ttl := *c.defaultTTL
+	if v, ok := body["ttl"].(float64); ok && v == float64(int64(v)) && (v == -1 || v > 0) {
+		ttl = int(v)
+	}
+	if ttl <= 0 {
+		return 0
+	}
+	return ts + int64(ttl)
+}
+
+func (d *doc) expired(now int64) bool { return d.expires != 0 && now >= d.expires }
+
+// buildDoc assigns system properties and renders the stored JSON. raw, when given, is the client's
+// JSON of body and is spliced instead of re-encoded when it carries no system properties.
+func (s *Server) buildDoc(c *container, body map[string]any, raw []byte, id, lpk string, vals []any, rid string) (*doc, error) {
+	ts := s.now().Unix()
+	if rid == "" {
+		c.docSeqMu.Lock()
+		c.docSeq++
+		rid = ridDoc(c.db.ridNum, c.ridNum, c.docSeq)
+		c.docSeqMu.Unlock()
+	}
+	etag := s.newETag()
+	self := "dbs/" + c.db.rid + "/colls/" + c.rid + "/docs/" + rid + "/"
+	hadSystem := false
+	for _, k := range systemProps {
+		if _, ok := body[k]; ok {
+			hadSystem = true
+		}
+	}
+	body["_rid"], body["_self"], body["_etag"], body["_attachments"], body["_ts"] = rid, self, etag, "attachments/", float64(ts)
+	var out []byte
+	trimmed := bytes.TrimRight(raw, " \t\r\n")
+	if raw != nil && !hadSystem && len(trimmed) > 2 && trimmed[len(trimmed)-1] == '}' {
+		etagJSON, _ := json.Marshal(etag)
+		out = make([]byte, 0, len(trimmed)+160)
+		out = append(out, trimmed[:len(trimmed)-1]...)
+		out = append(out, `,"_rid":"`...)
+		out = append(out, rid...)
+		out = append(out, `","_self":"`...)
+		out = append(out, self...)
+		out = append(out, `","_etag":`...)
+		out = append(out, etagJSON...)
+		out = append(out, `,"_attachments":"attachments/","_ts":`...)
+		out = strconv.AppendInt(out, ts, 10)
+		out = append(out, '}')
+	} else {
+		var err error
+		if out, err = json.Marshal(body); err != nil {
+			return nil, errf(400, "The document cannot be encoded: %v", err)
+		}
+	}
+	if len(out) > maxItemBytes {
+		return nil, errf(413, "Request size is too large: an item may be at most 2 MB.")
+	}
+	d := &doc{raw: out, id: id, lpk: lpk, pkVals: vals, rid: rid, etag: etag, ts: ts}
+	d.Body, d.Size = body, len(out)
+	d.expires = c.expiry(body, ts)
+	d.terms = c.policy.Terms(body)
+	return d, nil
+}
+
+// overlay stages the effects of one or more operations on a logical partition so that a batch
+// commits atomically or not at all.
+type overlay struct {
+	c     *container
+	p     *partition
+	lp    *logical // may be nil when the logical partition is new
+	lpk   string
+	vals  []any
+	now   int64
+	order []string
+	docs  map[string]*doc // nil value = deleted
+}
+
+func (o *overlay) get(id string) *doc {
+	if d, ok := o.docs[id]; ok {
+		return d
+	}
+	if o.lp == nil {
+		return nil
+	}
+	d := o.lp.byID[id]
+	if d == nil || d.expired(o.now) {
+		return nil
+	}
+	return d
+}
+
+func (o *overlay) put(id string, d *doc) {
+	if _, ok := o.docs[id]; !ok {
+		o.order = append(o.order, id)
+	}
+	o.docs[id] = d
+}
+
+func uniqueTuple(body map[string]any, paths [][]string) string {
+	vals := make([]any, len(paths))
+	for i, p := range paths {
+		v, ok := lookupPath(body, p)
+		if !ok {
+			v = undefinedValue{}
+		}
+		vals[i] = v
+	}
+	return canonicalPK(vals)
+}
+
+// checkUnique enforces unique keys within the logical partition (unique-keys.md: uniqueness is
+// per logical partition).
+func (o *overlay) checkUnique(nd *doc) error {
+	for i, uk := range o.c.unique {
+		t := uniqueTuple(nd.Body, uk)
+		if o.lp != nil && i < len(o.lp.uniq) {
+			if e := o.lp.uniq[i][t]; e != nil && e.id != nd.id && !e.expired(o.now) {
+				staged, ok := o.docs[e.id]
+				if !ok || (staged != nil && uniqueTuple(staged.Body, uk) == t) {
+					return errf(409, "Unique index constraint violation.")
+				}
+			}
+		}
+		for id, sd := range o.docs {
+			if sd != nil && id != nd.id && uniqueTuple(sd.Body, uk) == t {
+				return errf(409, "Unique index constraint violation.")
+			}
+		}
+	}
+	return nil
+}
+
+// commit applies the staged documents to the partition. The caller holds p.mu for writing.
+func (s *Server) commit(o *overlay) {
+	p, c := o.p, o.c
+	lp := o.lp
+	if lp == nil {
+		lp = &logical{byID: map[string]*doc{}}
+		p.logical[o.lpk] = lp
+	}
+	for len(lp.uniq) < len(c.unique) {
+		lp.uniq = append(lp.uniq, map[string]*doc{})
+	}
+	for _, id := range o.order {
+		nd := o.docs[id]
+		old := lp.byID[id]
+		if old != nil {
+			p.unindex(old)
+			for i, uk := range c.unique {
+				if t := uniqueTuple(old.Body, uk); lp.uniq[i][t] == old {
+					delete(lp.uniq[i], t)
+				}
+			}
+		}
+		switch {
+		case nd == nil && old != nil:
+			p.all.remove(old, false)
+			lp.docs.remove(old, true)
+			delete(lp.byID, id)
+		case nd != nil && old != nil:
+			nd.seq = old.seq
+			p.all.swap(old, nd, false)
+			lp.docs.swap(old, nd, true)
+		case nd != nil:
+			nd.seq = s.nextID()
+			p.all.add(nd, false)
+			lp.docs.add(nd, true)
+		}
+		if nd != nil {
+			lp.byID[id] = nd
+			p.index(nd, c)
+			for i, uk := range c.unique {
+				lp.uniq[i][uniqueTuple(nd.Body, uk)] = nd
+			}
+		}
+	}
+	if lp.docs.live == 0 {
+		delete(p.logical, o.lpk)
+	}
+	s.lsn.Add(1)
+	s.dirty.Store(true)
+}
+
+// itemResult is the outcome of one staged operation.
+type itemResult struct {
+	status int
+	doc    *doc
+	charge float64
+}
+
+// pointCharge prices a point operation with the cost model from what the engine did.
+func (s *Server) pointCharge(c *container, kind cost.OpKind, nd, old *doc, patchOps int, cons cost.Consistency) float64 {
+	op := cost.PointOp{Kind: kind, Consistency: cons, Regions: 1, PatchOps: patchOps}
+	if nd != nil {
+		op.SizeBytes, op.IndexedTerms = nd.Size, nd.terms
+	}
+	if old != nil {
+		op.OldSizeBytes = old.Size
+		if nd == nil {
+			op.SizeBytes, op.IndexedTerms = old.Size, old.terms
+		} else {
+			op.ChangedTerms = changedTerms(c, old.Body, nd.Body)
+		}
+	}
+	return cost.Point(op)
+}
+
+// stage runs one operation against the overlay.
+func (s *Server) stage(o *overlay, kind, id, ifMatch string, body map[string]any, raw []byte, patch *patchSpec, cons cost.Consistency) (itemResult, error) {
+	c := o.c
+	old := o.get(id)
+	if ifMatch != "" && ifMatch != "*" && kind != "Create" && kind != "Read" && (old == nil || old.etag != ifMatch) && !(kind == "Upsert" && old == nil) {
+		if old == nil && kind != "Upsert" {
+			return itemResult{}, errf(404, "Entity with the specified id does not exist in the system.")
+		}
+		return itemResult{}, errf(412, "Operation cannot be performed because one of the specified precondition is not met.")
+	}
+	switch kind {
+	case "Read":
+		if old == nil {
+			return itemResult{charge: s.pointCharge(c, cost.Read, nil, nil, 0, cons)}, errf(404, "Entity with the specified id does not exist in the system.")
+		}
+		return itemResult{status: 200, doc: old, charge: s.pointCharge(c, cost.Read, old, nil, 0, cons)}, nil
+	case "Delete":
+		if old == nil {
+			return itemResult{}, errf(404, "Entity with the specified id does not exist in the system.")
+		}
+		o.put(id, nil)
+		return itemResult{status: 204, charge: s.pointCharge(c, cost.Delete, nil, old, 0, cons)}, nil
+	case "Patch":
+		if old == nil {
+			return itemResult{}, errf(404, "Entity with the specified id does not exist in the system.")
+		}
+		nb, err := s.applyPatch(c, old, patch)
+		if err != nil {
+			return itemResult{}, err
+		}
+		nd, err := s.buildDoc(c, nb, nil, id, o.lpk, o.vals, old.rid)
+		if err != nil {
+			return itemResult{}, err
+		}
+		if err := o.checkUnique(nd); err != nil {
+			return itemResult{}, err
+		}
+		o.put(id, nd)
+		return itemResult{status: 200, doc: nd, charge: s.pointCharge(c, cost.Patch, nd, old, len(patch.Operations), cons)}, nil
+	}
+	// Create, Replace, Upsert.
+	if kind == "Create" && old != nil {
+		return itemResult{}, errf(409, "Entity with the specified id already exists in the system.")
+	}
+	if kind == "Replace" && old == nil {
+		return itemResult{}, errf(404, "Entity with the specified id does not exist in the system.")
+	}
+	rid := ""
+	if old != nil {
+		rid = old.rid
+	}
+	nd, err := s.buildDoc(c, body, raw, id, o.lpk, o.vals, rid)
+	if err != nil {
+		return itemResult{}, err
+	}
+	if err := o.checkUnique(nd); err != nil {
+		return itemResult{}, err
+	}
+	o.put(id, nd)
+	if old == nil {
+		return itemResult{status: 201, doc: nd, charge: s.pointCharge(c, cost.Create, nd, nil, 0, cons)}, nil
+	}
+	return itemResult{status: 200, doc: nd, charge: s.pointCharge(c, cost.Replace, nd, old, 0, cons)}, nil
+}
+
+func (s *Server) newOverlay(c *container, p *partition, lpk string, vals []any) *overlay {
+	return &overlay{c: c, p: p, lp: p.logical[lpk], lpk: lpk, vals: vals, now: s.now().Unix(), docs: map[string]*doc{}}
+}
+
+// itemHeaders sets the per-item response headers.
+func (s *Server) itemHeaders(q *request, p *partition, d *doc) {
+	if d != nil {
+		q.out.Set("etag", d.etag)
+	}
+	q.out.Set("x-ms-documentdb-partitionkeyrangeid", p.id)
+	q.out.Set("x-ms-session-token", p.id+":-1#"+strconv.FormatInt(s.lsn.Load(), 10))
+}
+
+func minimal(q *request) bool {
+	return strings.Contains(strings.ToLower(q.hdr.Get("Prefer")), "return=minimal")
+}
+
+// writeItem serves create and upsert (POST docs) and replace (PUT docs/{id}).
+func (s *Server) writeItem(q *request, c *container, urlID string) (int, error) {
+	var body map[string]any
+	if err := json.Unmarshal(q.body, &body); err != nil || body == nil {
+		return 0, errf(400, "The request body is not a valid JSON object.")
+	}
+	id, err := validID(body["id"])
+	if err != nil {
+		return 0, err
+	}
+	kind := "Create"
+	switch {
+	case urlID != "":
+		kind = "Replace"
+		if id != urlID {
+			return 0, errf(400, "The id in the body (%q) does not match the id in the address (%q).", id, urlID)
+		}
+	case strings.EqualFold(q.hdr.Get("x-ms-documentdb-is-upsert"), "true"):
+		kind = "Upsert"
+	}
+	vals, lpk, p, err := s.target(q, c, body)
+	if err != nil {
+		return 0, err
+	}
+	if err := s.admit(c, p); err != nil {
+		return 0, err
+	}
+	p.mu.Lock()
+	o := s.newOverlay(c, p, lpk, vals)
+	res, err := s.stage(o, kind, id, q.hdr.Get("If-Match"), body, q.body, nil, q.consistency())
+	if err == nil {
+		s.commit(o)
+	}
+	p.mu.Unlock()
+	s.consume(c, p, res.charge)
+	q.charge = res.charge
+	if err != nil {
+		return 0, err
+	}
+	s.itemHeaders(q, p, res.doc)
+	if minimal(q) {
+		return s.reply(q, res.status, nil)
+	}
+	return s.reply(q, res.status, res.doc.raw)
+}
+
+func (s *Server) readItem(q *request, c *container, id string) (int, error) {
+	_, lpk, p, err := s.target(q, c, nil)
+	if err != nil {
+		return 0, err
+	}
+	if err := s.admit(c, p); err != nil {
+		return 0, err
+	}
+	now := s.now().Unix()
+	p.mu.RLock()
+	var d *doc
+	if lp := p.logical[lpk]; lp != nil {
+		d = lp.byID[id]
+	}
+	p.mu.RUnlock()
+	if d != nil && d.expired(now) {
+		d = nil
+	}
+	if d == nil {
+		q.charge = s.pointCharge(c, cost.Read, nil, nil, 0, q.consistency())
+		s.consume(c, p, q.charge)
+		return 0, errf(404, "Entity with the specified id does not exist in the system.")
+	}
+	q.charge = s.pointCharge(c, cost.Read, d, nil, 0, q.consistency())
+	s.consume(c, p, q.charge)
+	s.itemHeaders(q, p, d)
+	if inm := q.hdr.Get("If-None-Match"); inm != "" && (inm == d.etag || inm == "*") {
+		return s.reply(q, http.StatusNotModified, nil)
+	}
+	return s.reply(q, 200, d.raw)
+}
+
+func (s *Server) deleteItem(q *request, c *container, id string) (int, error) {
+	vals, lpk, p, err := s.target(q, c, nil)
+	if err != nil {
+		return 0, err
+	}
+	if err := s.admit(c, p); err != nil {
+		return 0, err
+	}
+	p.mu.Lock()
+	o := s.newOverlay(c, p, lpk, vals)
+	res, err := s.stage(o, "Delete", id, q.hdr.Get("If-Match"), nil, nil, nil, q.consistency())
+	if err == nil {
+		s.commit(o)
+	}
+	p.mu.Unlock()
+	s.consume(c, p, res.charge)
+	q.charge = res.charge
+	if err != nil {
+		return 0, err
+	}
+	s.itemHeaders(q, p, nil)
+	return s.reply(q, 204, nil)
+}
+
+// throttleBucket is a one-second RU budget window of a physical partition.
+type throttleBucket struct {
+	window int64
+	used   float64
+}
+
+// budget returns the RU/s of one physical partition of c: its own throughput, or the database's
+// shared throughput, divided evenly over the partitions (partitioning-overview.md: throughput is
+// split evenly across physical partitions).
+func (s *Server) budget(c *container) float64 {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if c.offer != nil {
+		return float64(c.offer.throughput()) / float64(len(c.parts))
+	}
+	if c.db.offer != nil {
+		n := 0
+		for _, x := range c.db.colls {
+			if x.offer == nil {
+				n += len(x.parts)
+			}
+		}
+		return float64(c.db.offer.throughput()) / float64(max(n, 1))
+	}
+	return 0
+}
+
+// admit answers 429 when the partition has spent its budget for the current second.
+func (s *Server) admit(c *container, p *partition) error {
+	if !s.opts.Throttle {
+		return nil
+	}
+	b := s.budget(c)
+	if b <= 0 {
+		return nil
+	}
+	now := s.now()
+	p.eqMu.Lock()
+	defer p.eqMu.Unlock()
+	sec := now.Unix()
+	if p.budget.window != sec {
+		p.budget.window, p.budget.used = sec, 0
+	}
+	if p.budget.used >= b {
+		wait := time.Unix(sec+1, 0).Sub(now)
+		return &apiError{status: 429, sub: subRUBudgetExceeded, retryAfter: wait,
+			msg: "Request rate is large. More Request Units may be needed, so no changes were made. Please retry this request later."}
+	}
+	return nil
+}
+
+// consume records a charge against the partition's current window.
+func (s *Server) consume(c *container, p *partition, charge float64) {
+	if !s.opts.Throttle || charge == 0 {
+		return
+	}
+	now := s.now().Unix()
+	p.eqMu.Lock()
+	if p.budget.window != now {
+		p.budget.window, p.budget.used = now, 0
+	}
+	p.budget.used += charge
+	p.eqMu.Unlock()
+}

@@ -1,0 +1,422 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cosmosdv/validate/internal/cost"
+	"github.com/cosmosdv/validate/internal/engine/sql"
+)
+
+// defaultPageSize is the service's default maximum item count per page.
+const defaultPageSize = 100
+
+// queryCache keeps the remaining results of partition executions between pages, so a paged query
+// is executed once per partition. A missing entry is re-executed.
+type queryCache struct {
+	mu    sync.Mutex
+	m     map[string]*execution
+	order []string
+}
+
+// execution is a query's complete result over one partition, with its facts.
+type execution struct {
+	items   [][]byte
+	facts   cost.QueryFacts
+	metrics *sql.IndexMetrics
+	took    time.Duration
+}
+
+func (qc *queryCache) init() { qc.m = map[string]*execution{} }
+
+func (qc *queryCache) put(k string, e *execution) {
+	qc.mu.Lock()
+	defer qc.mu.Unlock()
+	if _, ok := qc.m[k]; !ok {
+		qc.order = append(qc.order, k)
+	}
+	qc.m[k] = e
+	for len(qc.order) > 256 {
+		delete(qc.m, qc.order[0])
+		qc.order = qc.order[1:]
+	}
+}
+
+func (qc *queryCache) get(k string) *execution {
+	qc.mu.Lock()
+	defer qc.mu.Unlock()
+	return qc.m[k]
+}
+
+// continuation is the position of a paged query or read feed.
+type continuation struct {
+	Range  int    `json:"r"`
+	Offset int    `json:"o"`
+	Key    string `json:"k,omitempty"`
+}
+
+func parseContinuation(h string) (continuation, error) {
+	var ct continuation
+	if h == "" {
+		return ct, nil
+	}
+	if err := json.Unmarshal([]byte(h), &ct); err != nil || ct.Range < 0 || ct.Offset < 0 {
+		return ct, errf(400, "The continuation token is invalid.")
+	}
+	return ct, nil
+}
+
+func pageSize(q *request) int {
+	n, err := strconv.Atoi(q.hdr.Get("x-ms-max-item-count"))
+	if err != nil || n <= 0 {
+		return defaultPageSize
+	}
+	return n
+}
+
+// queryTargets decides which partitions a query reads: the logical partition of a full key, the
+// ranges that can hold a hierarchical prefix, or all of them.
+func (s *Server) queryTargets(q *request, c *container) (parts []*partition, lpk string, fanOut bool, err error) {
+	vals, present, err := parsePKHeader(q.hdr.Get("x-ms-documentdb-partitionkey"))
+	if err != nil {
+		return nil, "", false, errf(400, "%s", err.Error())
+	}
+	switch {
+	case !present:
+		return c.parts, "", len(c.parts) > 1, nil
+	case len(vals) == len(c.pk.Paths):
+		lpk = canonicalPK(vals)
+		return []*partition{c.partitionFor(effectivePartitionKey(c.pk.Kind, c.pk.Version, vals))}, lpk, false, nil
+	case c.pk.Kind == kindMultiHash && len(vals) < len(c.pk.Paths):
+		lo := effectivePartitionKey(c.pk.Kind, c.pk.Version, vals)
+		parts = c.partitionsOverlapping(lo, lo+"FF")
+		return parts, "", len(parts) > 1, nil
+	}
+	return nil, "", false, errf(400, "Partition key provided either doesn't correspond to definition in the collection or doesn't match partition key field values specified in the document.")
+}
+
+// gatewayUnservable reports the clauses the gateway cannot serve across partitions for SDKs
+// without a query engine (the Go SDK): ORDER BY, TOP, OFFSET/LIMIT, aggregates, DISTINCT, GROUP BY.
+func gatewayUnservable(sh sql.Shape) bool {
+	return sh.Top || sh.OffsetLimit || sh.Distinct || sh.GroupBy || sh.Aggregate || sh.OrderBy > 0
+}
+
+func (s *Server) queryItems(q *request, c *container) (int, error) {
+	text, params, err := decodeQueryBody(q.body)
+	if err != nil {
+		return 0, err
+	}
+	pq, err := sql.Parse(text)
+	if err != nil {
+		return 0, errf(400, "Syntax error: %s", err.Error())
+	}
+	parts, lpk, fanOut, err := s.queryTargets(q, c)
+	if err != nil {
+		return 0, err
+	}
+	if fanOut && gatewayUnservable(pq.Shape()) {
+		return 0, &apiError{status: 400, sub: subCrossPartitionQuery,
+			msg: "The provided cross partition query can not be directly served by the gateway. The query uses clauses (ORDER BY, TOP, OFFSET/LIMIT, aggregates, DISTINCT or GROUP BY) that need a client-side query engine across partitions."}
+	}
+	ct, err := parseContinuation(q.hdr.Get("x-ms-continuation"))
+	if err != nil {
+		return 0, err
+	}
+	if ct.Range >= len(parts) {
+		return 0, errf(400, "The continuation token is invalid.")
+	}
+	p := parts[ct.Range]
+	if err := s.admit(c, p); err != nil {
+		return 0, err
+	}
+	metricsWanted := strings.EqualFold(q.hdr.Get("x-ms-cosmos-populateindexmetrics"), "true")
+	key := ct.Key
+	var ex *execution
+	if key != "" {
+		ex = s.queries.get(key)
+	}
+	if ex == nil {
+		ex, err = s.execute(c, p, lpk, pq, params, metricsWanted)
+		if err != nil {
+			return 0, err
+		}
+		key = ""
+	}
+	size := pageSize(q)
+	lo := min(ct.Offset, len(ex.items))
+	hi := min(lo+size, len(ex.items))
+	pages := max((len(ex.items)+size-1)/size, 1)
+	page := lo / size
+	// Apportion the partition's work over its pages; the first page pays the index check.
+	f := ex.facts
+	f.DocsLoaded = share(ex.facts.DocsLoaded, page, pages)
+	f.BytesLoaded = int64(share(int(ex.facts.BytesLoaded), page, pages))
+	f.IndexLookups = share(ex.facts.IndexLookups, page, pages)
+	f.JoinRows = share(ex.facts.JoinRows, page, pages)
+	f.FunctionCalls = share(ex.facts.FunctionCalls, page, pages)
+	f.DocsOutput = hi - lo
+	f.BytesOutput = 0
+	for _, it := range ex.items[lo:hi] {
+		f.BytesOutput += int64(len(it))
+	}
+	f.PartitionsChecked = 0
+	if page == 0 {
+		f.PartitionsChecked = 1
+	}
+	f.Consistency = q.consistency()
+	q.charge = cost.Query(f)
+	s.consume(c, p, q.charge)
+
+	next := ""
+	switch {
+	case hi < len(ex.items):
+		if key == "" {
+			key = s.activityID()
+			s.queries.put(key, ex)
+		}
+		b, _ := json.Marshal(continuation{Range: ct.Range, Offset: hi, Key: key})
+		next = string(b)
+	case ct.Range+1 < len(parts):
+		b, _ := json.Marshal(continuation{Range: ct.Range + 1})
+		next = string(b)
+	}
+	if next != "" {
+		q.out.Set("x-ms-continuation", next)
+	}
+	q.out.Set("x-ms-documentdb-partitionkeyrangeid", p.id)
+	q.out.Set("x-ms-session-token", p.id+":-1#"+strconv.FormatInt(s.lsn.Load(), 10))
+	q.out.Set("x-ms-item-count", strconv.Itoa(hi-lo))
+	q.out.Set("x-ms-documentdb-query-metrics", queryMetrics(f, ex.took))
+	if metricsWanted && ex.metrics != nil {
+		q.out.Set("x-ms-cosmos-index-utilization", indexUtilization(ex.metrics))
+	}
+	return s.reply(q, 200, envelope(c.rid, ex.items[lo:hi]))
+}
+
+// share is the part of total that page (of pages) carries.
+func share(total, page, pages int) int {
+	return total*(page+1)/pages - total*page/pages
+}
+
+// execute runs the query over one partition (or one logical partition) under its read lock.
+func (s *Server) execute(c *container, p *partition, lpk string, pq *sql.Query, params map[string]any, metrics bool) (*execution, error) {
+	start := time.Now()
+	p.mu.RLock()
+	src := &partSource{c: c, p: p, list: &p.all, now: s.now().Unix(), lpk: lpk}
+	if lpk != "" {
+		src.list = nil
+		if lp := p.logical[lpk]; lp != nil {
+			src.list = &lp.docs
+		}
+	}
+	res, err := sql.Execute(pq, src, sql.Options{Params: params, Policy: c.policy, PopulateIndexMetrics: metrics})
+	if err != nil {
+		p.mu.RUnlock()
+		return nil, queryError(err)
+	}
+	ex := &execution{items: make([][]byte, len(res.Items)), facts: res.Facts, metrics: res.IndexMetrics}
+	for i, it := range res.Items {
+		if m, ok := it.(map[string]any); ok {
+			if d := p.byBody(lpk, m); d != nil {
+				ex.items[i] = d.raw
+				continue
+			}
+		}
+		b, err := json.Marshal(it)
+		if err != nil {
+			p.mu.RUnlock()
+			return nil, errf(400, "The query result cannot be encoded: %v", err)
+		}
+		ex.items[i] = b
+	}
+	p.mu.RUnlock()
+	ex.took = time.Since(start)
+	return ex, nil
+}
+
+// byBody finds the stored document whose decoded body is m itself (SELECT * returns bodies as they
+// are), so its stored JSON can be sent without re-encoding.
+func (p *partition) byBody(lpk string, m map[string]any) *doc {
+	id, _ := m["id"].(string)
+	rid, _ := m["_rid"].(string)
+	if id == "" || rid == "" {
+		return nil
+	}
+	lpkDoc := func(lp *logical) *doc {
+		if lp == nil {
+			return nil
+		}
+		if d := lp.byID[id]; d != nil && reflect.ValueOf(d.Body).UnsafePointer() == reflect.ValueOf(m).UnsafePointer() {
+			return d
+		}
+		return nil
+	}
+	if lpk != "" {
+		return lpkDoc(p.logical[lpk])
+	}
+	for _, lp := range p.logical {
+		if d := lpkDoc(lp); d != nil {
+			return d
+		}
+		if len(p.logical) > 8 {
+			break // cross-partition pages with many logical partitions re-encode instead
+		}
+	}
+	return nil
+}
+
+// queryError maps the query package's errors to the service's 400s.
+func queryError(err error) error {
+	var ae *apiError
+	if errors.As(err, &ae) {
+		return ae
+	}
+	return errf(400, "%s", err.Error())
+}
+
+// envelope renders a page of documents in the service's feed envelope.
+func envelope(rid string, items [][]byte) []byte {
+	n := 64
+	for _, it := range items {
+		n += len(it) + 1
+	}
+	var b bytes.Buffer
+	b.Grow(n)
+	b.WriteString(`{"_rid":"`)
+	b.WriteString(rid)
+	b.WriteString(`","Documents":[`)
+	for i, it := range items {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(it)
+	}
+	b.WriteString(`],"_count":`)
+	b.WriteString(strconv.Itoa(len(items)))
+	b.WriteByte('}')
+	return b.Bytes()
+}
+
+// queryMetrics renders x-ms-documentdb-query-metrics in the service's key=value;... format.
+func queryMetrics(f cost.QueryFacts, took time.Duration) string {
+	ms := float64(took.Microseconds()) / 1000
+	util := 0.0
+	if f.DocsLoaded > 0 {
+		util = float64(f.DocsOutput) / float64(f.DocsLoaded)
+	}
+	return fmt.Sprintf("totalExecutionTimeInMs=%.2f;queryCompileTimeInMs=0.00;queryLogicalPlanBuildTimeInMs=0.00;"+
+		"queryPhysicalPlanBuildTimeInMs=0.00;queryOptimizationTimeInMs=0.00;VMExecutionTimeInMs=%.2f;"+
+		"indexLookupTimeInMs=0.00;documentLoadTimeInMs=0.00;systemFunctionExecuteTimeInMs=0.00;"+
+		"userFunctionExecuteTimeInMs=0.00;retrievedDocumentCount=%d;retrievedDocumentSize=%d;"+
+		"outputDocumentCount=%d;outputDocumentSize=%d;writeOutputTimeInMs=0.00;indexUtilizationRatio=%.2f",
+		ms, ms, f.DocsLoaded, f.BytesLoaded, f.DocsOutput, f.BytesOutput, util)
+}
+
+// indexUtilization renders x-ms-cosmos-index-utilization: base64 of the index metrics JSON.
+func indexUtilization(m *sql.IndexMetrics) string {
+	type single struct {
+		FilterExpression string `json:"FilterExpression"`
+		IndexSpec        string `json:"IndexSpec"`
+		FilterPreciseSet bool   `json:"FilterPreciseSet"`
+		IndexPreciseSet  bool   `json:"IndexPreciseSet"`
+		IndexImpactScore string `json:"IndexImpactScore"`
+	}
+	type composite struct {
+		IndexSpecs       []string `json:"IndexSpecs"`
+		IndexPreciseSet  bool     `json:"IndexPreciseSet"`
+		IndexImpactScore string   `json:"IndexImpactScore"`
+	}
+	singles := func(in []sql.SingleIndex) []single {
+		out := make([]single, 0, len(in))
+		for _, x := range in {
+			out = append(out, single{x.FilterExpression, x.IndexSpec, true, true, x.IndexImpactScore})
+		}
+		return out
+	}
+	composites := func(in []sql.CompositeIndex) []composite {
+		out := make([]composite, 0, len(in))
+		for _, x := range in {
+			out = append(out, composite{x.IndexSpecs, true, x.IndexImpactScore})
+		}
+		return out
+	}
+	b, _ := json.Marshal(map[string]any{
+		"UtilizedSingleIndexes":     singles(m.UtilizedSingleIndexes),
+		"PotentialSingleIndexes":    singles(m.PotentialSingleIndexes),
+		"UtilizedCompositeIndexes":  composites(m.UtilizedCompositeIndexes),
+		"PotentialCompositeIndexes": composites(m.PotentialCompositeIndexes),
+	})
+	return base64.StdEncoding.EncodeToString(b)
+}
+
+// readFeed lists a container's items (GET docs), one or more pages per physical partition.
+func (s *Server) readFeed(q *request, c *container) (int, error) {
+	ct, err := parseContinuation(q.hdr.Get("x-ms-continuation"))
+	if err != nil {
+		return 0, err
+	}
+	parts := c.parts
+	if id := q.hdr.Get("x-ms-documentdb-partitionkeyrangeid"); id != "" {
+		parts = nil
+		for _, p := range c.parts {
+			if p.id == id {
+				parts = []*partition{p}
+			}
+		}
+		if parts == nil {
+			return 0, errf(404, "Partition key range %q does not exist.", id)
+		}
+	}
+	if ct.Range >= len(parts) {
+		return 0, errf(400, "The continuation token is invalid.")
+	}
+	p := parts[ct.Range]
+	if err := s.admit(c, p); err != nil {
+		return 0, err
+	}
+	size := pageSize(q)
+	now := s.now().Unix()
+	var items [][]byte
+	var loaded int64
+	p.mu.RLock()
+	pos := ct.Offset
+	for ; pos < len(p.all.items) && len(items) < size; pos++ {
+		d := p.all.items[pos]
+		if d == nil || d.expired(now) {
+			continue
+		}
+		items = append(items, d.raw)
+		loaded += int64(d.Size)
+	}
+	more := pos < len(p.all.items)
+	p.mu.RUnlock()
+	f := cost.QueryFacts{DocsLoaded: len(items), BytesLoaded: loaded, DocsOutput: len(items), BytesOutput: loaded, Consistency: q.consistency()}
+	if ct.Offset == 0 {
+		f.PartitionsChecked = 1
+	}
+	q.charge = cost.Query(f)
+	s.consume(c, p, q.charge)
+	next := ""
+	switch {
+	case more:
+		b, _ := json.Marshal(continuation{Range: ct.Range, Offset: pos})
+		next = string(b)
+	case ct.Range+1 < len(parts):
+		b, _ := json.Marshal(continuation{Range: ct.Range + 1})
+		next = string(b)
+	}
+	if next != "" {
+		q.out.Set("x-ms-continuation", next)
+	}
+	q.out.Set("x-ms-documentdb-partitionkeyrangeid", p.id)
+	q.out.Set("x-ms-item-count", strconv.Itoa(len(items)))
+	return s.reply(q, 200, envelope(c.rid, items))
+}

@@ -1,0 +1,175 @@
+package engine
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/cosmosdv/validate/internal/engine/sql"
+)
+
+// pathKey joins a property path for map keys.
+func pathKey(path []string) string { return strings.Join(path, "\x00") }
+
+// index adds d to the equality indexes built so far. The caller holds p.mu for writing.
+func (p *partition) index(d *doc, c *container) {
+	for k, idx := range p.eq {
+		valuesAt(d.Body, strings.Split(k, "\x00"), func(v any) {
+			if sk, ok := scalarKey(v); ok {
+				set := idx[sk]
+				if set == nil {
+					set = map[*doc]struct{}{}
+					idx[sk] = set
+				}
+				set[d] = struct{}{}
+			}
+		})
+	}
+}
+
+// unindex removes d from the equality indexes. The caller holds p.mu for writing.
+func (p *partition) unindex(d *doc) {
+	for k, idx := range p.eq {
+		valuesAt(d.Body, strings.Split(k, "\x00"), func(v any) {
+			if sk, ok := scalarKey(v); ok {
+				if set := idx[sk]; set != nil {
+					delete(set, d)
+					if len(set) == 0 {
+						delete(idx, sk)
+					}
+				}
+			}
+		})
+	}
+}
+
+// lookup answers an equality lookup from the partition's index for path, building that index on
+// first use. ok=false when the policy does not index the path. The caller holds p.mu (read or write).
+func (p *partition) lookup(c *container, path []string, v any, now int64, lpk string) ([]*sql.Document, bool) {
+	if len(path) == 0 || !c.policy.Indexed(path) {
+		return nil, false
+	}
+	sk, ok := scalarKey(v)
+	if !ok {
+		return nil, false
+	}
+	key := pathKey(path)
+	p.eqMu.Lock()
+	idx := p.eq[key]
+	if idx == nil {
+		if p.eq == nil {
+			p.eq = map[string]map[string]map[*doc]struct{}{}
+		}
+		idx = map[string]map[*doc]struct{}{}
+		for _, d := range p.all.items {
+			if d == nil {
+				continue
+			}
+			valuesAt(d.Body, path, func(x any) {
+				if k, ok := scalarKey(x); ok {
+					set := idx[k]
+					if set == nil {
+						set = map[*doc]struct{}{}
+						idx[k] = set
+					}
+					set[d] = struct{}{}
+				}
+			})
+		}
+		p.eq[key] = idx
+	}
+	set := idx[sk]
+	hits := make([]*doc, 0, len(set))
+	for d := range set {
+		if !d.expired(now) && (lpk == "" || d.lpk == lpk) {
+			hits = append(hits, d)
+		}
+	}
+	p.eqMu.Unlock()
+	sort.Slice(hits, func(i, j int) bool { return hits[i].seq < hits[j].seq })
+	out := make([]*sql.Document, len(hits))
+	for i, d := range hits {
+		out[i] = &d.Document
+	}
+	return out, true
+}
+
+// partSource is the documents of one physical partition, or of one logical partition in it, as
+// the query package sees them. Expired documents are invisible.
+type partSource struct {
+	c    *container
+	p    *partition
+	list *docList
+	lpk  string
+	now  int64
+}
+
+func (s *partSource) Scan(fn func(d *sql.Document) bool) {
+	if s.list == nil {
+		return
+	}
+	for _, d := range s.list.items {
+		if d == nil || d.expired(s.now) {
+			continue
+		}
+		if !fn(&d.Document) {
+			return
+		}
+	}
+}
+
+func (s *partSource) Len() int {
+	if s.list == nil {
+		return 0
+	}
+	return s.list.live
+}
+
+func (s *partSource) Lookup(path []string, v any) ([]*sql.Document, bool) {
+	return s.p.lookup(s.c, path, v, s.now, s.lpk)
+}
+
+var _ sql.IndexedSource = (*partSource)(nil)
+
+// flattenIndexed records the indexed scalar leaves of a document by their concrete path.
+func flattenIndexed(c *container, cur any, path []string, concrete string, out map[string]string) {
+	switch x := cur.(type) {
+	case map[string]any:
+		for k, v := range x {
+			if len(path) == 0 && (k == "_rid" || k == "_self" || k == "_etag" || k == "_attachments" || k == "_ts") {
+				continue
+			}
+			flattenIndexed(c, v, append(path, k), concrete+"/"+k, out)
+		}
+	case []any:
+		for i, v := range x {
+			flattenIndexed(c, v, append(path, "[]"), concrete+"/"+strconv.Itoa(i), out)
+		}
+	default:
+		if c.policy.Indexed(path) {
+			k, _ := scalarKey(x)
+			out[concrete] = k
+		}
+	}
+}
+
+// changedTerms counts index terms that differ between two versions of an item: terms added,
+// removed or changed in value (an assumed reading of "changed terms" in
+// understand-request-unit-consumption.md, which does not define it further).
+func changedTerms(c *container, old, nw map[string]any) int {
+	a, b := map[string]string{}, map[string]string{}
+	flattenIndexed(c, old, nil, "", a)
+	flattenIndexed(c, nw, nil, "", b)
+	n := 0
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			n++
+		}
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			n++
+		}
+	}
+	return n
+}

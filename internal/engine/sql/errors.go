@@ -1,0 +1,95 @@
+package sql
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cosmosdv/validate/internal/engine/index"
+)
+
+// Error is a query the service would refuse with 400 Bad Request. Msg reads like the service's
+// message; Code is the service's error code where it has one ("SC1001" syntax, "SC2001" unresolved
+// identifier, ...). Start and End are byte offsets of the offending text, Line and Col its 1-based
+// position; all four are 0 when the error has no position.
+type Error struct {
+	Code       string
+	Msg        string
+	Start, End int
+	Line, Col  int
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%d:%d: %s", e.Line, e.Col, e.Msg)
+	}
+	return e.Msg
+}
+
+// errAt builds an *Error positioned at text[start:end].
+func errAt(text string, start, end int, code, msg string) *Error {
+	if start > len(text) {
+		start = len(text)
+	}
+	line := 1 + strings.Count(text[:start], "\n")
+	col := start - strings.LastIndexByte(text[:start], '\n')
+	return &Error{Code: code, Msg: msg, Start: start, End: end, Line: line, Col: col}
+}
+
+// errPlain builds an *Error without a position.
+func errPlain(code, format string, args ...any) *Error {
+	return &Error{Code: code, Msg: fmt.Sprintf(format, args...)}
+}
+
+// MissingCompositeIndexMsg is the service's message for an ORDER BY on two or more items without a
+// composite index that serves them.
+const MissingCompositeIndexMsg = "The order by query does not have a corresponding composite index that it can be served from."
+
+// MissingCompositeIndexError is an ORDER BY with two or more items that no composite index of the
+// policy serves. Items name the index to add.
+type MissingCompositeIndexError struct {
+	Items []index.OrderItem
+}
+
+func (e *MissingCompositeIndexError) Error() string { return MissingCompositeIndexMsg }
+
+// Suggested returns the composite index that would serve the query, in policy form.
+func (e *MissingCompositeIndexError) Suggested() []index.CompositePath {
+	out := make([]index.CompositePath, 0, len(e.Items))
+	for _, it := range e.Items {
+		order := "ascending"
+		if it.Desc {
+			order = "descending"
+		}
+		p := index.FormatPath(it.Path)
+		out = append(out, index.CompositePath{Path: strings.TrimSuffix(p, "/?"), Order: order})
+	}
+	return out
+}
+
+// ExcludedOrderByMsg is the service's message for an ORDER BY on a single path the policy excludes.
+const ExcludedOrderByMsg = "The index path corresponding to the specified order-by item is excluded."
+
+// ExcludedOrderByError is an ORDER BY on one item whose path the policy does not index.
+type ExcludedOrderByError struct {
+	Item index.OrderItem
+}
+
+func (e *ExcludedOrderByError) Error() string { return ExcludedOrderByMsg }
+
+// WorkLimitError is an execution that went past Options.MaxWork evaluation steps.
+type WorkLimitError struct {
+	Limit int
+}
+
+func (e *WorkLimitError) Error() string {
+	return fmt.Sprintf("The query exceeded the maximum work allowed by the evaluator (%d evaluation steps). Narrow the query with a filter or a smaller JOIN.", e.Limit)
+}
+
+// AllocLimitError is an execution that built more than Options.MaxAlloc units of values.
+type AllocLimitError struct {
+	Limit int
+}
+
+func (e *AllocLimitError) Error() string {
+	return fmt.Sprintf("The query built more values than the evaluator allows (%d units of array elements, properties and string bytes / 8).", e.Limit)
+}

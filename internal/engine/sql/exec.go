@@ -1,0 +1,649 @@
+package sql
+
+import (
+	"errors"
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/cosmosdv/validate/internal/cost"
+	"github.com/cosmosdv/validate/internal/engine/index"
+)
+
+// DefaultMaxWork is the evaluation-step budget of an execution when Options.MaxWork is 0. One step
+// is one expression node evaluated or one document visited: a filter over 100,000 documents takes a
+// few million steps, so the default leaves two orders of magnitude of headroom while stopping
+// runaway JOIN cross products within seconds.
+const DefaultMaxWork = 200_000_000
+
+// DefaultMaxAlloc is the allocation budget of an execution when Options.MaxAlloc is 0: about
+// 32 million units (array elements, object properties, string bytes / 8), a few hundred megabytes
+// at most, far above what projecting 100,000 documents needs.
+const DefaultMaxAlloc = 32 << 20
+
+// Execute evaluates q over src in the source's order, with the service's semantics, and reports the
+// facts the cost model charges as the service would have executed the query against opts.Policy.
+//
+// Items may share structure with the source documents (SELECT * returns the stored body itself):
+// callers must not modify them. Errors are *Error, *MissingCompositeIndexError,
+// *ExcludedOrderByError, *WorkLimitError or *AllocLimitError; all are 400 Bad Request in the service's terms.
+func Execute(q *Query, src Source, opts Options) (*Result, error) {
+	if q == nil {
+		return nil, errors.New("execute: nil query")
+	}
+	params := make(map[string]any, len(opts.Params))
+	for k, v := range opts.Params {
+		params[k] = normalize(v)
+	}
+	for name := range q.params {
+		if _, ok := params[name]; !ok {
+			return nil, errPlain("SC2002", "The parameter '%s' is referenced in the query but no value was given for it.", name)
+		}
+	}
+	x := &execCtx{
+		params:  params,
+		now:     opts.Now,
+		maxWork: opts.MaxWork,
+		regexps: map[string]*regexp.Regexp{},
+		seed:    1,
+		countFn: true,
+	}
+	if x.now.IsZero() {
+		x.now = time.Now()
+	}
+	if x.maxWork <= 0 {
+		x.maxWork = DefaultMaxWork
+	}
+	x.maxAlloc = opts.MaxAlloc
+	if x.maxAlloc <= 0 {
+		x.maxAlloc = DefaultMaxAlloc
+	}
+	x.env = make([]any, q.nslots)
+	for i := range x.env {
+		x.env[i] = Undefined
+	}
+	orderItems, err := checkOrderBy(q, opts.Policy)
+	if err != nil {
+		return nil, err
+	}
+	pl := buildPlan(q, opts.Policy)
+	lv, err := newLevel(q, x)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Items: []any{}}
+	lv.emit = func(v any) bool {
+		res.Items = append(res.Items, v)
+		return true
+	}
+	if q.from == nil {
+		lv.runNoFrom()
+	} else if lv.remaining != 0 {
+		runTop(src, x, lv, pl, &res.Facts)
+	}
+	if x.err == nil {
+		lv.finish()
+	}
+	if x.err != nil {
+		return nil, x.err
+	}
+	f := &res.Facts
+	f.DocsOutput = len(res.Items)
+	for _, it := range res.Items {
+		f.BytesOutput += jsonSize(it)
+	}
+	f.FunctionCalls = x.fnCalls
+	f.IndexLookups = pl.lookups
+	if len(q.orderBy) > 0 {
+		f.IndexLookups++
+	}
+	if len(q.orderBy) > 0 {
+		if pl.orderStreams(q, opts.Policy, orderItems) {
+			// The index hands documents over in order: a plan without grouping stops loading them once
+			// TOP or OFFSET+LIMIT items are produced.
+			if len(q.joins) == 0 && !q.distinct && lv.cap >= 0 && f.DocsLoaded > lv.cap {
+				if f.DocsLoaded > 0 {
+					f.BytesLoaded = f.BytesLoaded * int64(lv.cap) / int64(f.DocsLoaded)
+				}
+				f.DocsLoaded = lv.cap
+			}
+		} else {
+			f.SortedInMemory = lv.sorted
+		}
+	}
+	if opts.PopulateIndexMetrics {
+		res.IndexMetrics = pl.metrics(q, opts.Policy, orderItems)
+	}
+	return res, nil
+}
+
+// runTop iterates the documents of src (or those an index lookup returns) through q's FROM and
+// JOINs, filters with WHERE and feeds the level, counting the execution facts.
+func runTop(src Source, x *execCtx, lv *level, pl *plan, f *cost.QueryFacts) {
+	visit := func(d *Document) bool {
+		if !x.step() {
+			return false
+		}
+		rows, loaded := 0, false
+		cont := lv.iterFrom(d.Body, func() bool {
+			rows++
+			x.countFn = false
+			for _, c := range pl.served {
+				if b, ok := truth(x.eval(c)); !ok || !b {
+					x.countFn = true
+					return x.err == nil
+				}
+			}
+			loaded = true
+			x.countFn = true
+			for _, c := range pl.residual {
+				if b, ok := truth(x.eval(c)); !ok || !b {
+					return x.err == nil
+				}
+			}
+			if x.err != nil {
+				return false
+			}
+			return lv.accept()
+		})
+		if !pl.narrowing {
+			loaded = true
+		}
+		docFacts{loaded: loaded, size: d.Size, rows: rows, fullScan: pl.fullScan}.addTo(f)
+		return cont && x.err == nil
+	}
+	if is, ok := src.(IndexedSource); ok && pl.lookup != nil {
+		v := x.eval(pl.lookup.val)
+		switch v.(type) {
+		case string, float64, bool, nil:
+			if docs, ok := is.Lookup(pl.lookup.path, v); ok {
+				for _, d := range docs {
+					if !visit(d) {
+						break
+					}
+				}
+				return
+			}
+		}
+	}
+	src.Scan(visit)
+}
+
+// docFacts are the facts of one visited document.
+type docFacts struct {
+	loaded   bool
+	size     int
+	rows     int
+	fullScan bool
+}
+
+// add accumulates one document's facts.
+func (d docFacts) addTo(f *cost.QueryFacts) {
+	if d.loaded {
+		f.DocsLoaded++
+		f.BytesLoaded += int64(d.size)
+	}
+	if d.rows > 1 {
+		f.JoinRows += d.rows - 1
+	}
+	if d.fullScan {
+		f.FullScan = true
+	}
+}
+
+// level is the execution state of one query level (the top-level query or one subquery run).
+type level struct {
+	q         *Query
+	x         *execCtx
+	emit      func(v any) bool
+	skip      int
+	remaining int // -1: unlimited
+	cap       int // TOP or OFFSET+LIMIT, -1 when neither
+	grouping  bool
+	groups    map[string]*group
+	order     []*group
+	sorting   bool
+	rows      []sortRow
+	sorted    int // rows sorted in memory
+	seen      map[string]bool
+}
+
+type group struct {
+	env  []any
+	accs []aggAcc
+}
+
+type sortRow struct {
+	keys []any
+	v    any
+	ok   bool
+}
+
+func newLevel(q *Query, x *execCtx) (*level, error) {
+	lv := &level{q: q, x: x, remaining: -1, cap: -1}
+	count := func(e expr, what string) (int, error) {
+		v := x.eval(e)
+		f, ok := v.(float64)
+		if !ok || !isInteger(f) || f < 0 {
+			return 0, errPlain("SC2060", "The %s value must be a non-negative integer; got %s.", what, formatLiteral(v))
+		}
+		return int(f), nil
+	}
+	if q.top != nil {
+		n, err := count(q.top, "TOP")
+		if err != nil {
+			return nil, err
+		}
+		lv.remaining, lv.cap = n, n
+	}
+	if q.offset != nil {
+		off, err := count(q.offset, "OFFSET")
+		if err != nil {
+			return nil, err
+		}
+		lim, err := count(q.limit, "LIMIT")
+		if err != nil {
+			return nil, err
+		}
+		lv.skip = off
+		if lv.remaining < 0 || lim < lv.remaining {
+			lv.remaining = lim
+		}
+		lv.cap = off + lv.remaining
+	}
+	lv.grouping = len(q.groupBy) > 0 || len(q.aggs) > 0
+	lv.sorting = !lv.grouping && len(q.orderBy) > 0
+	if lv.grouping {
+		lv.groups = map[string]*group{}
+	}
+	if q.distinct {
+		lv.seen = map[string]bool{}
+	}
+	return lv, nil
+}
+
+// runNoFrom runs a query without FROM: a single row.
+func (lv *level) runNoFrom() {
+	if lv.remaining == 0 {
+		return
+	}
+	if lv.q.where != nil {
+		if b, ok := truth(lv.x.eval(lv.q.where)); !ok || !b {
+			return
+		}
+	}
+	lv.accept()
+}
+
+// iterFrom binds the FROM alias (and JOINs) for one input value and calls row for every row,
+// stopping when row returns false. doc is the container document for a top-level query.
+func (lv *level) iterFrom(doc map[string]any, row func() bool) bool {
+	x, f := lv.x, lv.q.from
+	var v any
+	if doc != nil {
+		v = evalOnDoc(x, f.src, doc)
+	} else {
+		v = x.eval(f.src)
+	}
+	if f.in {
+		arr, ok := v.([]any)
+		if !ok {
+			return true
+		}
+		for _, el := range arr {
+			x.env[f.slot] = el
+			if !lv.iterJoins(0, row) {
+				return false
+			}
+		}
+		return true
+	}
+	if isUndefined(v) {
+		return true
+	}
+	x.env[f.slot] = v
+	return lv.iterJoins(0, row)
+}
+
+// evalOnDoc evaluates a top-level FROM source (a path from the container root) on doc.
+func evalOnDoc(x *execCtx, e expr, doc map[string]any) any {
+	switch n := e.(type) {
+	case *root:
+		return doc
+	case *member:
+		m, ok := evalOnDoc(x, n.x, doc).(map[string]any)
+		if !ok {
+			return Undefined
+		}
+		v, ok := m[n.name]
+		if !ok {
+			return Undefined
+		}
+		return v
+	case *indexExpr:
+		arr, ok := evalOnDoc(x, n.x, doc).([]any)
+		f, ok2 := x.eval(n.idx).(float64)
+		if !ok || !ok2 || !isInteger(f) || f < 0 || int(f) >= len(arr) {
+			return Undefined
+		}
+		return arr[int(f)]
+	}
+	return Undefined
+}
+
+func (lv *level) iterJoins(i int, row func() bool) bool {
+	x := lv.x
+	if i == len(lv.q.joins) {
+		return row()
+	}
+	j := lv.q.joins[i]
+	var arr []any
+	if j.sub != nil {
+		arr = x.runSub(j.sub, -1)
+	} else {
+		a, ok := x.eval(j.src).([]any)
+		if !ok {
+			return x.err == nil
+		}
+		arr = a
+	}
+	for _, el := range arr {
+		if !x.step() {
+			return false
+		}
+		x.env[j.slot] = el
+		if !lv.iterJoins(i+1, row) {
+			return false
+		}
+	}
+	return x.err == nil
+}
+
+// accept takes one row that passed WHERE. It returns false when no more rows are needed.
+func (lv *level) accept() bool {
+	x, q := lv.x, lv.q
+	switch {
+	case lv.grouping:
+		var b strings.Builder
+		for _, g := range q.groupBy {
+			canonicalKey(&b, x.eval(g))
+			b.WriteByte('|')
+		}
+		key := b.String()
+		g, ok := lv.groups[key]
+		if !ok {
+			g = &group{env: append([]any(nil), x.env...), accs: make([]aggAcc, len(q.aggs))}
+			lv.groups[key] = g
+			lv.order = append(lv.order, g)
+		}
+		for i, a := range q.aggs {
+			g.accs[i].add(a.name, x.eval(a.args[0]))
+		}
+		return x.err == nil
+	case lv.sorting:
+		keys := make([]any, len(q.orderBy))
+		for i, o := range q.orderBy {
+			keys[i] = x.eval(o.e)
+		}
+		v, ok := lv.project()
+		lv.rows = append(lv.rows, sortRow{keys: keys, v: v, ok: ok})
+		return x.err == nil
+	}
+	v, ok := lv.project()
+	if x.err != nil {
+		return false
+	}
+	if !ok {
+		return true
+	}
+	return lv.push(v)
+}
+
+// push emits one projected item through DISTINCT, OFFSET and TOP/LIMIT.
+func (lv *level) push(v any) bool {
+	if lv.remaining == 0 {
+		return false
+	}
+	if lv.seen != nil {
+		var b strings.Builder
+		canonicalKey(&b, v)
+		if lv.seen[b.String()] {
+			return true
+		}
+		lv.seen[b.String()] = true
+	}
+	if lv.skip > 0 {
+		lv.skip--
+		return true
+	}
+	if !lv.emit(v) {
+		return false
+	}
+	if lv.remaining > 0 {
+		lv.remaining--
+	}
+	return lv.remaining != 0
+}
+
+// project evaluates the SELECT list for the current row; ok is false when VALUE gives undefined.
+func (lv *level) project() (any, bool) {
+	x, q := lv.x, lv.q
+	if q.star {
+		v := x.env[q.from.slot]
+		return v, !isUndefined(v)
+	}
+	if q.value {
+		v := x.eval(q.items[0].e)
+		return v, !isUndefined(v)
+	}
+	out := make(map[string]any, len(q.items))
+	for _, it := range q.items {
+		if v := x.eval(it.e); !isUndefined(v) {
+			out[it.alias] = v
+		}
+	}
+	return out, true
+}
+
+// finish produces the items of grouped or sorted levels.
+func (lv *level) finish() {
+	x, q := lv.x, lv.q
+	switch {
+	case lv.grouping:
+		if len(lv.order) == 0 && len(q.groupBy) == 0 {
+			env := append([]any(nil), x.env...)
+			if q.from != nil {
+				env[q.from.slot] = Undefined
+				for _, j := range q.joins {
+					env[j.slot] = Undefined
+				}
+			}
+			lv.order = append(lv.order, &group{env: env, accs: make([]aggAcc, len(q.aggs))})
+		}
+		saved, savedEnv := x.aggVals, append([]any(nil), x.env...)
+		for _, g := range lv.order {
+			copy(x.env, g.env)
+			vals := make([]any, len(g.accs))
+			for i := range g.accs {
+				vals[i] = g.accs[i].result(q.aggs[i].name)
+			}
+			x.aggVals = vals
+			v, ok := lv.project()
+			if x.err != nil {
+				break
+			}
+			if ok && !lv.push(v) {
+				break
+			}
+		}
+		x.aggVals = saved
+		copy(x.env, savedEnv)
+	case lv.sorting:
+		lv.sorted = len(lv.rows)
+		desc := make([]bool, len(q.orderBy))
+		for i, o := range q.orderBy {
+			desc[i] = o.desc
+		}
+		sort.SliceStable(lv.rows, func(i, j int) bool {
+			a, b := lv.rows[i].keys, lv.rows[j].keys
+			for k := range a {
+				c := orderCompare(a[k], b[k])
+				if c == 0 {
+					continue
+				}
+				if desc[k] {
+					return c > 0
+				}
+				return c < 0
+			}
+			return false
+		})
+		for _, r := range lv.rows {
+			if r.ok && !lv.push(r.v) {
+				break
+			}
+		}
+	}
+}
+
+// runSub runs a subquery in the current row and returns its items, at most limit (-1: all).
+func (x *execCtx) runSub(q *Query, limit int) []any {
+	lv, err := newLevel(q, x)
+	if err != nil {
+		if x.err == nil {
+			x.err = err
+		}
+		return nil
+	}
+	var out []any
+	lv.emit = func(v any) bool {
+		out = append(out, v)
+		return limit < 0 || len(out) < limit
+	}
+	row := func() bool {
+		if q.where != nil {
+			if b, ok := truth(x.eval(q.where)); !ok || !b {
+				return x.err == nil
+			}
+		}
+		return lv.accept()
+	}
+	if q.from == nil {
+		lv.runNoFrom()
+	} else if lv.remaining != 0 {
+		lv.iterFrom(nil, row)
+	}
+	if x.err == nil {
+		lv.finish()
+	}
+	return out
+}
+
+func (x *execCtx) evalSubquery(s *subquery) any {
+	switch s.kind {
+	case subExists:
+		return len(x.runSub(s.q, 1)) > 0
+	case subArray:
+		out := x.runSub(s.q, -1)
+		if out == nil {
+			out = []any{}
+		}
+		return x.charge(out)
+	}
+	out := x.runSub(s.q, 1)
+	if len(out) == 0 {
+		return Undefined
+	}
+	return out[0]
+}
+
+// aggAcc accumulates one aggregate over a group.
+type aggAcc struct {
+	count int
+	sum   float64
+	n     int
+	bad   bool
+	best  any
+	has   bool
+}
+
+func (a *aggAcc) add(name string, v any) {
+	if isUndefined(v) {
+		return
+	}
+	switch name {
+	case "COUNT":
+		a.count++
+	case "SUM", "AVG":
+		f, ok := v.(float64)
+		if !ok {
+			a.bad = true
+			return
+		}
+		a.sum += f
+		a.n++
+	case "MIN", "MAX":
+		switch v.(type) {
+		case []any, map[string]any:
+			a.bad = true
+			return
+		}
+		if !a.has {
+			a.best, a.has = v, true
+			return
+		}
+		c := orderCompare(v, a.best)
+		if name == "MIN" && c < 0 || name == "MAX" && c > 0 {
+			a.best = v
+		}
+	}
+}
+
+func (a *aggAcc) result(name string) any {
+	switch name {
+	case "COUNT":
+		return float64(a.count)
+	case "SUM":
+		if a.bad || math.IsInf(a.sum, 0) || math.IsNaN(a.sum) {
+			return Undefined
+		}
+		return a.sum
+	case "AVG":
+		if a.bad || a.n == 0 || math.IsInf(a.sum, 0) || math.IsNaN(a.sum) {
+			return Undefined
+		}
+		return a.sum / float64(a.n)
+	}
+	if a.bad || !a.has {
+		return Undefined
+	}
+	return a.best
+}
+
+// checkOrderBy applies the service's index requirements to ORDER BY: every item must be a document
+// path; one item needs its path indexed, two or more need a composite index.
+func checkOrderBy(q *Query, pol *index.Compiled) ([]index.OrderItem, error) {
+	if len(q.orderBy) == 0 {
+		return nil, nil
+	}
+	items := make([]index.OrderItem, 0, len(q.orderBy))
+	for _, o := range q.orderBy {
+		p, ok := pathOf(o.e, q.slotPaths)
+		if !ok || len(p) == 0 {
+			return nil, errPlain("SC2204", "Unsupported ORDER BY clause. ORDER BY item expression could not be mapped to a document path.")
+		}
+		items = append(items, index.OrderItem{Path: p, Desc: o.desc})
+	}
+	if len(items) == 1 {
+		if !pol.Indexed(items[0].Path) {
+			return nil, &ExcludedOrderByError{Item: items[0]}
+		}
+		return items, nil
+	}
+	if !pol.HasComposite(items) {
+		return nil, &MissingCompositeIndexError{Items: items}
+	}
+	return items, nil
+}

@@ -1,0 +1,93 @@
+package sql
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/cosmosdv/validate/internal/engine/index"
+)
+
+// fuzzSeeds are the seed corpus shared by both fuzz targets: every clause and most functions.
+var fuzzSeeds = []string{
+	`SELECT * FROM c`,
+	`SELECT c.id, c.a + 1 AS b FROM c WHERE c.a > 1 AND NOT IS_NULL(c.b) ORDER BY c.a DESC`,
+	`SELECT DISTINCT TOP 3 VALUE t FROM c JOIN t IN c.tags WHERE t LIKE "%a_" ESCAPE "!"`,
+	`SELECT c.k, COUNT(1) AS n, SUM(c.a) AS s, AVG(c.a) AS m, MIN(c.b), MAX(c.b) FROM c GROUP BY c.k`,
+	`SELECT VALUE {x: c.a ?? 0, y: [c.b, c["z z"]], z: c.a > 0 ? "p" : "n"} FROM c OFFSET 1 LIMIT 2`,
+	`SELECT VALUE EXISTS(SELECT VALUE 1 FROM t IN c.tags WHERE t IN ("a", @p)) FROM c`,
+	`SELECT c.id, ARRAY(SELECT VALUE UPPER(t) FROM t IN c.tags) AS u, (SELECT VALUE COUNT(1) FROM t IN c.tags) AS n FROM c`,
+	`SELECT VALUE CONCAT(LOWER(c.s), SUBSTRING(c.s, 1, 2), REPLACE(c.s, "a", "b"), ToString(c.a)) FROM c`,
+	`SELECT VALUE [ARRAY_CONTAINS(c.tags, "a"), ARRAY_SLICE(c.tags, -1), SetUnion(c.tags, ["q"]), ARRAY_LENGTH(c.tags)] FROM c`,
+	`SELECT VALUE DateTimeAdd("dd", c.a, "2020-01-01T00:00:00.0000000Z") FROM c WHERE c.a BETWEEN 0 AND 10`,
+	`SELECT VALUE RegexMatch(c.s, "^a.*", "i") FROM c WHERE STARTSWITH(c.s, "a", true)`,
+	`SELECT VALUE 1 | 2 & 3 ^ 4 << 1 >> 1 >>> 1 || "x"`,
+	`SELECT * FROM c.tags t`,
+	`SELECT VALUE x FROM x IN c.tags ORDER BY x`,
+	`SELECT f.id FROM Families f JOIN c IN f.children JOIN p IN c.pets WHERE p.givenName = "Shadow"`,
+	`SELECT * FORM c`,
+	`SELECT VALUE ((((((1))))))`,
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	src := docs(f, `[{"id":"1","a":1,"b":"x","k":"g","s":"abc","tags":["a","b"]},{"id":"2","a":"z","k":"g","tags":[]},{"id":"3"}]`)
+	pol, err := index.Compile(index.Policy{CompositeIndexes: [][]index.CompositePath{{{Path: "/a"}, {Path: "/b"}}}})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		q, err := Parse(text)
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) {
+				t.Fatalf("Parse error is %T, want *Error: %v", err, err)
+			}
+			return
+		}
+		_ = q.Shape()
+		res, err := Execute(q, src, Options{Params: map[string]any{"@p": "a"}, Policy: pol, MaxWork: 200_000, MaxAlloc: 200_000, PopulateIndexMetrics: true})
+		if err != nil {
+			return
+		}
+		if _, err := json.Marshal(res.Items); err != nil {
+			t.Fatalf("items do not encode: %v", err)
+		}
+		for _, it := range res.Items {
+			if isUndefined(it) {
+				t.Fatal("undefined in result items")
+			}
+		}
+	})
+}
+
+func FuzzExecute(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s, `{"id":"1","a":1,"b":"x","k":"g","s":"abc","tags":["a","b",{"x":1}]}`, `"a"`)
+	}
+	f.Add(`SELECT VALUE c FROM c WHERE c.a = @p`, `{"a":[1,{"b":null}]}`, `[1,{"b":null}]`)
+	f.Fuzz(func(t *testing.T, text, doc, param string) {
+		q, err := Parse(text)
+		if err != nil {
+			return
+		}
+		var body map[string]any
+		if json.Unmarshal([]byte(doc), &body) != nil || body == nil {
+			return
+		}
+		var p any
+		if json.Unmarshal([]byte(param), &p) != nil {
+			return
+		}
+		src := sliceSource{{Body: body, Size: len(doc)}, {Body: body, Size: len(doc)}}
+		res, err := Execute(q, src, Options{Params: map[string]any{"@p": p}, MaxWork: 200_000, MaxAlloc: 200_000})
+		if err != nil {
+			return
+		}
+		if _, err := json.Marshal(res.Items); err != nil {
+			t.Fatalf("items do not encode: %v", err)
+		}
+	})
+}

@@ -1,0 +1,288 @@
+package sql
+
+import (
+	"strings"
+
+	"github.com/cosmosdv/validate/internal/engine/index"
+)
+
+// plan is how the service would have run the WHERE clause against the indexing policy: which
+// top-level conjuncts an index serves (they narrow the documents loaded) and which are evaluated on
+// loaded documents.
+//
+// Served predicates: =, !=, <, <=, >, >=, IN and BETWEEN between an indexed path and a constant;
+// ARRAY_CONTAINS / ARRAY_CONTAINS_ANY / ARRAY_CONTAINS_ALL on an array whose elements are indexed;
+// STARTSWITH, ENDSWITH, CONTAINS, StringEquals, RegexMatch and the IS_* type checks on an indexed
+// path (the service answers the last group with a scan of the index rather than a seek, but still
+// loads only matching documents); OR and NOT of served predicates. Anything else (a function around
+// the path such as UPPER(c.name) = "X", a comparison of two paths, an excluded path) is residual.
+// With no served conjunct a WHERE clause makes the execution a full scan.
+type plan struct {
+	served    []expr
+	residual  []expr
+	narrowing bool
+	fullScan  bool
+	// lookups counts index seeks: one per served comparison, one per IN value.
+	lookups int
+	// lookup is a top-level equality an IndexedSource can answer.
+	lookup *lookupPlan
+	// usedPaths and missingPaths feed the index metrics.
+	used    []pathUse
+	missing []pathUse
+	eqPaths []index.OrderItem
+	rangeP  []index.OrderItem
+}
+
+type lookupPlan struct {
+	path []string
+	val  expr
+}
+
+type pathUse struct {
+	path   []string
+	filter string
+}
+
+func buildPlan(q *Query, pol *index.Compiled) *plan {
+	pl := &plan{}
+	for _, c := range q.conjuncts {
+		a := &servability{q: q, pol: pol}
+		if a.check(c) {
+			pl.served = append(pl.served, c)
+			pl.lookups += a.seeks
+			for _, p := range a.used {
+				pl.used = append(pl.used, pathUse{path: p, filter: c.String()})
+			}
+			if b, ok := c.(*binary); ok {
+				if p, val, ok := pathConst(q, b); ok {
+					item := index.OrderItem{Path: p}
+					if b.op == "=" {
+						pl.eqPaths = append(pl.eqPaths, item)
+						if pl.lookup == nil && !hasElem(p) && len(p) > 0 {
+							pl.lookup = &lookupPlan{path: p, val: val}
+						}
+					} else if b.op != "!=" {
+						pl.rangeP = append(pl.rangeP, item)
+					}
+				}
+			}
+		} else {
+			pl.residual = append(pl.residual, c)
+		}
+		for _, p := range a.unindexed {
+			pl.missing = append(pl.missing, pathUse{path: p, filter: c.String()})
+		}
+	}
+	pl.narrowing = len(pl.served) > 0
+	pl.fullScan = !pl.narrowing && len(pl.residual) > 0
+	return pl
+}
+
+func hasElem(p []string) bool {
+	for _, s := range p {
+		if s == index.ArrayElem {
+			return true
+		}
+	}
+	return false
+}
+
+// pathConst matches "path op constant" (either side) and returns the path and the constant.
+func pathConst(q *Query, b *binary) ([]string, expr, bool) {
+	if p, ok := pathOf(b.l, q.slotPaths); ok && isConst(b.r) {
+		return p, b.r, true
+	}
+	if p, ok := pathOf(b.r, q.slotPaths); ok && isConst(b.l) {
+		return p, b.l, true
+	}
+	return nil, nil, false
+}
+
+// isConst reports whether e has the same value in every row.
+func isConst(e expr) bool {
+	switch x := e.(type) {
+	case *literal, *param:
+		return true
+	case *unary:
+		return isConst(x.x)
+	case *arrayLit:
+		for _, el := range x.elems {
+			if !isConst(el) {
+				return false
+			}
+		}
+		return true
+	case *objectLit:
+		for _, v := range x.vals {
+			if !isConst(v) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// servability checks one predicate against the policy.
+type servability struct {
+	q         *Query
+	pol       *index.Compiled
+	seeks     int
+	used      [][]string
+	unindexed [][]string
+}
+
+func (a *servability) indexed(p []string) bool {
+	if a.pol.Indexed(p) {
+		a.used = append(a.used, p)
+		return true
+	}
+	a.unindexed = append(a.unindexed, p)
+	return false
+}
+
+func (a *servability) check(e expr) bool {
+	q := a.q
+	switch x := e.(type) {
+	case *literal:
+		b, ok := x.val.(bool)
+		return ok && b
+	case *binary:
+		switch x.op {
+		case "AND", "OR":
+			l := a.check(x.l)
+			r := a.check(x.r)
+			if x.op == "AND" {
+				return l || r
+			}
+			return l && r
+		case "=", "!=", "<", ">", "<=", ">=":
+			p, _, ok := pathConst(q, x)
+			if !ok {
+				return false
+			}
+			a.seeks++
+			return a.indexed(p)
+		}
+	case *unary:
+		if x.op == "NOT" {
+			return a.check(x.x)
+		}
+	case *between:
+		p, ok := pathOf(x.x, q.slotPaths)
+		if !ok || !isConst(x.lo) || !isConst(x.hi) {
+			return false
+		}
+		a.seeks++
+		return a.indexed(p)
+	case *inExpr:
+		p, ok := pathOf(x.x, q.slotPaths)
+		if !ok {
+			return false
+		}
+		for _, el := range x.list {
+			if !isConst(el) {
+				return false
+			}
+		}
+		a.seeks += len(x.list)
+		return a.indexed(p)
+	case *call:
+		if x.fn == nil || !x.fn.index || len(x.args) == 0 {
+			return false
+		}
+		p, ok := pathOf(x.args[0], q.slotPaths)
+		if !ok {
+			return false
+		}
+		for _, arg := range x.args[1:] {
+			if !isConst(arg) {
+				return false
+			}
+		}
+		a.seeks++
+		if strings.HasPrefix(x.fn.name, "ARRAY_CONTAINS") {
+			p = append(p, index.ArrayElem)
+		}
+		return a.indexed(p)
+	}
+	return false
+}
+
+// metrics renders the plan in the service's index-metrics vocabulary.
+func (pl *plan) metrics(q *Query, pol *index.Compiled, order []index.OrderItem) *IndexMetrics {
+	m := &IndexMetrics{
+		UtilizedSingleIndexes:     []SingleIndex{},
+		PotentialSingleIndexes:    []SingleIndex{},
+		UtilizedCompositeIndexes:  []CompositeIndex{},
+		PotentialCompositeIndexes: []CompositeIndex{},
+	}
+	seen := map[string]bool{}
+	for _, u := range pl.used {
+		spec := index.FormatPath(u.path)
+		if seen["u"+spec] {
+			continue
+		}
+		seen["u"+spec] = true
+		m.UtilizedSingleIndexes = append(m.UtilizedSingleIndexes, SingleIndex{FilterExpression: u.filter, IndexSpec: spec, IndexImpactScore: "High"})
+	}
+	for _, u := range pl.missing {
+		spec := index.FormatPath(u.path)
+		if seen["p"+spec] {
+			continue
+		}
+		seen["p"+spec] = true
+		m.PotentialSingleIndexes = append(m.PotentialSingleIndexes, SingleIndex{FilterExpression: u.filter, IndexSpec: spec, IndexImpactScore: "High"})
+	}
+	if len(order) == 1 && !seen["u"+index.FormatPath(order[0].Path)] {
+		m.UtilizedSingleIndexes = append(m.UtilizedSingleIndexes, SingleIndex{IndexSpec: index.FormatPath(order[0].Path), IndexImpactScore: "High"})
+	}
+	if len(order) > 1 {
+		if comp, ok := pol.FindComposite(order); ok {
+			m.UtilizedCompositeIndexes = append(m.UtilizedCompositeIndexes, CompositeIndex{IndexSpecs: comp.Specs, IndexImpactScore: "High"})
+		}
+	}
+	// A filter combined with an ORDER BY, or an equality with a range filter, is served best by a
+	// composite index with the equality paths first (the service's documented guidance for
+	// composite indexes with filters).
+	var want []index.OrderItem
+	switch {
+	case len(pl.eqPaths) > 0 && len(order) > 0:
+		want = append(append(want, pl.eqPaths...), order...)
+	case len(pl.eqPaths) > 0 && len(pl.rangeP) > 0:
+		want = append(append(want, pl.eqPaths...), pl.rangeP[0])
+	}
+	if len(want) > 1 && !pol.HasComposite(want) {
+		m.PotentialCompositeIndexes = append(m.PotentialCompositeIndexes, CompositeIndex{IndexSpecs: compositeSpecs(want), IndexImpactScore: "High"})
+	}
+	return m
+}
+
+func compositeSpecs(items []index.OrderItem) []string {
+	out := make([]string, len(items))
+	for i, it := range items {
+		dir := " ASC"
+		if it.Desc {
+			dir = " DESC"
+		}
+		out[i] = strings.TrimSuffix(index.FormatPath(it.Path), "/?") + dir
+	}
+	return out
+}
+
+// orderStreams reports whether the index returns the filtered rows already in ORDER BY order: no
+// WHERE at all, or only index-served equality filters followed by the ORDER BY paths in one
+// composite index. Otherwise the service loads every matching document and sorts them itself.
+func (pl *plan) orderStreams(q *Query, pol *index.Compiled, order []index.OrderItem) bool {
+	if len(q.conjuncts) == 0 {
+		return true
+	}
+	if len(pl.residual) > 0 || len(pl.eqPaths) != len(pl.served) {
+		return false
+	}
+	want := append(append([]index.OrderItem{}, pl.eqPaths...), order...)
+	for i := range pl.eqPaths {
+		want[i].Desc = order[0].Desc
+	}
+	return pol.HasComposite(want)
+}
