@@ -24,8 +24,8 @@ const (
 	// maxDepth bounds how deeply mappings and sequences may nest in a design.
 	maxDepth = 40
 	// maxNodes bounds the YAML nodes visited while decoding, aliases expanded: it defuses alias
-	// bombs ("billion laughs") without refusing ordinary anchors.
-	maxNodes = 1_000_000
+	// bombs ("billion laughs") without refusing ordinary anchors. Real designs have a few thousand.
+	maxNodes = 200_000
 )
 
 // Load reads and parses the design file at path. Every error it returns matches ErrInvalid.

@@ -71,8 +71,10 @@ type Tolerance struct {
 
 // Band is a symmetric tolerance: the larger of an absolute RU amount and a percentage.
 type Band struct {
+	// Pct is the tolerance as a percentage of the estimate.
 	Pct float64 `yaml:"pct,omitempty" json:"pct,omitempty"`
-	RU  float64 `yaml:"ru,omitempty" json:"ru,omitempty"`
+	// RU is the tolerance in request units.
+	RU float64 `yaml:"ru,omitempty" json:"ru,omitempty"`
 }
 
 // Container is one container of the design.
@@ -305,11 +307,14 @@ type Expect struct {
 
 // RPS is the request rate the design expects.
 type RPS struct {
-	Avg  float64 `yaml:"avg" json:"avg"`
+	// Avg is the average request rate per second.
+	Avg float64 `yaml:"avg" json:"avg"`
+	// Peak is the peak request rate per second. Default: Avg.
 	Peak float64 `yaml:"peak,omitempty" json:"peak,omitempty"`
 }
 
 // Estimate is the designer's promised charge per execution.
 type Estimate struct {
+	// RU is the charge of one execution in request units, summed over all pages.
 	RU float64 `yaml:"ru" json:"ru"`
 }

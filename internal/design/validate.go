@@ -431,6 +431,7 @@ func (v *validator) checkDocType(path string, c *Container, t *DocType) {
 	if len(t.Fields) == 0 && !v.present(path+".fields") {
 		v.errf(path+".fields", "list the document's fields")
 	}
+	seen := make(map[string]bool, len(t.Fields))
 	for i, f := range t.Fields {
 		fp := joinPath(path+".fields", f.Name)
 		switch {
@@ -441,11 +442,10 @@ func (v *validator) checkDocType(path string, c *Container, t *DocType) {
 		case strings.HasPrefix(f.Name, "_"):
 			v.errf(fp, "names starting with \"_\" are reserved for system properties")
 		}
-		for j := 0; j < i; j++ {
-			if t.Fields[j].Name == f.Name {
-				v.errf(fp, "duplicate field %q", f.Name)
-			}
+		if seen[f.Name] {
+			v.errf(fp, "duplicate field %q", f.Name)
 		}
+		seen[f.Name] = true
 		v.checkField(fp, &t.Fields[i].Field, x, 0)
 	}
 	// Every partition-key path must be generated, or documents land in the "undefined" partition.
