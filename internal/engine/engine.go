@@ -69,6 +69,7 @@ type Server struct {
 	seq     atomic.Uint64 // resource ids, etags, activity ids
 	lsn     atomic.Int64
 	queries queryCache
+	parsed  parseCache
 
 	stop      chan struct{}
 	bg        sync.WaitGroup

@@ -56,6 +56,36 @@ func (qc *queryCache) get(k string) *execution {
 	return qc.m[k]
 }
 
+// parseCache keeps parsed queries by text: a parsed Query is immutable and safe for concurrent
+// use, and the probe runs the same few query texts many times, once per page.
+type parseCache struct {
+	mu sync.RWMutex
+	m  map[string]*sql.Query
+}
+
+// maxParsed bounds the cache; past it the cache starts over (texts are few in practice).
+const maxParsed = 1024
+
+func (pc *parseCache) parse(text string) (*sql.Query, error) {
+	pc.mu.RLock()
+	q := pc.m[text]
+	pc.mu.RUnlock()
+	if q != nil {
+		return q, nil
+	}
+	q, err := sql.Parse(text)
+	if err != nil {
+		return nil, err
+	}
+	pc.mu.Lock()
+	if pc.m == nil || len(pc.m) >= maxParsed {
+		pc.m = map[string]*sql.Query{}
+	}
+	pc.m[text] = q
+	pc.mu.Unlock()
+	return q, nil
+}
+
 // continuation is the position of a paged query or read feed.
 type continuation struct {
 	Range  int    `json:"r"`
@@ -82,16 +112,25 @@ func pageSize(q *request) int {
 	return n
 }
 
-// queryTargets decides which partitions a query reads: the logical partition of a full key, the
-// ranges that can hold a hierarchical prefix, or all of them.
-func (s *Server) queryTargets(q *request, c *container) (parts []*partition, lpk string, fanOut bool, err error) {
+// maxRoutedKeys bounds the keys an IN list may expand to before routing gives up and fans out.
+const maxRoutedKeys = 256
+
+// queryTargets decides which partitions a query reads. The key comes from the request header when
+// present: a full key reads its logical partition, a hierarchical prefix the ranges that can hold
+// it. Otherwise the key comes from WHERE, as the gateway routes it (azcosmos v1.5.0
+// NewQueryItemsPager: "If the query itself contains WHERE clauses that filter down to a single
+// partition, the query will be executed on that partition"): full keys read the ranges owning their
+// EPKs, a MultiHash prefix the ranges overlapping [prefixEPK, prefixEPK+"FF"), and anything else
+// fans out to every range. fanOut reports that more than one physical partition is read.
+func (s *Server) queryTargets(q *request, c *container, pq *sql.Query, params map[string]any) (parts []*partition, lpk string, fanOut bool, err error) {
 	vals, present, err := parsePKHeader(q.hdr.Get("x-ms-documentdb-partitionkey"))
 	if err != nil {
 		return nil, "", false, errf(400, "%s", err.Error())
 	}
 	switch {
 	case !present:
-		return c.parts, "", len(c.parts) > 1, nil
+		parts = c.routeByWhere(pq, params)
+		return parts, "", len(parts) > 1, nil
 	case len(vals) == len(c.pk.Paths):
 		lpk = canonicalPK(vals)
 		return []*partition{c.partitionFor(effectivePartitionKey(c.pk.Kind, c.pk.Version, vals))}, lpk, false, nil
@@ -101,6 +140,62 @@ func (s *Server) queryTargets(q *request, c *container) (parts []*partition, lpk
 		return parts, "", len(parts) > 1, nil
 	}
 	return nil, "", false, errf(400, "Partition key provided either doesn't correspond to definition in the collection or doesn't match partition key field values specified in the document.")
+}
+
+// routeByWhere returns the partitions, in range order, that can hold documents matching the
+// partition-key equalities of WHERE. With one range there is nothing to decide.
+func (c *container) routeByWhere(pq *sql.Query, params map[string]any) []*partition {
+	if len(c.parts) == 1 {
+		return c.parts
+	}
+	eq := pq.KeyEqualities(c.pk.parts, params)
+	// The leading levels WHERE pins; a hash of a later level alone locates nothing.
+	n := 0
+	for n < len(eq) && eq[n] != nil {
+		if len(eq[n]) == 0 {
+			// Contradictory predicates: no document matches; one range answers the empty result.
+			return c.parts[:1]
+		}
+		n++
+	}
+	if n == 0 || (n < len(eq) && c.pk.Kind != kindMultiHash) {
+		return c.parts
+	}
+	combos := 1
+	for _, vs := range eq[:n] {
+		combos *= len(vs)
+		if combos > maxRoutedKeys {
+			return c.parts
+		}
+	}
+	hit := make(map[*partition]bool, len(c.parts))
+	key := make([]any, n)
+	var walk func(level int)
+	walk = func(level int) {
+		if level == n {
+			epk := effectivePartitionKey(c.pk.Kind, c.pk.Version, key)
+			if n == len(eq) {
+				hit[c.partitionFor(epk)] = true
+				return
+			}
+			for _, p := range c.partitionsOverlapping(epk, epk+"FF") {
+				hit[p] = true
+			}
+			return
+		}
+		for _, v := range eq[level] {
+			key[level] = v
+			walk(level + 1)
+		}
+	}
+	walk(0)
+	out := make([]*partition, 0, len(hit))
+	for _, p := range c.parts {
+		if hit[p] {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // gatewayUnservable reports the clauses the gateway cannot serve across partitions for SDKs
@@ -114,11 +209,11 @@ func (s *Server) queryItems(q *request, c *container) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	pq, err := sql.Parse(text)
+	pq, err := s.parsed.parse(text)
 	if err != nil {
 		return 0, errf(400, "Syntax error: %s", err.Error())
 	}
-	parts, lpk, fanOut, err := s.queryTargets(q, c)
+	parts, lpk, fanOut, err := s.queryTargets(q, c, pq, params)
 	if err != nil {
 		return 0, err
 	}

@@ -5,6 +5,7 @@ package enginetest
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -49,6 +50,8 @@ func Run(t *testing.T, client *azcosmos.Client, o Options) {
 	t.Run("Patch", func(t *testing.T) { testPatch(ctx, t, db) })
 	t.Run("Batch", func(t *testing.T) { testBatch(ctx, t, db) })
 	t.Run("Query", func(t *testing.T) { testQuery(ctx, t, db) })
+	t.Run("Routing", func(t *testing.T) { testRouting(ctx, t, db) })
+	t.Run("Metrics", func(t *testing.T) { testMetrics(ctx, t, db) })
 }
 
 // Status returns the HTTP status of an SDK error, 0 when it is not a response error.
@@ -370,4 +373,92 @@ func testQuery(ctx context.Context, t *testing.T, db *azcosmos.DatabaseClient) {
 	pager = c.NewQueryItemsPager("SELECT * FROM c ORDER BY c.n", azcosmos.NewPartitionKey(), nil)
 	_, err := pager.NextPage(ctx)
 	wantStatus(t, "cross-partition ORDER BY", err, http.StatusBadRequest)
+}
+
+// testRouting checks queries whose partition key is in WHERE rather than in the request: the SDK
+// sends them with an empty key (azcosmos NewQueryItemsPager documents that a WHERE clause filtering
+// down to one partition runs on that partition), so the clauses the gateway cannot serve across
+// partitions are served when WHERE pins one logical partition.
+func testRouting(ctx context.Context, t *testing.T, db *azcosmos.DatabaseClient) {
+	c := createContainer(ctx, t, db, azcosmos.ContainerProperties{ID: "routing",
+		PartitionKeyDefinition: azcosmos.PartitionKeyDefinition{Kind: azcosmos.PartitionKeyKindMultiHash, Version: 2,
+			Paths: []string{"/tenantId", "/userId"}}}, 12000)
+	for i := range 12 {
+		tenant, user := fmt.Sprintf("t%d", i%3), fmt.Sprintf("u%d", i%2)
+		b, _ := json.Marshal(map[string]any{"id": fmt.Sprintf("r%d", i), "tenantId": tenant, "userId": user, "n": i})
+		if _, err := c.CreateItem(ctx, azcosmos.NewPartitionKeyString(tenant).AppendString(user), b, nil); err != nil {
+			t.Fatalf("create: %v", err)
+		}
+	}
+	run := func(query string, params ...azcosmos.QueryParameter) ([]map[string]any, map[string]bool, error) {
+		pager := c.NewQueryItemsPager(query, azcosmos.NewPartitionKey(), &azcosmos.QueryOptions{QueryParameters: params})
+		var items []map[string]any
+		ranges := map[string]bool{}
+		for pager.More() {
+			page, err := pager.NextPage(ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			if len(page.Items) > 0 {
+				ranges[page.RawResponse.Header.Get("x-ms-documentdb-partitionkeyrangeid")] = true
+			}
+			for _, it := range page.Items {
+				var m map[string]any
+				_ = json.Unmarshal(it, &m)
+				items = append(items, m)
+			}
+		}
+		return items, ranges, nil
+	}
+	items, ranges, err := run("SELECT * FROM c WHERE c.tenantId = @t AND c.userId = @u",
+		azcosmos.QueryParameter{Name: "@t", Value: "t1"}, azcosmos.QueryParameter{Name: "@u", Value: "u0"})
+	if err != nil {
+		t.Fatalf("full key in WHERE: %v", err)
+	}
+	if len(items) != 2 || len(ranges) != 1 {
+		t.Errorf("full key in WHERE: %d items from %d ranges, want 2 from 1", len(items), len(ranges))
+	}
+	items, _, err = run("SELECT * FROM c WHERE c.tenantId = 't2'")
+	if err != nil || len(items) != 4 {
+		t.Errorf("prefix in WHERE: %d items (%v), want 4", len(items), err)
+	}
+	items, _, err = run("SELECT * FROM c WHERE c.tenantId = 't0' AND c.userId = 'u0' ORDER BY c.n DESC")
+	if err != nil {
+		t.Fatalf("ORDER BY pinned to one logical partition: %v", err)
+	}
+	if len(items) != 2 || items[0]["n"] != 6.0 || items[1]["n"] != 0.0 {
+		t.Errorf("ORDER BY pinned to one logical partition: %v", items)
+	}
+}
+
+// testMetrics checks the query-metrics header on every query page and the index-metrics header
+// (base64 JSON) when asked for.
+func testMetrics(ctx context.Context, t *testing.T, db *azcosmos.DatabaseClient) {
+	c := createContainer(ctx, t, db, azcosmos.ContainerProperties{ID: "metrics",
+		PartitionKeyDefinition: azcosmos.PartitionKeyDefinition{Paths: []string{"/pk"}, Version: 2}}, 0)
+	pk := azcosmos.NewPartitionKeyString("m")
+	for i := range 5 {
+		if _, err := c.CreateItem(ctx, pk, item(fmt.Sprintf("m%d", i), "m", map[string]any{"n": i}), nil); err != nil {
+			t.Fatalf("create: %v", err)
+		}
+	}
+	pager := c.NewQueryItemsPager("SELECT * FROM c WHERE c.n = 2", pk, &azcosmos.QueryOptions{PopulateIndexMetrics: true})
+	page, err := pager.NextPage(ctx)
+	if err != nil {
+		t.Fatalf("query: %v", err)
+	}
+	if page.QueryMetrics == nil || !strings.Contains(*page.QueryMetrics, "retrievedDocumentCount=") ||
+		!strings.Contains(*page.QueryMetrics, "outputDocumentCount=1") {
+		t.Errorf("query metrics = %v", page.QueryMetrics)
+	}
+	if page.IndexMetrics == nil {
+		t.Fatal("no index metrics with PopulateIndexMetrics")
+	}
+	dec, err := base64.StdEncoding.DecodeString(*page.IndexMetrics)
+	var im struct {
+		UtilizedSingleIndexes []struct{ IndexSpec string }
+	}
+	if err != nil || json.Unmarshal(dec, &im) != nil || len(im.UtilizedSingleIndexes) == 0 {
+		t.Errorf("index metrics = %q: want base64 JSON naming a utilized index", *page.IndexMetrics)
+	}
 }

@@ -32,7 +32,10 @@ type Source interface {
 
 // IndexedSource is a Source that can answer equality lookups from an index. Lookup returns the
 // documents whose value at path equals v (path as property names from the root, e.g.
-// ["address","city"]), and ok=false when the source keeps no index for that path.
+// ["address","city"]), and ok=false when the source keeps no index for that path. Execute calls it
+// only for a top-level AND-ed equality on a path the policy indexes, with v a string, number,
+// boolean or null. The documents must come in Scan order; a superset is harmless (Execute evaluates
+// the whole WHERE clause on every document Lookup returns).
 type IndexedSource interface {
 	Source
 	Lookup(path []string, v any) (docs []*Document, ok bool)

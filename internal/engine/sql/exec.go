@@ -13,10 +13,11 @@ import (
 )
 
 // DefaultMaxWork is the evaluation-step budget of an execution when Options.MaxWork is 0. One step
-// is one expression node evaluated or one document visited: a filter over 100,000 documents takes a
-// few million steps, so the default leaves two orders of magnitude of headroom while stopping
-// runaway JOIN cross products within seconds.
-const DefaultMaxWork = 200_000_000
+// is one expression node evaluated, one JOIN row or one document visited: a filter over 100,000
+// documents takes under a million steps, so the default leaves two orders of magnitude of headroom,
+// while a runaway JOIN cross product (about 50 ns a step, BenchmarkCrossJoinBounded) stops within
+// about five seconds.
+const DefaultMaxWork = 100_000_000
 
 // DefaultMaxAlloc is the allocation budget of an execution when Options.MaxAlloc is 0: about
 // 32 million units (array elements, object properties, string bytes / 8), a few hundred megabytes
@@ -76,11 +77,18 @@ func Execute(q *Query, src Source, opts Options) (*Result, error) {
 	res := &Result{Items: []any{}}
 	lv.emit = func(v any) bool {
 		res.Items = append(res.Items, v)
+		x.alloc++
+		if x.alloc > x.maxAlloc {
+			if x.err == nil {
+				x.err = &AllocLimitError{Limit: x.maxAlloc}
+			}
+			return false
+		}
 		return true
 	}
 	if q.from == nil {
 		lv.runNoFrom()
-	} else if lv.remaining != 0 {
+	} else if lv.remaining != 0 && src != nil {
 		runTop(src, x, lv, pl, &res.Facts)
 	}
 	if x.err == nil {

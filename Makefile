@@ -1,0 +1,50 @@
+# The front door. Every target is one line a newcomer can read.
+GO      ?= go
+DESIGNS ?= $(wildcard designs/*.yaml)
+REPORTS ?= reports
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -s -w -X main.version=$(VERSION)
+
+.PHONY: build test validate plan lint fmt fuzz bench nightly schema clean
+
+build:            ## build bin/validate
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/validate ./cmd/validate
+
+test:             ## vet and run every test (the CI command)
+	$(GO) vet ./...
+	$(GO) test -count=1 -timeout 30m ./...
+
+validate: build   ## run every example design end to end on the default target; exits by the verdicts
+	./bin/validate run --out $(REPORTS) --format text,md,json,junit,html $(DESIGNS)
+
+plan: build       ## cost and capacity of every example design from the model alone
+	./bin/validate plan $(DESIGNS)
+
+lint:             ## gofmt, go vet, staticcheck when installed, and the example designs
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
+	$(GO) vet ./...
+	@command -v staticcheck >/dev/null && staticcheck ./... || true
+	$(GO) run ./cmd/validate lint $(DESIGNS)
+
+fmt:
+	gofmt -w $$(git ls-files '*.go')
+
+fuzz:             ## a short fuzzing pass over the design parser and the query language
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s -fuzzminimizetime 5s ./internal/design
+	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s -fuzzminimizetime 5s ./internal/engine/sql
+
+bench:            ## engine and query benchmarks (figures in docs/performance.md)
+	$(GO) test -run '^$$' -bench . -benchmem ./internal/engine/...
+
+TARGET    ?= auto
+BASELINES ?= baselines/$(TARGET)/
+nightly: build    ## what the nightly job runs: compare every design with its committed baseline for TARGET
+	./bin/validate run --target $(TARGET) --baseline $(BASELINES) --out $(REPORTS) --format text,md,json,junit,html $(DESIGNS)
+
+schema:           ## regenerate schema/design.schema.json from the Go types
+	$(GO) generate ./internal/design
+
+clean:
+	rm -rf bin $(REPORTS)
+
+-include docker/emulator.mk

@@ -1,0 +1,261 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// run executes the CLI in-process with buffers, in dir (the repository root when dir is "").
+func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var out, errb bytes.Buffer
+	code = Run(ctx, args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// repo returns the path of a file relative to the repository root.
+func repo(parts ...string) string {
+	return filepath.Join(append([]string{"..", ".."}, parts...)...)
+}
+
+func TestRun_HelpReadsWell(t *testing.T) {
+	for _, args := range [][]string{
+		{"--help"}, {"run", "--help"}, {"lint", "--help"}, {"plan", "--help"}, {"serve", "--help"},
+		{"compare", "--help"}, {"config", "--help"}, {"version", "--help"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			code, out, errOut := runCLI(t, args...)
+			if code != ExitOK {
+				t.Fatalf("exit %d, stderr %q", code, errOut)
+			}
+			if !strings.Contains(out, "Usage:") || len(out) < 200 {
+				t.Errorf("help too thin:\n%s", out)
+			}
+		})
+	}
+}
+
+func TestRun_Version(t *testing.T) {
+	code, out, _ := runCLI(t, "version")
+	if code != ExitOK || !strings.Contains(out, "validate ") || !strings.Contains(out, "azcosmos ") {
+		t.Fatalf("exit %d, out %q", code, out)
+	}
+}
+
+func TestRun_UsageErrorsExit2(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown command", []string{"frobnicate"}, "unknown command"},
+		{"unknown flag", []string{"run", "--no-such-flag", "x.yaml"}, "unknown flag"},
+		{"run without design", []string{"run"}, "missing design file"},
+		{"lint without design", []string{"lint"}, "missing design file"},
+		{"bad target", []string{"run", "--target", "moon", repo("designs", "ecommerce.yaml")}, "--target"},
+		{"bad format", []string{"run", "--format", "pdf", repo("designs", "ecommerce.yaml")}, "unknown format"},
+		{"bad samples", []string{"run", "--samples", "0", repo("designs", "ecommerce.yaml")}, "--samples"},
+		{"account without endpoint", []string{"run", "--target", "account", repo("designs", "ecommerce.yaml")}, "--endpoint"},
+		{"update baseline without file", []string{"run", "--update-baseline", repo("designs", "ecommerce.yaml")}, "--baseline"},
+		{"compare one file", []string{"compare", "a.json"}, "missing OLD and NEW"},
+		{"serve bad protocol", []string{"serve", "--protocol", "gopher"}, "--protocol"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errOut := runCLI(t, tc.args...)
+			if code != ExitUsage {
+				t.Fatalf("exit %d, want %d; stderr %q", code, ExitUsage, errOut)
+			}
+			if !strings.Contains(errOut, tc.want) {
+				t.Errorf("stderr %q does not mention %q", errOut, tc.want)
+			}
+			if strings.Count(errOut, "validate: ") > 1 {
+				t.Errorf("error printed more than once: %q", errOut)
+			}
+		})
+	}
+}
+
+func TestLint_Examples(t *testing.T) {
+	files, _ := filepath.Glob(repo("designs", "*.yaml"))
+	if len(files) < 4 {
+		t.Fatalf("want at least 4 example designs, got %v", files)
+	}
+	code, out, errOut := runCLI(t, append([]string{"lint"}, files...)...)
+	if code != ExitOK {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	if strings.Count(out, ": ok (") != len(files) {
+		t.Errorf("every file should be ok:\n%s", out)
+	}
+}
+
+func TestLint_BadInput(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	big := make([]byte, 50<<20)
+	for i := range big {
+		big[i] = 'a'
+	}
+	tests := []struct {
+		name string
+		path string
+		code int
+		want string
+	}{
+		{"missing path", filepath.Join(dir, "nope.yaml"), ExitUsage, "nope.yaml"},
+		{"directory", dir, ExitUsage, "directory"},
+		{"empty file", write("empty.yaml", nil), ExitUsage, "empty"},
+		{"syntax error", write("syntax.yaml", []byte("version: 1\nname: [unclosed\n")), ExitUsage, "syntax.yaml:"},
+		{"50 MB file", write("big.yaml", big), ExitUsage, "big.yaml"},
+		{"binary garbage", write("bin.yaml", []byte{0x7f, 'E', 'L', 'F', 0, 1, 2, 0xff, 0xfe}), ExitUsage, "bin.yaml"},
+		{"alias bomb", write("bomb.yaml", []byte(aliasBomb)), ExitUsage, "bomb.yaml"},
+		{"unknown key", write("typo.yaml", []byte("version: 1\nname: x\ncontainerz: []\n")), ExitUsage, "typo.yaml:3:1"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, errOut := runCLI(t, "lint", tc.path)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d; stderr %q", code, tc.code, errOut)
+			}
+			if !strings.Contains(errOut, tc.want) {
+				t.Errorf("stderr %q does not mention %q", errOut, tc.want)
+			}
+			if len(errOut) > 8<<10 {
+				t.Errorf("error output is %d bytes; want a few clear lines", len(errOut))
+			}
+		})
+	}
+}
+
+const aliasBomb = `version: 1
+a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]
+b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]
+c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]
+d: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]
+e: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]
+f: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]
+g: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]
+h: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]
+i: &i [*h,*h,*h,*h,*h,*h,*h,*h,*h]
+`
+
+func TestLint_InvalidDesignsPointAtLines(t *testing.T) {
+	files, _ := filepath.Glob(repo("testdata", "designs", "invalid", "*.yaml"))
+	if len(files) == 0 {
+		t.Skip("no invalid designs")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			code, _, errOut := runCLI(t, "lint", f)
+			if code != ExitUsage {
+				t.Fatalf("exit %d, want %d; stderr %q", code, ExitUsage, errOut)
+			}
+			for _, line := range strings.Split(strings.TrimSpace(errOut), "\n") {
+				if !strings.HasPrefix(line, f+":") {
+					t.Errorf("line does not point into the file: %q", line)
+				}
+			}
+		})
+	}
+}
+
+func TestLint_FindingsInAValidDesign(t *testing.T) {
+	f := repo("testdata", "designs", "broken.yaml")
+	code, out, errOut := runCLI(t, "lint", f)
+	if code != ExitFindings {
+		t.Fatalf("exit %d, want %d\n%s%s", code, ExitFindings, out, errOut)
+	}
+	if !strings.Contains(out, f+":") || !strings.Contains(out, "[estimate-below-floor]") {
+		t.Errorf("finding should point into the file with its code:\n%s", out)
+	}
+}
+
+func TestConfig_PrecedenceAndRedaction(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "validate.yaml")
+	if err := os.WriteFile(cfg, []byte("samples: 7\nseed: 3\ntarget: embedded\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("CDV_SEED", "5")
+	t.Setenv("CDV_KEY", "c2VjcmV0LWtleS10aGF0LW11c3Qtbm90LWxlYWs=")
+	code, out, errOut := runCLI(t, "--config", cfg, "config")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"samples            7", "(file " + cfg + ")",
+		"seed               5", "(env CDV_SEED)",
+		"key                <redacted>",
+		"concurrency        16", "(default)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("config output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "c2VjcmV0") {
+		t.Fatal("the key leaked into validate config")
+	}
+	// A flag beats the environment and the file.
+	cfgRun, err := newViperForTest(t, cfg, "--seed", "9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := cfgRun.GetInt64("seed"); got != 9 {
+		t.Errorf("flag seed = %d, want 9", got)
+	}
+}
+
+func TestConfig_UnknownKeyInFile(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "validate.yaml")
+	os.WriteFile(cfg, []byte("sampels: 7\n"), 0o644)
+	code, _, errOut := runCLI(t, "--config", cfg, "config")
+	if code != ExitUsage || !strings.Contains(errOut, `unknown key "sampels"`) {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// newViperForTest parses args as `run` flags and returns the resulting configuration.
+func newViperForTest(t *testing.T, configFile string, args ...string) (interface {
+	GetInt64(string) int64
+}, error) {
+	t.Helper()
+	a := &app{ctx: context.Background(), stdout: &bytes.Buffer{}, stderr: &bytes.Buffer{}, configFile: configFile}
+	cmd := a.runCmd()
+	if err := cmd.ParseFlags(args); err != nil {
+		return nil, err
+	}
+	return a.viper(cmd)
+}
+
+// syncBuffer is a bytes.Buffer safe for one writer and one reader goroutine.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}

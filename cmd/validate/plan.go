@@ -1,0 +1,88 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/cosmosdv/validate/internal/plan"
+	"github.com/spf13/cobra"
+)
+
+func (a *app) planCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "plan DESIGN...",
+		Short: "Estimate charges, capacity, partitions and monthly cost from the model alone (no database)",
+		Long: `Plan reads each design and, without any database, computes from the cost model: per access pattern the
+model's static charge (from the generators' document sizes and the indexing policy) next to the
+designer's estimate, RU/s at average and peak; per container the cheapest throughput mode that holds
+the peak, physical partitions, hot-partition risk and monthly cost. Every figure can be checked by
+hand from the rate card printed with it.
+
+Static query charges are rough: 'validate run' measures them on a real engine.
+Exit 0 when the plan has no warnings, 1 when it warns (an estimate below what a pattern can cost, a
+price in the wrong unit, a hot partition), 2 when a design cannot be read.`,
+		Example: `  validate plan designs/ecommerce.yaml
+  validate plan --format json designs/*.yaml`,
+		Args: needArgs(1, "design file"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			v, err := a.viper(cmd)
+			if err != nil {
+				return err
+			}
+			formats, err := parseFormats(v.GetStringSlice("format"))
+			if err != nil {
+				return err
+			}
+			for _, f := range formats {
+				if f != "text" && f != "json" {
+					return usageErr("plan --format: want text or json (got %q)", f)
+				}
+			}
+			designs, err := loadDesigns(a.stderr, args)
+			if err != nil {
+				return err
+			}
+			out := v.GetString("out")
+			warnings := 0
+			for _, d := range designs {
+				p, err := plan.Build(d, plan.Options{})
+				if err != nil {
+					return usageErr("%s: %v", d.File, err)
+				}
+				warnings += len(p.Warnings)
+				for _, f := range formats {
+					if out == "" {
+						if err := plan.Render(a.stdout, p, f); err != nil {
+							return err
+						}
+						continue
+					}
+					if err := os.MkdirAll(out, 0o755); err != nil {
+						return infraErr(err)
+					}
+					ext := map[string]string{"text": "txt", "json": "json"}[f]
+					name := filepath.Join(out, d.Name+".plan."+ext)
+					fh, err := os.Create(name)
+					if err != nil {
+						return infraErr(err)
+					}
+					err = plan.Render(fh, p, f)
+					if cerr := fh.Close(); err == nil {
+						err = cerr
+					}
+					if err != nil {
+						return infraErr(fmt.Errorf("write %s: %w", name, err))
+					}
+					fmt.Fprintf(a.stderr, "%s: wrote %s\n", d.Name, name)
+				}
+			}
+			if warnings > 0 {
+				return errFindings
+			}
+			return nil
+		},
+	}
+	addFlags(cmd, "plan")
+	return cmd
+}

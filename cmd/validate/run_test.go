@@ -1,0 +1,211 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestRun_Examples runs every example design end to end on the embedded engine: examples cannot rot.
+func TestRun_Examples(t *testing.T) {
+	files, _ := filepath.Glob(repo("designs", "*.yaml"))
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			out := t.TempDir()
+			code, stdout, stderr := runCLI(t, "run", "--target", "embedded", "--samples", "5", "--progress", "none",
+				"--out", out, "--format", "text,md,json,junit,html", f)
+			if code != ExitOK {
+				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+			}
+			name := strings.TrimSuffix(filepath.Base(f), ".yaml")
+			for _, ext := range []string{"txt", "md", "json", "xml", "html"} {
+				if fi, err := os.Stat(filepath.Join(out, name+"."+ext)); err != nil || fi.Size() == 0 {
+					t.Errorf("report %s.%s missing: %v", name, ext, err)
+				}
+			}
+		})
+	}
+}
+
+// TestRun_BrokenDesignFailsForTheRightReasons is the issue's test design: a wrong estimate, a missing
+// composite index and a filter on an excluded path must each fail, with the reason said.
+func TestRun_BrokenDesignFailsForTheRightReasons(t *testing.T) {
+	out := t.TempDir()
+	code, stdout, stderr := runCLI(t, "run", "--target", "embedded", "--samples", "3", "--progress", "none",
+		"--out", out, "--format", "json", repo("testdata", "designs", "broken.yaml"))
+	if code != ExitFindings {
+		t.Fatalf("exit %d, want %d\n%s\n%s", code, ExitFindings, stdout, stderr)
+	}
+	var rep struct {
+		Patterns []struct {
+			ID      string   `json:"id"`
+			Verdict string   `json:"verdict"`
+			Reasons []string `json:"reasons"`
+		} `json:"patterns"`
+	}
+	data, err := os.ReadFile(filepath.Join(out, "broken.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &rep); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]struct {
+		verdicts []string
+		reason   *regexp.Regexp
+	}{
+		"AP2": {[]string{"fail"}, regexp.MustCompile(`(?i)estimate`)},
+		"AP3": {[]string{"error", "fail"}, regexp.MustCompile(`(?i)composite index.*/priority.*/openedAt`)},
+		"AP4": {[]string{"fail"}, regexp.MustCompile(`(?i)estimate`)},
+	}
+	seen := 0
+	for _, p := range rep.Patterns {
+		w, ok := want[p.ID]
+		if !ok {
+			continue
+		}
+		seen++
+		reasons := strings.Join(p.Reasons, "\n")
+		if !contains(w.verdicts, p.Verdict) {
+			t.Errorf("%s: verdict %s, want one of %v; reasons:\n%s", p.ID, p.Verdict, w.verdicts, reasons)
+		}
+		if !w.reason.MatchString(reasons) {
+			t.Errorf("%s: reasons do not match %v:\n%s", p.ID, w.reason, reasons)
+		}
+	}
+	if seen != len(want) {
+		t.Fatalf("found %d of %d patterns in the report", seen, len(want))
+	}
+}
+
+// TestRun_DesignErrorsExit2BeforeAnyTarget: a bad design is reported and nothing starts.
+func TestRun_DesignErrorsExit2BeforeAnyTarget(t *testing.T) {
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	os.WriteFile(bad, []byte(strings.Replace(tinyDesign, "partitionKey: [/tenantId]", "partitionKey: [tenantId]", 1)), 0o644)
+	code, _, stderr := runCLI(t, "run", bad)
+	if code != ExitUsage {
+		t.Fatalf("exit %d, want %d: %s", code, ExitUsage, stderr)
+	}
+	if !strings.Contains(stderr, "bad.yaml:5:") || !strings.Contains(stderr, "partitionKey") || strings.Contains(stderr, "target:") {
+		t.Errorf("want the error pointing at line 5 and no target started:\n%s", stderr)
+	}
+}
+
+// TestRun_BaselineRoundTrip writes a baseline, compares the same run with it (no regression), then
+// runs a design that excludes the filtered path and expects the regression named.
+func TestRun_BaselineRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	design := filepath.Join(dir, "tiny.yaml")
+	write := func(excluded string) {
+		t.Helper()
+		if err := os.WriteFile(design, []byte(strings.ReplaceAll(tinyDesign, "EXCLUDED", excluded)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	base := filepath.Join(dir, "tiny.baseline.json")
+	write(`["/body/?"]`)
+	args := []string{"run", "--target", "embedded", "--samples", "3", "--progress", "none", "--baseline", base}
+	if code, out, errOut := runCLI(t, append(args, "--update-baseline", design)...); code != ExitOK {
+		t.Fatalf("update baseline: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if code, out, errOut := runCLI(t, append(args, design)...); code != ExitOK {
+		t.Fatalf("same run vs baseline: exit %d\n%s\n%s", code, out, errOut)
+	}
+	write(`["/body/?", "/status/?"]`)
+	code, out, errOut := runCLI(t, append(args, design)...)
+	if code != ExitFindings {
+		t.Fatalf("excluded filter path: exit %d, want %d\n%s\n%s", code, ExitFindings, out, errOut)
+	}
+	if !strings.Contains(out, "Q1") || !strings.Contains(strings.ToLower(out), "regress") {
+		t.Errorf("the regression should name Q1:\n%s", out)
+	}
+	// compare on the files themselves: refuses different seeds unless forced.
+	other := filepath.Join(dir, "other.json")
+	if code, _, errOut := runCLI(t, "run", "--target", "embedded", "--samples", "3", "--seed", "2", "--progress", "none",
+		"--baseline", other, "--update-baseline", design); code != ExitOK {
+		t.Fatalf("seed 2 baseline: exit %d: %s", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "compare", base, other); code != ExitUsage || !strings.Contains(errOut, "seed") {
+		t.Errorf("compare across seeds: exit %d, stderr %q; want a refusal naming the seed", code, errOut)
+	}
+}
+
+const tinyDesign = `version: 1
+name: tiny
+containers:
+  - name: Items
+    partitionKey: [/tenantId]
+    throughput: {manual: 400}
+    indexing:
+      excluded: EXCLUDED
+    documents:
+      - type: item
+        count: 600
+        fields:
+          tenantId: {gen: code, prefix: t-, cardinality: 2}
+          status: {oneOf: [new, done], weights: [1, 9]}
+          body: {gen: text, bytes: 1500}
+accessPatterns:
+  - id: R1
+    name: Read an item
+    container: Items
+    op: read
+    sample: item
+    rps: {avg: 10}
+    estimate: {ru: 1}
+  - id: Q1
+    name: New items of a tenant
+    container: Items
+    op: query
+    sample: item
+    query: SELECT c.id FROM c WHERE c.tenantId = @t AND c.status = 'new'
+    params: {"@t": "{tenantId}"}
+    partitionKey: ["{tenantId}"]
+    rps: {avg: 5}
+    estimate: {ru: 3}
+    tolerance: {pct: 500}
+`
+
+// TestServe_StartsAndStopsOnSignal runs `validate serve` on a free port, talks to it, and stops it.
+func TestServe_StartsAndStopsOnSignal(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var out syncBuffer
+	done := make(chan int, 1)
+	go func() { done <- Run(ctx, []string{"serve", "--port", "0"}, &out, &bytes.Buffer{}) }()
+	re := regexp.MustCompile(`listening on (http://\S+)`)
+	var url string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if m := re.FindStringSubmatch(out.String()); m != nil {
+			url = m[1]
+			break
+		}
+	}
+	if url == "" {
+		cancel()
+		t.Fatalf("no ready line: %q", out.String())
+	}
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnauthorized && resp.StatusCode != http.StatusOK {
+		t.Errorf("GET / = %d", resp.StatusCode)
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != ExitOK {
+			t.Errorf("serve exit %d", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve did not stop on cancel")
+	}
+}

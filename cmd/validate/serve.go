@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cosmosdv/validate/internal/engine"
+	"github.com/spf13/cobra"
+)
+
+func (a *app) serveCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the embedded Cosmos DB engine as a standalone local emulator",
+		Long: `Serve runs the embedded engine — the default target of 'validate run' — as a standalone server that any
+Cosmos DB SDK or tool can use as a local emulator of the NoSQL API. It computes request charges with
+the cost model (labelled "model"), honours indexing policies and hierarchical partition keys.
+
+Flags mirror the Microsoft vNext emulator where they overlap (--port 8081, --protocol http, --key).
+The default key is the emulator's well-known key. It binds to loopback unless --bind says otherwise.
+Stop it with Ctrl-C; with --persist it saves its data to the file and loads it at the next start.`,
+		Example: `  validate serve
+  validate serve --protocol https --port 8081 --persist ./cosmos.json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			v, err := a.viper(cmd)
+			if err != nil {
+				return err
+			}
+			proto := v.GetString("protocol")
+			if proto != "http" && proto != "https" {
+				return usageErr("--protocol: want http or https (got %q)", proto)
+			}
+			port := v.GetInt("port")
+			if port < 0 || port > 65535 {
+				return usageErr("--port: want 0..65535 (got %d)", port)
+			}
+			logger, err := newLogger(a.stderr, v.GetString("log-level"))
+			if err != nil {
+				return err
+			}
+			bind := v.GetString("bind")
+			if ip := net.ParseIP(bind); ip != nil && !ip.IsLoopback() {
+				fmt.Fprintf(a.stderr, "warning: binding %s exposes the engine beyond this machine\n", bind)
+			}
+			srv, err := engine.Start(a.ctx, engine.Options{
+				Addr:        net.JoinHostPort(bind, strconv.Itoa(port)),
+				Protocol:    proto,
+				Key:         v.GetString("key"),
+				Logger:      logger,
+				PersistPath: v.GetString("persist"),
+				Throttle:    false,
+			})
+			if err != nil {
+				return infraErr(fmt.Errorf("start engine: %w", err))
+			}
+			// The ready line: scripts and container health checks wait for it.
+			fmt.Fprintf(a.stdout, "validate serve: listening on %s (charges: model)\n", srv.URL())
+			<-a.ctx.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if err := srv.Close(ctx); err != nil {
+				return infraErr(fmt.Errorf("stop engine: %w", err))
+			}
+			fmt.Fprintln(a.stdout, "validate serve: stopped")
+			return nil
+		},
+	}
+	addFlags(cmd, "serve")
+	return cmd
+}
+
+// newLogger returns a text logger on w at the named level.
+func newLogger(w interface{ Write([]byte) (int, error) }, level string) (*slog.Logger, error) {
+	var l slog.Level
+	switch strings.ToLower(level) {
+	case "debug":
+		l = slog.LevelDebug
+	case "info":
+		l = slog.LevelInfo
+	case "warn", "warning", "":
+		l = slog.LevelWarn
+	case "error":
+		l = slog.LevelError
+	default:
+		return nil, usageErr("--log-level: want debug, info, warn or error (got %q)", level)
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l})), nil
+}

@@ -1,0 +1,210 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+)
+
+// setting is one configuration key. The table below is the single place that names a key, its
+// default, its flag and its help text; flags, CDV_* variables, validate.yaml and `validate config`
+// all derive from it.
+type setting struct {
+	key    string
+	def    any // string, bool, int, int64, float64, []string or time.Duration
+	usage  string
+	secret bool
+	cmds   []string // commands that take it as a flag
+}
+
+const envPrefix = "CDV"
+
+var settings = []setting{
+	// Targets.
+	{key: "target", def: "auto", usage: "where to run: auto, embedded, emulator, account or endpoint", cmds: []string{"run"}},
+	{key: "emulator-image", def: "", usage: "emulator image (default: the pinned vNext emulator image)", cmds: []string{"run"}},
+	{key: "emulator-protocol", def: "", usage: "emulator protocol: http or https (default: by image)", cmds: []string{"run"}},
+	{key: "pull", def: false, usage: "let --target emulator pull the image when it is not present", cmds: []string{"run"}},
+	{key: "insecure", def: false, usage: "skip TLS certificate verification (emulator or endpoint with a self-signed certificate)", cmds: []string{"run"}},
+	{key: "endpoint", def: "", usage: "account or endpoint URL, e.g. https://myacct.documents.azure.com:443/", cmds: []string{"run"}},
+	{key: "key", def: "", usage: "account key (prefer the CDV_KEY variable; unset = Entra ID via DefaultAzureCredential)", secret: true, cmds: []string{"run", "serve"}},
+	{key: "connection-string", def: "", usage: "connection string AccountEndpoint=...;AccountKey=... (prefer CDV_CONNECTION_STRING)", secret: true, cmds: []string{"run"}},
+	{key: "reuse-database", def: false, usage: "allow running in a database that already exists (never deleted)", cmds: []string{"run"}},
+	{key: "run-id", def: "", usage: "suffix of the run-scoped database name on accounts (default: random)", cmds: []string{"run"}},
+	// Pipeline.
+	{key: "seed", def: int64(1), usage: "generator seed: the same seed gives byte-identical documents", cmds: []string{"run"}},
+	{key: "samples", def: 20, usage: "executions of each access pattern", cmds: []string{"run"}},
+	{key: "keep", def: false, usage: "keep the database and containers after the run", cmds: []string{"run"}},
+	{key: "concurrency", def: 16, usage: "concurrent requests while seeding", cmds: []string{"run"}},
+	{key: "partitions", def: 0, usage: "physical partitions of each container on the embedded engine (0 = from the design)", cmds: []string{"run"}},
+	{key: "throttle", def: false, usage: "embedded engine: enforce provisioned RU/s per physical partition (429s)", cmds: []string{"run"}},
+	// Verdicts.
+	{key: "tolerance-point", def: 25.0, usage: "tolerance of point operations, percent of the estimate", cmds: []string{"run"}},
+	{key: "tolerance-query", def: 50.0, usage: "tolerance of queries, percent of the estimate", cmds: []string{"run"}},
+	{key: "tolerance-ru", def: 1.0, usage: "smallest tolerance in RU, whatever the percentage", cmds: []string{"run"}},
+	// Reports.
+	{key: "format", def: []string{"text"}, usage: "report formats: text, md, json, junit, html (comma separated)", cmds: []string{"run", "plan", "compare"}},
+	{key: "out", def: "", usage: "directory for report files (default: text on standard output only)", cmds: []string{"run", "plan"}},
+	{key: "progress", def: "auto", usage: "progress display: auto, bar, lines or none", cmds: []string{"run"}},
+	// Baselines.
+	{key: "baseline", def: "", usage: "baseline file to compare the run with", cmds: []string{"run"}},
+	{key: "update-baseline", def: false, usage: "write the run's results to the --baseline file", cmds: []string{"run"}},
+	{key: "regression-pct", def: 10.0, usage: "drift that counts as a regression, percent", cmds: []string{"run", "compare"}},
+	{key: "regression-ru", def: 1.0, usage: "smallest drift in RU that counts as a regression", cmds: []string{"run", "compare"}},
+	{key: "force", def: false, usage: "compare runs with different seeds or sample counts", cmds: []string{"run", "compare"}},
+	// serve.
+	{key: "port", def: 8081, usage: "port to listen on (0 = any free port)", cmds: []string{"serve"}},
+	{key: "protocol", def: "http", usage: "http or https (https uses a certificate generated at start)", cmds: []string{"serve"}},
+	{key: "bind", def: "127.0.0.1", usage: "address to bind; anything but loopback exposes the engine to the network", cmds: []string{"serve"}},
+	{key: "persist", def: "", usage: "file to load at start and save on exit (default: memory only)", cmds: []string{"serve"}},
+	// Everywhere.
+	{key: "log-level", def: "warn", usage: "log level: debug, info, warn or error", cmds: []string{"run", "serve"}},
+}
+
+func settingFor(key string) *setting {
+	for i := range settings {
+		if settings[i].key == key {
+			return &settings[i]
+		}
+	}
+	return nil
+}
+
+// addFlags declares on cmd the flags of every setting that names the command.
+func addFlags(cmd *cobra.Command, name string) {
+	fs := cmd.Flags()
+	for _, s := range settings {
+		if !contains(s.cmds, name) {
+			continue
+		}
+		switch d := s.def.(type) {
+		case string:
+			fs.String(s.key, d, s.usage)
+		case bool:
+			fs.Bool(s.key, d, s.usage)
+		case int:
+			fs.Int(s.key, d, s.usage)
+		case int64:
+			fs.Int64(s.key, d, s.usage)
+		case float64:
+			fs.Float64(s.key, d, s.usage)
+		case []string:
+			fs.StringSlice(s.key, d, s.usage)
+		case time.Duration:
+			fs.Duration(s.key, d, s.usage)
+		default:
+			panic(fmt.Sprintf("setting %s: unsupported default %T", s.key, s.def))
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// newViper builds the configuration of one invocation: flags > CDV_* environment > config file >
+// defaults. configFile "" means validate.yaml in the working directory when it exists.
+func newViper(flags *pflag.FlagSet, configFile string) (*viper.Viper, error) {
+	v := viper.New()
+	for _, s := range settings {
+		v.SetDefault(s.key, s.def)
+	}
+	v.SetEnvPrefix(envPrefix)
+	v.SetEnvKeyReplacer(strings.NewReplacer("-", "_"))
+	v.AutomaticEnv()
+	if configFile == "" {
+		if _, err := os.Stat("validate.yaml"); err == nil {
+			configFile = "validate.yaml"
+		}
+	}
+	if configFile != "" {
+		v.SetConfigFile(configFile)
+		v.SetConfigType("yaml")
+		if err := v.ReadInConfig(); err != nil {
+			return nil, usageErr("config file %s: %v", configFile, err)
+		}
+		for _, k := range v.AllKeys() {
+			if settingFor(k) == nil {
+				return nil, usageErr("config file %s: unknown key %q (see 'validate config')", configFile, k)
+			}
+		}
+	}
+	if flags != nil {
+		var bindErr error
+		flags.VisitAll(func(f *pflag.Flag) {
+			if settingFor(f.Name) != nil && bindErr == nil {
+				bindErr = v.BindPFlag(f.Name, f)
+			}
+		})
+		if bindErr != nil {
+			return nil, bindErr
+		}
+	}
+	return v, nil
+}
+
+// sourceOf says where the effective value of key comes from.
+func sourceOf(v *viper.Viper, flags *pflag.FlagSet, key string) string {
+	if flags != nil {
+		if f := flags.Lookup(key); f != nil && f.Changed {
+			return "flag"
+		}
+	}
+	if _, ok := os.LookupEnv(envName(key)); ok {
+		return "env " + envName(key)
+	}
+	if v.InConfig(key) {
+		return "file " + v.ConfigFileUsed()
+	}
+	return "default"
+}
+
+func envName(key string) string {
+	return envPrefix + "_" + strings.ToUpper(strings.ReplaceAll(key, "-", "_"))
+}
+
+// printConfig writes every setting's effective value and where it comes from, secrets redacted.
+func printConfig(w io.Writer, v *viper.Viper, flags *pflag.FlagSet) {
+	keys := make([]string, 0, len(settings))
+	for _, s := range settings {
+		keys = append(keys, s.key)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		s := settingFor(k)
+		val := fmt.Sprint(v.Get(k))
+		if sl, ok := v.Get(k).([]string); ok {
+			val = strings.Join(sl, ",")
+		}
+		if s.secret {
+			val = redact(v.GetString(k))
+		}
+		fmt.Fprintf(w, "%-18s %-28s (%s)\n", k, quoteEmpty(val), sourceOf(v, flags, k))
+	}
+}
+
+func redact(secret string) string {
+	if secret == "" {
+		return ""
+	}
+	return "<redacted>"
+}
+
+func quoteEmpty(s string) string {
+	if s == "" {
+		return `""`
+	}
+	return s
+}

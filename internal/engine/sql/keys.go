@@ -1,0 +1,145 @@
+package sql
+
+// KeyEqualities reports, for each of the given document paths (the partition-key paths, as property
+// names from the root, e.g. ["tenantId"] or ["address","city"]), the scalar values that the WHERE
+// clause fixes for it through a top-level AND-ed predicate: "path = constant" (either side),
+// "path IN (constants...)", or several of them (their values intersected).
+//
+// The result has one entry per path: nil when WHERE does not pin that path, otherwise the distinct
+// values the path may take, in first-seen order. An empty, non-nil entry means the predicates
+// contradict each other (no document can match). Constants are literals, parameters (looked up in
+// params, "@name" keys) and negated numbers; only strings, numbers, booleans and null count, since
+// objects and arrays cannot be partition-key values.
+//
+// The engine uses this to route a query whose partition key sits in WHERE rather than in the
+// request header, as the service's gateway does.
+func (q *Query) KeyEqualities(paths [][]string, params map[string]any) [][]any {
+	out := make([][]any, len(paths))
+	if q == nil {
+		return out
+	}
+	for _, c := range q.conjuncts {
+		path, vals, ok := q.keyPredicate(c, params)
+		if !ok {
+			continue
+		}
+		for i, p := range paths {
+			if !samePath(p, path) {
+				continue
+			}
+			if out[i] == nil {
+				out[i] = vals
+			} else {
+				out[i] = intersectScalars(out[i], vals)
+			}
+		}
+	}
+	return out
+}
+
+// keyPredicate matches "path = const", "const = path" and "path IN (consts)". ok is false for any
+// other shape, or when a constant is not a scalar (the predicate then pins nothing for routing).
+func (q *Query) keyPredicate(e expr, params map[string]any) (path []string, vals []any, ok bool) {
+	switch x := e.(type) {
+	case *binary:
+		if x.op != "=" {
+			return nil, nil, false
+		}
+		p, c, ok := pathConst(q, x)
+		if !ok {
+			return nil, nil, false
+		}
+		v, ok := constScalar(c, params)
+		if !ok {
+			return nil, nil, false
+		}
+		return p, []any{v}, true
+	case *inExpr:
+		if x.not {
+			return nil, nil, false
+		}
+		p, ok := pathOf(x.x, q.slotPaths)
+		if !ok {
+			return nil, nil, false
+		}
+		vals := make([]any, 0, len(x.list))
+		for _, el := range x.list {
+			v, ok := constScalar(el, params)
+			if !ok {
+				return nil, nil, false
+			}
+			if !containsScalar(vals, v) {
+				vals = append(vals, v)
+			}
+		}
+		return p, vals, true
+	}
+	return nil, nil, false
+}
+
+// constScalar evaluates a constant expression to a scalar JSON value.
+func constScalar(e expr, params map[string]any) (any, bool) {
+	var v any
+	switch x := e.(type) {
+	case *literal:
+		v = x.val
+	case *param:
+		p, ok := params[x.name]
+		if !ok {
+			return nil, false
+		}
+		v = normalize(p)
+	case *unary:
+		inner, ok := constScalar(x.x, params)
+		f, isNum := inner.(float64)
+		if !ok || !isNum {
+			return nil, false
+		}
+		switch x.op {
+		case "-":
+			v = -f
+		case "+":
+			v = f
+		default:
+			return nil, false
+		}
+	default:
+		return nil, false
+	}
+	switch v.(type) {
+	case nil, bool, string, float64:
+		return v, true
+	}
+	return nil, false
+}
+
+func samePath(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func containsScalar(vals []any, v any) bool {
+	for _, w := range vals {
+		if deepEqual(w, v) {
+			return true
+		}
+	}
+	return false
+}
+
+func intersectScalars(a, b []any) []any {
+	out := []any{}
+	for _, v := range a {
+		if containsScalar(b, v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}

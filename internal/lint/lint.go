@@ -1,0 +1,194 @@
+// Package lint finds what a valid design gets wrong before anything runs: estimates below what a
+// pattern can cost, query shapes the Go SDK cannot run, unique keys that documents cannot satisfy,
+// prices in the wrong unit, hot partitions. A design that fails to parse never reaches it.
+package lint
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/engine/sql"
+	"github.com/cosmosdv/validate/internal/plan"
+)
+
+// Finding is one problem in a design, pointing at the field it is about.
+type Finding struct {
+	File string
+	Pos  design.Pos
+	// Path is the field path, e.g. "accessPatterns[3].estimate".
+	Path string
+	// Code is stable for tooling.
+	Code    string
+	Message string
+}
+
+// String formats the finding as file:line:col: path: message [code].
+func (f Finding) String() string {
+	var b strings.Builder
+	b.WriteString(f.File)
+	if f.Pos.Line > 0 {
+		fmt.Fprintf(&b, ":%d:%d", f.Pos.Line, max(f.Pos.Col, 1))
+	}
+	b.WriteString(": ")
+	if f.Path != "" {
+		b.WriteString(f.Path + ": ")
+	}
+	fmt.Fprintf(&b, "%s [%s]", f.Message, f.Code)
+	return b.String()
+}
+
+// planCodes are the plan warnings that are design mistakes rather than rough static disagreement.
+var planCodes = map[string]bool{
+	"estimate-below-floor": true,
+	"price-unit":           true,
+	"price":                true,
+	"month-length":         true,
+	"throughput-short":     true,
+	"hot-partition":        true,
+	"missing-key":          true,
+	"serverless":           true,
+}
+
+// Check returns the findings of d, sorted by position.
+func Check(d *design.Design) []Finding {
+	l := &linter{d: d}
+	l.planWarnings()
+	l.queryShapes()
+	l.uniqueKeys()
+	sort.SliceStable(l.out, func(i, j int) bool {
+		a, b := l.out[i].Pos, l.out[j].Pos
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Col < b.Col
+	})
+	return l.out
+}
+
+type linter struct {
+	d   *design.Design
+	out []Finding
+}
+
+func (l *linter) add(path, code, format string, args ...any) {
+	pos := l.d.Positions[path]
+	// Fall back to the nearest recorded parent so that the finding still points into the file.
+	for p := path; pos.Line == 0 && p != ""; {
+		i := strings.LastIndexAny(p, ".[")
+		if i < 0 {
+			break
+		}
+		p = p[:i]
+		pos = l.d.Positions[p]
+	}
+	l.out = append(l.out, Finding{File: l.d.File, Pos: pos, Path: path, Code: code, Message: fmt.Sprintf(format, args...)})
+}
+
+func (l *linter) patternPath(id string) (string, bool) {
+	for i := range l.d.AccessPatterns {
+		if l.d.AccessPatterns[i].ID == id {
+			return fmt.Sprintf("accessPatterns[%d]", i), true
+		}
+	}
+	return "", false
+}
+
+func (l *linter) containerPath(name string) (string, bool) {
+	for i := range l.d.Containers {
+		if l.d.Containers[i].Name == name {
+			return fmt.Sprintf("containers[%d]", i), true
+		}
+	}
+	return "", false
+}
+
+func (l *linter) planWarnings() {
+	p, err := plan.Build(l.d, plan.Options{})
+	if err != nil {
+		l.add("", "plan", "cannot plan the design: %v", err)
+		return
+	}
+	for _, w := range p.Warnings {
+		if !planCodes[w.Code] {
+			continue
+		}
+		path := w.Subject
+		if pp, ok := l.patternPath(w.Subject); ok {
+			path = pp + ".estimate"
+		} else if cp, ok := l.containerPath(w.Subject); ok {
+			path = cp
+		}
+		l.add(path, w.Code, "%s", w.Message)
+	}
+}
+
+// queryShapes flags queries the Go SDK cannot run: without a full partition key the request goes to
+// the gateway, which serves only filters and projections across partitions.
+func (l *linter) queryShapes() {
+	for i := range l.d.AccessPatterns {
+		ap := &l.d.AccessPatterns[i]
+		if ap.Op != design.OpQuery {
+			continue
+		}
+		c := l.d.Container(ap.Container)
+		if c == nil || len(ap.PartitionKey) == len(c.PartitionKey) {
+			continue
+		}
+		q, err := sql.Parse(ap.Query)
+		path := fmt.Sprintf("accessPatterns[%d].query", i)
+		if err != nil {
+			l.add(path, "query-syntax", "%v", err)
+			continue
+		}
+		var clauses []string
+		s := q.Shape()
+		if s.OrderBy > 0 {
+			clauses = append(clauses, "ORDER BY")
+		}
+		for _, c := range []struct {
+			on   bool
+			name string
+		}{{s.Top, "TOP"}, {s.OffsetLimit, "OFFSET/LIMIT"}, {s.Aggregate, "aggregates"}, {s.Distinct, "DISTINCT"}, {s.GroupBy, "GROUP BY"}} {
+			if c.on {
+				clauses = append(clauses, c.name)
+			}
+		}
+		if len(clauses) == 0 {
+			continue
+		}
+		scope := "no partition key"
+		if len(ap.PartitionKey) > 0 {
+			scope = "a partition-key prefix"
+		}
+		l.add(path, "cross-partition-shape",
+			"query with %s uses %s: the gateway the Go SDK talks to cannot serve that across partitions (400); give the full partition key, or keep the result precomputed in one document",
+			scope, strings.Join(clauses, ", "))
+	}
+}
+
+// uniqueKeys flags unique keys that some document type of the container does not generate: the
+// service enforces uniqueness on missing values too, so only one such document per logical partition
+// can exist (UniqueKey remarks in the Cosmos DB SDK reference documentation).
+func (l *linter) uniqueKeys() {
+	for ci := range l.d.Containers {
+		c := &l.d.Containers[ci]
+		for ui, uk := range c.UniqueKeys {
+			for _, p := range uk {
+				top := strings.Split(strings.TrimPrefix(p, "/"), "/")[0]
+				for _, dt := range c.Documents {
+					if f, ok := dt.Fields.Lookup(top); ok && f.Optional == 0 {
+						continue
+					}
+					if top == "id" {
+						continue
+					}
+					l.add(fmt.Sprintf("containers[%d].uniqueKeys[%d]", ci, ui), "unique-key-missing",
+						"document type %q has no %s: the service treats a missing unique-key value as one value, so only one %s per logical partition can be stored; move the unique key to a container of its own type or give every type the property",
+						dt.Type, p, dt.Type)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,154 @@
+package probe
+
+import (
+	"encoding/base64"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/cosmosdv/validate/internal/design"
+)
+
+func TestResolve(t *testing.T) {
+	doc := map[string]any{"id": "u1", "n": 3.0, "addr": map[string]any{"city": "Oslo"}}
+	tests := []struct {
+		name    string
+		tmpl    any
+		want    any
+		wantErr bool
+	}{
+		{"typed value", "{n}", 3.0, false},
+		{"interpolated", "{id}-{addr.city}", "u1-Oslo", false},
+		{"literal", 42, 42, false},
+		{"plain string", "abc", "abc", false},
+		{"missing", "{nope}", nil, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := resolve(tc.tmpl, doc)
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("err = %v", err)
+			}
+			if !tc.wantErr && !reflect.DeepEqual(got, tc.want) {
+				t.Fatalf("got %#v, want %#v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestOrderByItems(t *testing.T) {
+	tests := []struct {
+		q    string
+		want []orderItem
+	}{
+		{"SELECT * FROM c WHERE c.a = 'ORDER BY x' ORDER BY c.userId ASC, c.createdAt DESC", []orderItem{{"/userId", false}, {"/createdAt", true}}},
+		{"SELECT * FROM Orders o ORDER BY o.total DESC OFFSET 0 LIMIT 5", []orderItem{{"/total", true}}},
+		{`SELECT * FROM c ORDER BY c["ab"].x`, []orderItem{{"/ab/x", false}}},
+		{"SELECT * FROM c", nil},
+	}
+	for _, tc := range tests {
+		if got := orderByItems(tc.q); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: got %v, want %v", tc.q, got, tc.want)
+		}
+	}
+}
+
+func TestQueryShape(t *testing.T) {
+	tests := []struct {
+		q    string
+		want []string
+	}{
+		{"SELECT * FROM c WHERE c.x = 1", nil},
+		{"SELECT TOP 10 * FROM c ORDER BY c.ts", []string{"ORDER BY", "TOP"}},
+		{"SELECT VALUE COUNT(1) FROM c", []string{"an aggregate"}},
+		{"SELECT DISTINCT c.city FROM c", []string{"DISTINCT"}},
+		{"SELECT c.city FROM c GROUP BY c.city", []string{"GROUP BY"}},
+		{"SELECT * FROM c OFFSET 5 LIMIT 5", []string{"OFFSET/LIMIT"}},
+		{"SELECT * FROM c WHERE c.s = 'count(1) order by'", nil},
+	}
+	for _, tc := range tests {
+		if got := queryShape(tc.q); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%s: got %v, want %v", tc.q, got, tc.want)
+		}
+	}
+}
+
+func TestFiltersOn(t *testing.T) {
+	tests := []struct {
+		q, path string
+		want    bool
+	}{
+		{"SELECT * FROM c WHERE c.tenantId = @t", "/tenantId", true},
+		{"SELECT * FROM c WHERE c.tenantIdx = @t", "/tenantId", false},
+		{"SELECT c.tenantId FROM c WHERE c.x = 1", "/tenantId", false},
+		{`SELECT * FROM e WHERE e["tenantId"] = @t`, "/tenantId", true},
+		{"SELECT * FROM c", "/tenantId", false},
+	}
+	for _, tc := range tests {
+		if got := filtersOn(tc.q, queryAlias(tc.q), tc.path); got != tc.want {
+			t.Errorf("%s / %s: got %v", tc.q, tc.path, got)
+		}
+	}
+}
+
+func TestExplain(t *testing.T) {
+	c := &design.Container{Name: "Orders", PartitionKey: []string{"/tenantId", "/userId"}}
+	tests := []struct {
+		name   string
+		ap     design.AccessPattern
+		status int
+		msg    string
+		want   string
+	}{
+		{"cross-partition order by", design.AccessPattern{Op: "query", Query: "SELECT * FROM c ORDER BY c.ts"}, 400,
+			"Cross partition query with ORDER BY is not supported", "query engine"},
+		{"missing composite", design.AccessPattern{Op: "query", PartitionKey: []string{"{a}", "{b}"},
+			Query: "SELECT * FROM c WHERE c.tenantId = @t ORDER BY c.status ASC, c.ts DESC"}, 400,
+			"The order by query does not have a corresponding composite index that it can be served from.",
+			`[{"path": "/status", "order": "ascending"}, {"path": "/ts", "order": "descending"}]`},
+		{"not found", design.AccessPattern{Op: "read"}, 404, "", "itemId"},
+		{"throttled", design.AccessPattern{Op: "read"}, 429, "", "throttled"},
+		{"condition", design.AccessPattern{Op: "patch", Condition: "FROM c WHERE c.s = 'x'"}, 412, "", "FROM c WHERE c.s = 'x'"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := explain(&tc.ap, c, tc.status, tc.msg); !strings.Contains(got, tc.want) {
+				t.Fatalf("got %q, want it to contain %q", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestMetricsDecoding(t *testing.T) {
+	acc := map[string]float64{}
+	addQueryMetrics(acc, "totalExecutionTimeInMs=0.50;retrievedDocumentCount=3;bad;x=y")
+	addQueryMetrics(acc, "totalExecutionTimeInMs=0.25;retrievedDocumentCount=2")
+	if acc["totalExecutionTimeInMs"] != 0.75 || acc["retrievedDocumentCount"] != 5 || len(acc) != 2 {
+		t.Fatalf("query metrics: %v", acc)
+	}
+	raw := `{"UtilizedSingleIndexes":[{"FilterExpression":"","IndexSpec":"/userId/?","IndexImpactScore":"High"}],` +
+		`"PotentialSingleIndexes":[],"UtilizedCompositeIndexes":[],` +
+		`"PotentialCompositeIndexes":[{"IndexSpecs":["/userId ASC","/ts DESC"],"IndexImpactScore":"High"}]}`
+	im := decodeIndexMetrics(base64.StdEncoding.EncodeToString([]byte(raw)))
+	want := &IndexMetrics{UtilizedSingle: []string{"/userId/?"}, PotentialComposite: [][]string{{"/userId ASC", "/ts DESC"}}}
+	if !reflect.DeepEqual(im, want) {
+		t.Fatalf("index metrics: %+v", im)
+	}
+	if decodeIndexMetrics("not json") != nil {
+		t.Fatal("garbage decoded")
+	}
+	merged := mergeIndexMetrics(im, &IndexMetrics{UtilizedSingle: []string{"/userId/?", "/ts/?"}})
+	if !reflect.DeepEqual(merged.UtilizedSingle, []string{"/userId/?", "/ts/?"}) {
+		t.Fatalf("merge: %v", merged.UtilizedSingle)
+	}
+}
+
+func TestPartitionKey_FromScratch(t *testing.T) {
+	// Keys built from a shared prefix must not alias each other.
+	prefix := []any{"t1"}
+	a := PartitionKey(append(prefix[:1:1], "u1"))
+	b := PartitionKey(append(prefix[:1:1], "u2"))
+	if reflect.DeepEqual(a, b) {
+		t.Fatal("distinct keys compare equal")
+	}
+}

@@ -1,0 +1,697 @@
+package probe
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
+
+	"github.com/cosmosdv/validate/internal/design"
+)
+
+// Options tune RunPatterns.
+type Options struct {
+	// Samples is the number of executions per pattern (a pattern's own Samples wins). Default 20.
+	Samples int
+	// Seed chooses which sampled documents each execution draws its parameters from.
+	Seed int64
+	// Progress receives one line per pattern; nil = none.
+	Progress func(format string, args ...any)
+}
+
+// runner holds what every execution needs.
+type runner struct {
+	d          *design.Design
+	containers map[string]*azcosmos.ContainerClient
+	docs       Documents
+	o          Options
+	fresh      int
+	findings   []Finding
+}
+
+// RunPatterns executes every access pattern of d Samples times and returns one Pattern per access
+// pattern, in design order, plus findings about the patterns themselves (e.g. a hierarchical prefix
+// query that does not filter on the prefix). A failed execution is recorded in its Execution and never
+// stops the pass; only a target failure (returned wrapped as ErrInfrastructure) or ctx does.
+func RunPatterns(ctx context.Context, d *design.Design, containers map[string]*azcosmos.ContainerClient, docs Documents, o Options) ([]Pattern, []Finding, error) {
+	if o.Samples <= 0 {
+		o.Samples = 20
+	}
+	r := &runner{d: d, containers: containers, docs: docs, o: o}
+	out := make([]Pattern, 0, len(d.AccessPatterns))
+	for pi := range d.AccessPatterns {
+		ap := &d.AccessPatterns[pi]
+		n := o.Samples
+		if ap.Samples > 0 {
+			n = ap.Samples
+		}
+		pat := Pattern{ID: ap.ID, Executions: make([]Execution, 0, n)}
+		r.checkPattern(ap)
+		for i := range n {
+			if err := ctx.Err(); err != nil {
+				return out, r.findings, err
+			}
+			ex, err := r.execute(ctx, pi, ap, i)
+			if err != nil {
+				return out, r.findings, err
+			}
+			pat.Executions = append(pat.Executions, ex)
+		}
+		out = append(out, pat)
+		if o.Progress != nil {
+			o.Progress("probe: %s %s: %d executions", ap.ID, ap.Op, n)
+		}
+	}
+	return out, r.findings, nil
+}
+
+// pick is the sample index of execution i of pattern pi: independent of everything else in the run.
+func (r *runner) pick(pi, i int) int {
+	x := uint64(r.o.Seed)*0x9e3779b97f4a7c15 ^ uint64(pi+1)<<32 ^ uint64(i+1)
+	x ^= x >> 33
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	return int(x >> 1 & 0x7fffffff)
+}
+
+func (r *runner) note(ap *design.AccessPattern, level, msg string) {
+	r.findings = append(r.findings, Finding{Stage: "probe", Level: level, Subject: "pattern " + ap.ID, Message: msg})
+}
+
+// checkPattern records findings about a pattern's shape that no single execution would explain.
+func (r *runner) checkPattern(ap *design.AccessPattern) {
+	c := r.d.Container(ap.Container)
+	if c == nil || ap.Op != design.OpQuery {
+		return
+	}
+	levels := len(c.PartitionKey)
+	if k := len(ap.PartitionKey); k > 0 && k < levels {
+		alias := queryAlias(ap.Query)
+		for _, path := range c.PartitionKey[:k] {
+			if !filtersOn(ap.Query, alias, path) {
+				r.note(ap, "warn", fmt.Sprintf("hierarchical prefix query: the key prefix is passed as an empty partition key, so the query "+
+					"must filter on %s in its WHERE clause; without it the query fans out to every partition", path))
+			}
+		}
+	}
+}
+
+// failure is an execution error with its explanation.
+type failure struct {
+	status int
+	msg    string
+	expl   string
+}
+
+func (r *runner) execute(ctx context.Context, pi int, ap *design.AccessPattern, i int) (Execution, error) {
+	c := r.d.Container(ap.Container)
+	cc := r.containers[ap.Container]
+	if c == nil || cc == nil {
+		return Execution{Error: "container " + ap.Container + " is not provisioned",
+			Explanation: "the pattern names a container the design does not define"}, nil
+	}
+	x := &exec{r: r, ap: ap, c: c, cc: cc}
+	sampleType := ap.Sample
+	if sampleType == "" && ap.Op != design.OpCreate && ap.Op != design.OpUpsert && ap.Op != design.OpQuery && ap.Op != design.OpRead {
+		sampleType = ap.Document
+	}
+	if sampleType != "" {
+		doc, ok := r.docs.Sample(sampleType, r.pick(pi, i))
+		if !ok {
+			return Execution{Error: "no seeded document of type " + sampleType,
+				Explanation: "the pattern draws its parameters from a type that has no seeded documents; give the type a count or a parent"}, nil
+		}
+		x.sample = doc
+	}
+	var ex Execution
+	var err error
+	switch ap.Op {
+	case design.OpRead:
+		ex, err = x.read(ctx)
+	case design.OpQuery:
+		ex, err = x.query(ctx)
+	case design.OpCreate, design.OpUpsert:
+		ex, err = x.write(ctx)
+	case design.OpReplace, design.OpPatch, design.OpDelete:
+		ex, err = x.modify(ctx)
+	case design.OpBatch:
+		ex, err = x.batch(ctx)
+	default:
+		return Execution{Error: "unknown operation " + ap.Op}, nil
+	}
+	x.cleanup()
+	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return ex, err
+		}
+		if TargetFailed(err) {
+			return ex, Infrastructure("probe "+ap.ID, errors.New(ServiceMessage(err)))
+		}
+		var f *failure
+		if errors.As(err, &f) {
+			ex.Status, ex.Error, ex.Explanation = f.status, f.msg, f.expl
+		} else {
+			ex.Status = StatusOf(err)
+			ex.Error = ServiceMessage(err)
+			ex.Explanation = explain(ap, c, ex.Status, ex.Error)
+		}
+		if ap.Expect != nil && ap.Expect.Status != 0 && ap.Expect.Status == ex.Status {
+			ex.Explanation = fmt.Sprintf("failed with %d as the design expects (%s)", ex.Status, ex.Error)
+			ex.Error = ""
+		}
+	}
+	return ex, nil
+}
+
+func (f *failure) Error() string { return f.msg }
+
+// exec is one execution in progress.
+type exec struct {
+	r       *runner
+	ap      *design.AccessPattern
+	c       *design.Container
+	cc      *azcosmos.ContainerClient
+	sample  map[string]any
+	scratch []scratchDoc // documents to delete afterwards (not counted)
+}
+
+type scratchDoc struct {
+	id string
+	pk azcosmos.PartitionKey
+}
+
+// cleanup deletes the scratch and fresh documents of the execution so later patterns see the data
+// exactly as seeded. Best effort; charges are not counted.
+func (x *exec) cleanup() {
+	if len(x.scratch) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, s := range x.scratch {
+		_, _ = x.cc.DeleteItem(ctx, s.pk, s.id, nil)
+	}
+}
+
+func (x *exec) consistency() *azcosmos.ConsistencyLevel {
+	if x.ap.Consistency == "" {
+		return nil
+	}
+	l := azcosmos.ConsistencyLevel(x.ap.Consistency)
+	return &l
+}
+
+// key resolves the pattern's partition-key templates against the sample. With no templates it
+// takes the sample's own key values.
+func (x *exec) key() ([]any, error) {
+	if len(x.ap.PartitionKey) == 0 {
+		if x.sample == nil {
+			return nil, nil
+		}
+		return keyValues(x.c, x.sample), nil
+	}
+	vals := make([]any, 0, len(x.ap.PartitionKey))
+	for _, t := range x.ap.PartitionKey {
+		v, err := resolve(t, x.sample)
+		if err != nil {
+			return nil, &failure{msg: "partition key: " + err.Error(), expl: "the partitionKey template names a field the sampled document does not have"}
+		}
+		vals = append(vals, v)
+	}
+	return vals, nil
+}
+
+func (x *exec) fullKey() (azcosmos.PartitionKey, []any, error) {
+	vals, err := x.key()
+	if err != nil {
+		return azcosmos.PartitionKey{}, nil, err
+	}
+	if len(vals) != len(x.c.PartitionKey) {
+		return azcosmos.PartitionKey{}, nil, &failure{
+			msg: fmt.Sprintf("partition key has %d of %d levels", len(vals), len(x.c.PartitionKey)),
+			expl: "a point operation or batch must give every level of the partition key (" +
+				strings.Join(x.c.PartitionKey, ", ") + "); only queries may pass a hierarchical prefix"}
+	}
+	return PartitionKey(vals), vals, nil
+}
+
+func (x *exec) itemID() (string, error) {
+	t := x.ap.ItemID
+	if t == "" {
+		t = "{id}"
+	}
+	v, err := resolve(t, x.sample)
+	if err != nil {
+		return "", &failure{msg: "item id: " + err.Error(), expl: "the itemId template names a field the sampled document does not have"}
+	}
+	return toString(v), nil
+}
+
+func (x *exec) read(ctx context.Context) (Execution, error) {
+	pk, _, err := x.fullKey()
+	if err != nil {
+		return Execution{}, err
+	}
+	id, err := x.itemID()
+	if err != nil {
+		return Execution{}, err
+	}
+	start := time.Now()
+	resp, err := x.cc.ReadItem(ctx, pk, id, &azcosmos.ItemOptions{ConsistencyLevel: x.consistency()})
+	ex := Execution{Latency: time.Since(start), Pages: 1, Partitions: 1}
+	if err != nil {
+		ex.RU = chargeOf(err)
+		return ex, err
+	}
+	ex.RU, ex.Status, ex.Results = Charge(resp.RequestCharge), resp.RawResponse.StatusCode, 1
+	return ex, nil
+}
+
+func (x *exec) query(ctx context.Context) (Execution, error) {
+	vals, err := x.key()
+	if err != nil {
+		return Execution{}, err
+	}
+	pk := azcosmos.NewPartitionKey() // cross-partition, or a hierarchical prefix given in WHERE
+	if len(x.ap.PartitionKey) > 0 && len(vals) == len(x.c.PartitionKey) {
+		pk = PartitionKey(vals)
+	}
+	opts := &azcosmos.QueryOptions{PopulateIndexMetrics: true, ConsistencyLevel: x.consistency()}
+	for _, name := range sortedParamNames(x.ap.Params) {
+		v, err := resolve(x.ap.Params[name], x.sample)
+		if err != nil {
+			return Execution{}, &failure{msg: "parameter " + name + ": " + err.Error(), expl: "the parameter template names a field the sampled document does not have"}
+		}
+		opts.QueryParameters = append(opts.QueryParameters, azcosmos.QueryParameter{Name: name, Value: v})
+	}
+	ex := Execution{}
+	ranges := map[string]bool{}
+	start := time.Now()
+	pager := x.cc.NewQueryItemsPager(x.ap.Query, pk, opts)
+	for pager.More() {
+		page, err := pager.NextPage(ctx)
+		if err != nil {
+			ex.Latency = time.Since(start)
+			ex.RU += chargeOf(err)
+			ex.Partitions = max(len(ranges), 1)
+			return ex, err
+		}
+		ex.Pages++
+		ex.RU += Charge(page.RequestCharge)
+		ex.Results += len(page.Items)
+		if page.RawResponse != nil {
+			ex.Status = page.RawResponse.StatusCode
+			if id := page.RawResponse.Header.Get("x-ms-documentdb-partitionkeyrangeid"); id != "" {
+				for _, part := range strings.Split(id, ",") {
+					ranges[strings.TrimSpace(part)] = true
+				}
+			}
+		}
+		if page.QueryMetrics != nil {
+			if ex.QueryMetrics == nil {
+				ex.QueryMetrics = map[string]float64{}
+			}
+			addQueryMetrics(ex.QueryMetrics, *page.QueryMetrics)
+		}
+		if page.IndexMetrics != nil {
+			if im := decodeIndexMetrics(*page.IndexMetrics); im != nil {
+				ex.IndexMetrics = mergeIndexMetrics(ex.IndexMetrics, im)
+			}
+		}
+	}
+	ex.Latency = time.Since(start)
+	ex.Partitions = len(ranges)
+	return ex, nil
+}
+
+// parentFor returns the document a fresh document of docType is placed under: the sample when it is
+// of the parent type, else a sampled document of the parent type.
+func (x *exec) parentFor(docType string) map[string]any {
+	pt := x.r.docs.ParentType(docType)
+	if pt == "" {
+		return nil
+	}
+	if x.sample != nil && x.ap.Sample == pt {
+		return x.sample
+	}
+	p, _ := x.r.docs.Sample(pt, x.r.fresh)
+	return p
+}
+
+func (x *exec) freshDoc(docType string) (map[string]any, error) {
+	if docType == "" {
+		return nil, &failure{msg: "no document type", expl: "a write pattern needs a document type (document:) to generate fresh documents of"}
+	}
+	n := x.r.fresh
+	x.r.fresh++
+	doc, err := x.r.docs.Fresh(docType, n, x.parentFor(docType))
+	if err != nil {
+		return nil, &failure{msg: "generate " + docType + ": " + err.Error()}
+	}
+	return doc, nil
+}
+
+func (x *exec) write(ctx context.Context) (Execution, error) {
+	docType := x.ap.Document
+	if docType == "" {
+		docType = x.ap.Sample
+	}
+	doc, err := x.freshDoc(docType)
+	if err != nil {
+		return Execution{}, err
+	}
+	vals := keyValues(x.c, doc)
+	body, err := json.Marshal(doc)
+	if err != nil {
+		return Execution{}, &failure{msg: "encode document: " + err.Error()}
+	}
+	pk := PartitionKey(vals)
+	start := time.Now()
+	var resp azcosmos.ItemResponse
+	if x.ap.Op == design.OpUpsert {
+		resp, err = x.cc.UpsertItem(ctx, pk, body, nil)
+	} else {
+		resp, err = x.cc.CreateItem(ctx, pk, body, nil)
+	}
+	ex := Execution{Latency: time.Since(start), Pages: 1, Partitions: 1}
+	if err != nil {
+		ex.RU = chargeOf(err)
+		return ex, err
+	}
+	x.scratch = append(x.scratch, scratchDoc{id: toString(doc["id"]), pk: PartitionKey(vals)})
+	ex.RU, ex.Status, ex.Results = Charge(resp.RequestCharge), resp.RawResponse.StatusCode, 1
+	return ex, nil
+}
+
+// makeScratch creates an uncounted copy of the item id in partition vals (new id, same partition,
+// unique-key values made distinct) and returns its decoded body.
+func (x *exec) makeScratch(ctx context.Context, id string, vals []any) (map[string]any, error) {
+	var base map[string]any
+	if x.sample != nil && toString(x.sample["id"]) == id {
+		base = cloneMap(x.sample)
+	} else {
+		resp, err := x.cc.ReadItem(ctx, PartitionKey(vals), id, nil)
+		if err != nil {
+			if StatusOf(err) == http.StatusNotFound {
+				return nil, &failure{status: 404, msg: ServiceMessage(err),
+					expl: fmt.Sprintf("item %q does not exist in partition %v: check the itemId and partitionKey templates", id, vals)}
+			}
+			return nil, err
+		}
+		if err := json.Unmarshal(resp.Value, &base); err != nil {
+			return nil, &failure{msg: "decode item: " + err.Error()}
+		}
+	}
+	for k := range base {
+		if strings.HasPrefix(k, "_") {
+			delete(base, k)
+		}
+	}
+	n := x.r.fresh
+	x.r.fresh++
+	tag := fmt.Sprintf("~scratch%d", n)
+	newID := id + tag
+	base["id"] = newID
+	for _, set := range x.c.UniqueKeys {
+		for _, path := range set {
+			distinguish(base, splitPath(path), tag, n)
+		}
+	}
+	body, err := json.Marshal(base)
+	if err != nil {
+		return nil, &failure{msg: "encode scratch copy: " + err.Error()}
+	}
+	pk := PartitionKey(vals)
+	if _, err := x.cc.CreateItem(ctx, pk, body, nil); err != nil {
+		if TargetFailed(err) || ctx.Err() != nil {
+			return nil, err
+		}
+		expl := "the probe writes to a copy of the sampled document so that seeded data stays intact; creating that copy failed"
+		if StatusOf(err) == http.StatusConflict && len(x.c.UniqueKeys) > 0 {
+			expl += ": " + UniqueKeyHint(x.c.UniqueKeys)
+		}
+		return nil, &failure{status: StatusOf(err), msg: "scratch copy: " + ServiceMessage(err), expl: expl}
+	}
+	x.scratch = append(x.scratch, scratchDoc{id: newID, pk: PartitionKey(vals)})
+	return base, nil
+}
+
+func (x *exec) modify(ctx context.Context) (Execution, error) {
+	pk, vals, err := x.fullKey()
+	if err != nil {
+		return Execution{}, err
+	}
+	id, err := x.itemID()
+	if err != nil {
+		return Execution{}, err
+	}
+	scratch, err := x.makeScratch(ctx, id, vals)
+	if err != nil {
+		return Execution{}, err
+	}
+	sid := toString(scratch["id"])
+	ex := Execution{Pages: 1, Partitions: 1}
+	var resp azcosmos.ItemResponse
+	var start time.Time
+	switch x.ap.Op {
+	case design.OpReplace:
+		body, err := x.replacement(scratch)
+		if err != nil {
+			return Execution{}, err
+		}
+		start = time.Now()
+		resp, err = x.cc.ReplaceItem(ctx, pk, sid, body, nil)
+		ex.Latency = time.Since(start)
+		if err != nil {
+			ex.RU = chargeOf(err)
+			return ex, err
+		}
+	case design.OpPatch:
+		ops, err := patchOps(x.ap.Patch, scratch)
+		if err != nil {
+			return Execution{}, err
+		}
+		if x.ap.Condition != "" {
+			ops.SetCondition(x.ap.Condition)
+		}
+		start = time.Now()
+		resp, err = x.cc.PatchItem(ctx, pk, sid, ops, nil)
+		ex.Latency = time.Since(start)
+		if err != nil {
+			ex.RU = chargeOf(err)
+			return ex, err
+		}
+	case design.OpDelete:
+		start = time.Now()
+		resp, err = x.cc.DeleteItem(ctx, pk, sid, nil)
+		ex.Latency = time.Since(start)
+		if err != nil {
+			ex.RU = chargeOf(err)
+			return ex, err
+		}
+		x.scratch = x.scratch[:len(x.scratch)-1]
+	}
+	ex.RU, ex.Status, ex.Results = Charge(resp.RequestCharge), resp.RawResponse.StatusCode, 1
+	return ex, nil
+}
+
+// replacement is the new body of a replace: a fresh document of the pattern's type that keeps the
+// target's id and partition-key values.
+func (x *exec) replacement(target map[string]any) ([]byte, error) {
+	docType := x.ap.Document
+	if docType == "" {
+		docType = x.ap.Sample
+	}
+	doc, err := x.freshDoc(docType)
+	if err != nil {
+		return nil, err
+	}
+	doc["id"] = target["id"]
+	for _, path := range x.c.PartitionKey {
+		segs := splitPath(path)
+		if v, ok := lookupPath(target, segs); ok {
+			setPath(doc, segs, v)
+		}
+	}
+	for _, set := range x.c.UniqueKeys {
+		for _, path := range set {
+			segs := splitPath(path)
+			if v, ok := lookupPath(target, segs); ok {
+				setPath(doc, segs, v)
+			}
+		}
+	}
+	b, err := json.Marshal(doc)
+	if err != nil {
+		return nil, &failure{msg: "encode document: " + err.Error()}
+	}
+	return b, nil
+}
+
+// batch runs a transactional batch in the sampled document's logical partition.
+func (x *exec) batch(ctx context.Context) (Execution, error) {
+	pk, vals, err := x.fullKey()
+	if err != nil {
+		return Execution{}, err
+	}
+	total := 0
+	for _, op := range x.ap.Batch {
+		total += max(op.Repeat, 1)
+	}
+	if total > 100 {
+		return Execution{}, &failure{status: 400, msg: fmt.Sprintf("batch has %d operations", total),
+			expl: "a transactional batch holds at most 100 operations; split it"}
+	}
+	b := x.cc.NewTransactionalBatch(pk)
+	var kinds []string
+	for _, op := range x.ap.Batch {
+		for range max(op.Repeat, 1) {
+			kinds = append(kinds, op.Op)
+			switch op.Op {
+			case design.OpCreate, design.OpUpsert:
+				docType := op.Document
+				if docType == "" {
+					docType = x.ap.Sample
+				}
+				doc, err := x.freshDoc(docType)
+				if err != nil {
+					return Execution{}, err
+				}
+				for li, path := range x.c.PartitionKey {
+					setPath(doc, splitPath(path), vals[li])
+				}
+				body, _ := json.Marshal(doc)
+				if op.Op == design.OpCreate {
+					b.CreateItem(body, nil)
+				} else {
+					b.UpsertItem(body, nil)
+				}
+				x.scratch = append(x.scratch, scratchDoc{id: toString(doc["id"]), pk: PartitionKey(vals)})
+			case design.OpRead:
+				id, err := x.batchItemID(op)
+				if err != nil {
+					return Execution{}, err
+				}
+				b.ReadItem(id, nil)
+			case design.OpReplace, design.OpDelete, design.OpPatch:
+				id, err := x.batchItemID(op)
+				if err != nil {
+					return Execution{}, err
+				}
+				scratch, err := x.makeScratch(ctx, id, vals)
+				if err != nil {
+					return Execution{}, err
+				}
+				sid := toString(scratch["id"])
+				switch op.Op {
+				case design.OpReplace:
+					body, err := x.replacement(scratch)
+					if err != nil {
+						return Execution{}, err
+					}
+					b.ReplaceItem(sid, body, nil)
+				case design.OpDelete:
+					b.DeleteItem(sid, nil)
+				case design.OpPatch:
+					ops, err := patchOps(op.Patch, scratch)
+					if err != nil {
+						return Execution{}, err
+					}
+					b.PatchItem(sid, ops, nil)
+				}
+			default:
+				return Execution{}, &failure{msg: "unknown batch operation " + op.Op}
+			}
+		}
+	}
+	start := time.Now()
+	resp, err := x.cc.ExecuteTransactionalBatch(ctx, b, nil)
+	ex := Execution{Latency: time.Since(start), Pages: 1, Partitions: 1}
+	if err != nil {
+		ex.RU = chargeOf(err)
+		return ex, err
+	}
+	ex.RU = Charge(resp.RequestCharge)
+	ex.Status = resp.RawResponse.StatusCode
+	if !resp.Success {
+		for i, res := range resp.OperationResults {
+			if res.StatusCode != http.StatusFailedDependency {
+				kind := "?"
+				if i < len(kinds) {
+					kind = kinds[i]
+				}
+				ex.Status = int(res.StatusCode)
+				return ex, &failure{status: int(res.StatusCode),
+					msg:  fmt.Sprintf("batch rolled back: operation %d (%s) failed with %d", i+1, kind, res.StatusCode),
+					expl: explain(x.ap, x.c, int(res.StatusCode), "")}
+			}
+		}
+		return ex, &failure{status: ex.Status, msg: "batch rolled back"}
+	}
+	ex.Results = len(resp.OperationResults)
+	return ex, nil
+}
+
+func (x *exec) batchItemID(op design.BatchOp) (string, error) {
+	t := op.ItemID
+	if t == "" {
+		t = "{id}"
+	}
+	v, err := resolve(t, x.sample)
+	if err != nil {
+		return "", &failure{msg: "batch item id: " + err.Error()}
+	}
+	return toString(v), nil
+}
+
+// patchOps translates patch operations, resolving templates against doc.
+func patchOps(ops []design.PatchOp, doc map[string]any) (azcosmos.PatchOperations, error) {
+	var p azcosmos.PatchOperations
+	for _, op := range ops {
+		v, err := resolve(op.Value, doc)
+		if err != nil {
+			return p, &failure{msg: "patch " + op.Path + ": " + err.Error()}
+		}
+		switch strings.ToLower(op.Op) {
+		case "set":
+			p.AppendSet(op.Path, v)
+		case "add":
+			p.AppendAdd(op.Path, v)
+		case "replace":
+			p.AppendReplace(op.Path, v)
+		case "remove":
+			p.AppendRemove(op.Path)
+		case "incr", "increment":
+			n, ok := toInt64(v)
+			if !ok {
+				return p, &failure{msg: fmt.Sprintf("patch incr %s: %v is not an integer", op.Path, v),
+					expl: "the Go SDK increments by integers only"}
+			}
+			p.AppendIncrement(op.Path, n)
+		case "move":
+			return p, &failure{msg: "patch move is not available in the Go SDK",
+				expl: "azcosmos v1.5.0 has no move patch operation; use remove and add (or set) instead, or an SDK that supports move"}
+		default:
+			return p, &failure{msg: "unknown patch operation " + op.Op}
+		}
+	}
+	return p, nil
+}
+
+// chargeOf is the request charge of a failed request, when the response carried one.
+func chargeOf(err error) float64 {
+	var re *azcore.ResponseError
+	if errors.As(err, &re) && re.RawResponse != nil {
+		var f float64
+		if _, serr := fmt.Sscan(re.RawResponse.Header.Get("x-ms-request-charge"), &f); serr == nil {
+			return f
+		}
+	}
+	return 0
+}

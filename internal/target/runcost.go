@@ -1,0 +1,187 @@
+package target
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/cosmosdv/validate/internal/cost"
+	"github.com/cosmosdv/validate/internal/design"
+)
+
+// maxDatabaseID is the longest database id the service accepts (concepts-limits.md: resource
+// names up to 255 characters).
+const maxDatabaseID = 255
+
+// RunScopedName is the database a run uses on a shared account or endpoint: "<database>-<run id>".
+// Characters the service forbids in ids ('/', '\', '?', '#') become '-', and the name is cut to
+// the service's length limit keeping the run id. An empty runID uses this process's run id
+// (ProcessRunID), so every call of one run agrees.
+func RunScopedName(database, runID string) string {
+	if runID == "" {
+		runID = ProcessRunID()
+	}
+	clean := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			switch r {
+			case '/', '\\', '?', '#':
+				return '-'
+			}
+			if r < 0x20 || r == 0x7f {
+				return '-'
+			}
+			return r
+		}, strings.TrimSpace(s))
+	}
+	database, runID = clean(database), clean(runID)
+	if database == "" {
+		database = "validate"
+	}
+	if room := maxDatabaseID - len(runID) - 1; len(database) > room {
+		database = strings.TrimRight(truncateUTF8(database, max(room, 1)), " ")
+	}
+	return truncateUTF8(database+"-"+runID, maxDatabaseID)
+}
+
+func truncateUTF8(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	s = s[:n]
+	for len(s) > 0 && !utf8Valid(s) {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+func utf8Valid(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
+
+// NewRunID returns a fresh run id: UTC time to the second and 4 random hex digits, e.g.
+// "20261121t054346-a1b2". It sorts by time and is safe in a database id.
+func NewRunID(now time.Time) string {
+	var b [2]byte
+	_, _ = rand.Read(b[:])
+	return strings.ToLower(now.UTC().Format("20060102T150405")) + "-" + hex.EncodeToString(b[:])
+}
+
+var processRunID = sync.OnceValue(func() string { return NewRunID(time.Now()) })
+
+// ProcessRunID is one run id per process, made on first use.
+func ProcessRunID() string { return processRunID() }
+
+// RunCost is what one run on an account is expected to cost, from the design and the rate card.
+type RunCost struct {
+	// Containers is the number of containers the run creates.
+	Containers int
+	// RUPerSecond is the throughput each container is created with (the service minimum).
+	RUPerSecond int
+	// Documents and SeedRU estimate the seeding; ProbeRU the probing (estimates × samples).
+	Documents int
+	SeedRU    float64
+	ProbeRU   float64
+	// Hours is how many hours are billed: provisioned throughput is billed per started hour.
+	Hours int
+	// USD is the expected bill at the rate card's manual price.
+	USD float64
+	// Formula shows the arithmetic.
+	Formula string
+}
+
+// EstimateRunCost computes what a run of d with this many samples per pattern costs on an account
+// at minimal manual throughput: every container at the service minimum (cost rate card
+// ManualMinRU), billed per started hour (ManualPrice per 100 RU/s per hour, one region; a run-scoped
+// database is deleted at the end). The hours come from the request units the run consumes —
+// seeding writes modeled with cost.Point, probing at each pattern's own estimate — divided by the
+// throughput; at least one hour.
+func EstimateRunCost(d *design.Design, samples int) RunCost {
+	rc := cost.Current
+	ru := int(rc.ManualMinRU.Value)
+	out := RunCost{Containers: len(d.Containers), RUPerSecond: ru}
+	if samples < 1 {
+		samples = 1
+	}
+	// Seeding: expected documents per type times the modeled create charge.
+	counts := expectedCounts(d)
+	busiest := 0.0 // RU the busiest container consumes: it bounds the run's length
+	perContainer := map[string]float64{}
+	for ci := range d.Containers {
+		c := &d.Containers[ci]
+		for ti := range c.Documents {
+			t := &c.Documents[ti]
+			n := counts[t.Type]
+			size := t.TargetBytes
+			if size <= 0 {
+				size = 200 + 40*len(t.Fields) // rough JSON size of a generated document
+			}
+			charge := cost.Point(cost.PointOp{Kind: cost.Create, SizeBytes: size,
+				IndexedTerms: 2 * (len(t.Fields) + 2), Regions: 1})
+			out.Documents += n
+			out.SeedRU += float64(n) * charge
+			perContainer[c.Name] += float64(n) * charge
+		}
+	}
+	for _, p := range d.AccessPatterns {
+		n := samples
+		if p.Samples > 0 {
+			n = p.Samples
+		}
+		ru := float64(n) * math.Max(p.Estimate.RU, 1)
+		out.ProbeRU += ru
+		perContainer[p.Container] += ru
+	}
+	for _, v := range perContainer {
+		busiest = math.Max(busiest, v)
+	}
+	seconds := busiest / float64(max(ru, 1))
+	out.Hours = max(1, int(math.Ceil(seconds/3600)))
+	price := rc.ManualPrice.Value
+	out.USD = float64(out.Containers) * float64(ru) / 100 * price * float64(out.Hours)
+	out.Formula = fmt.Sprintf("%d container(s) × %d RU/s ÷ 100 × $%g per hour × %d h", out.Containers, ru, price, out.Hours)
+	return out
+}
+
+// expectedCounts is the expected number of documents of each type: a root type's count, a child
+// type's parents times the mean of its per-parent range.
+func expectedCounts(d *design.Design) map[string]int {
+	types := map[string]*design.DocType{}
+	for ci := range d.Containers {
+		for ti := range d.Containers[ci].Documents {
+			t := &d.Containers[ci].Documents[ti]
+			types[t.Type] = t
+		}
+	}
+	memo := map[string]int{}
+	var count func(name string, depth int) int
+	count = func(name string, depth int) int {
+		if v, ok := memo[name]; ok {
+			return v
+		}
+		t := types[name]
+		if t == nil || depth > len(types) {
+			return 0
+		}
+		n := t.Count
+		if t.Parent != nil {
+			mean := float64(t.Parent.Per.Min+t.Parent.Per.Max) / 2
+			n = int(math.Round(float64(count(t.Parent.Type, depth+1)) * mean))
+		}
+		memo[name] = n
+		return n
+	}
+	out := map[string]int{}
+	for name := range types {
+		out[name] = count(name, 0)
+	}
+	return out
+}
+
+// RunCostSummary is the line printed before a run on an account starts.
+func RunCostSummary(d *design.Design, samples int) string {
+	c := EstimateRunCost(d, samples)
+	return fmt.Sprintf("expected cost of this run on the account: about $%.2f (%s; ~%d documents seeded, ~%.0f RU to seed, ~%.0f RU to probe; list prices, one region)",
+		c.USD, c.Formula, c.Documents, c.SeedRU, c.ProbeRU)
+}
