@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/cosmosdv/validate/internal/engine/index"
@@ -248,14 +249,43 @@ func (pl *plan) metrics(q *Query, pol *index.Compiled, order []index.OrderItem) 
 	var want []index.OrderItem
 	switch {
 	case len(pl.eqPaths) > 0 && len(order) > 0:
-		want = append(append(want, pl.eqPaths...), order...)
+		want = appendNewPaths(want, append(dropPaths(pl.eqPaths, order), order...))
 	case len(pl.eqPaths) > 0 && len(pl.rangeP) > 0:
-		want = append(append(want, pl.eqPaths...), pl.rangeP[0])
+		want = appendNewPaths(want, append(dropPaths(pl.eqPaths, pl.rangeP[:1]), pl.rangeP[0]))
 	}
 	if len(want) > 1 && !pol.HasComposite(want) {
 		m.PotentialCompositeIndexes = append(m.PotentialCompositeIndexes, CompositeIndex{IndexSpecs: compositeSpecs(want), IndexImpactScore: "High"})
 	}
 	return m
+}
+
+// appendNewPaths appends the items whose path is not in dst yet: an equality filter repeated in a
+// query, or also sorted on, appears once in a composite index.
+func appendNewPaths(dst, items []index.OrderItem) []index.OrderItem {
+	for _, it := range items {
+		dup := false
+		for _, d := range dst {
+			if slices.Equal(d.Path, it.Path) {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			dst = append(dst, it)
+		}
+	}
+	return dst
+}
+
+// dropPaths returns items without those whose path is in drop.
+func dropPaths(items, drop []index.OrderItem) []index.OrderItem {
+	var out []index.OrderItem
+	for _, it := range items {
+		if !slices.ContainsFunc(drop, func(d index.OrderItem) bool { return slices.Equal(d.Path, it.Path) }) {
+			out = append(out, it)
+		}
+	}
+	return out
 }
 
 func compositeSpecs(items []index.OrderItem) []string {
