@@ -270,9 +270,11 @@ func (a *app) run(ctx context.Context, paths []string, o *runOptions) error {
 		return infraErr(errors.New(target.Explain(err)))
 	}
 	defer closeQuietly(tgt.Close)
-	fmt.Fprintf(a.stderr, "target: %s — %s (charges: %s)\n", tgt.Info.Kind, tgt.Info.Engine, tgt.Info.ChargeSource)
+	// The first line says what runs, why, and how to switch.
 	if tgt.Reason != "" {
-		fmt.Fprintf(a.stderr, "        %s\n", tgt.Reason)
+		fmt.Fprintf(a.stderr, "target: %s (charges: %s) — %s\n", tgt.Info.Kind, tgt.Info.ChargeSource, tgt.Reason)
+	} else {
+		fmt.Fprintf(a.stderr, "target: %s — %s (charges: %s)\n", tgt.Info.Kind, tgt.Info.Engine, tgt.Info.ChargeSource)
 	}
 
 	// The modeled figures come from the embedded engine; on other targets it runs alongside.

@@ -1,0 +1,87 @@
+package lint
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cosmosdv/validate/internal/design"
+)
+
+const base = `version: 1
+name: t
+containers:
+  - name: C
+    partitionKey: [/tenantId]
+    throughput: {manual: 4000}
+    UNIQUE
+    documents:
+      - type: user
+        count: 100
+        fields:
+          tenantId: {gen: code, prefix: t-, cardinality: 10}
+          email: {gen: email, unique: true}
+          createdAt: {gen: isoTime, from: 2025-01-01, to: 2026-01-01}
+      - type: note
+        count: 100
+        fields:
+          tenantId: {gen: code, prefix: t-, cardinality: 10}
+          text: {gen: text, bytes: 200}
+accessPatterns:
+  - id: R1
+    name: Read a user
+    container: C
+    op: read
+    sample: user
+    rps: {avg: 1}
+    estimate: {ru: ESTIMATE}
+  - id: Q1
+    name: Newest users
+    container: C
+    op: query
+    query: QUERY
+    rps: {avg: 1}
+    estimate: {ru: 3}
+`
+
+func check(t *testing.T, unique, estimate, query string) []Finding {
+	t.Helper()
+	src := strings.NewReplacer("UNIQUE", unique, "ESTIMATE", estimate, "QUERY", query).Replace(base)
+	d, err := design.Parse([]byte(src), "t.yaml")
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	return Check(d)
+}
+
+func TestCheck(t *testing.T) {
+	tests := []struct {
+		name                    string
+		unique, estimate, query string
+		wantCodes               []string
+		wantLine                int
+	}{
+		{"clean", "", "1", "SELECT c.id FROM c WHERE c.email = 'x'", nil, 0},
+		{"estimate below floor", "", "0.5", "SELECT c.id FROM c WHERE c.email = 'x'", []string{"estimate-below-floor"}, 27},
+		{"cross-partition ORDER BY", "", "1", "SELECT * FROM c ORDER BY c.createdAt", []string{"cross-partition-shape"}, 32},
+		{"cross-partition TOP", "", "1", "SELECT TOP 5 * FROM c", []string{"cross-partition-shape"}, 32},
+		{"unique key a type lacks", "uniqueKeys: [[/email]]", "1", "SELECT c.id FROM c WHERE c.email = 'x'", []string{"unique-key-missing"}, 7},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := check(t, tc.unique, tc.estimate, tc.query)
+			var codes []string
+			for _, f := range got {
+				codes = append(codes, f.Code)
+				if !strings.HasPrefix(f.String(), "t.yaml:") {
+					t.Errorf("finding does not point into the file: %s", f)
+				}
+			}
+			if strings.Join(codes, ",") != strings.Join(tc.wantCodes, ",") {
+				t.Fatalf("codes %v, want %v: %v", codes, tc.wantCodes, got)
+			}
+			if tc.wantLine > 0 && got[0].Pos.Line != tc.wantLine {
+				t.Errorf("line %d, want %d: %s", got[0].Pos.Line, tc.wantLine, got[0])
+			}
+		})
+	}
+}
