@@ -267,6 +267,9 @@ func (a *app) run(ctx context.Context, paths []string, o *runOptions) error {
 	o.target.Status = a.stderr
 	tgt, err := target.Open(ctx, o.target)
 	if err != nil {
+		if errors.Is(err, target.ErrConfig) {
+			return usageErr("%s", target.Explain(err))
+		}
 		return infraErr(errors.New(target.Explain(err)))
 	}
 	defer closeQuietly(tgt.Close)
@@ -304,7 +307,7 @@ func (a *app) run(ctx context.Context, paths []string, o *runOptions) error {
 
 func (a *app) runDesign(ctx context.Context, d *design.Design, o *runOptions, tgt, modelTgt *target.Target, plan *partitionPlan, started time.Time) (int, error) {
 	dbName := d.Database
-	if tgt.Info.Kind == "account" || tgt.Info.Kind == "endpoint" {
+	if tgt.Shared {
 		dbName = target.RunScopedName(d.Database, o.runID)
 	}
 	plan.set(d, dbName)
@@ -439,7 +442,7 @@ func classifyRunErr(d *design.Design, err error) error {
 	if errors.Is(err, context.Canceled) {
 		return &exitError{code: ExitInfra, err: fmt.Errorf("%s: interrupted; what this run created was removed", d.Name)}
 	}
-	if pipeline.IsInfrastructure(err) {
+	if pipeline.IsInfrastructure(err) || target.IsInfrastructure(err) {
 		return infraErr(fmt.Errorf("%s: %s", d.Name, target.Explain(err)))
 	}
 	return infraErr(fmt.Errorf("%s: %w", d.Name, err))

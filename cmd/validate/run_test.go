@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cosmosdv/validate/internal/target/targettest"
 )
 
 // TestRun_Examples runs every example design end to end on the embedded engine: examples cannot rot.
@@ -207,5 +209,34 @@ func TestServe_StartsAndStopsOnSignal(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("serve did not stop on cancel")
+	}
+}
+
+// TestRun_EmulatorTargetOnLocalImage runs the whole pipeline through testcontainers against the
+// `validate serve` image built here (FROM scratch, nothing pulled). It skips without Docker.
+func TestRun_EmulatorTargetOnLocalImage(t *testing.T) {
+	image := targettest.ServeImage(t)
+	code, stdout, stderr := runCLI(t, "run", "--target", "emulator", "--emulator-image", image, "--samples", "2",
+		"--progress", "none", repo("designs", "catalog.yaml"))
+	if code != ExitOK && code != ExitFindings {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "target: emulator") {
+		t.Errorf("first line should name the emulator target:\n%s", stderr)
+	}
+	if !strings.Contains(stdout, "modeled") {
+		t.Errorf("the report should carry modeled figures alongside:\n%s", stdout)
+	}
+}
+
+// TestRun_EmulatorWithoutImageExits3 asks for an image that is not on the machine, without --pull.
+func TestRun_EmulatorWithoutImageExits3(t *testing.T) {
+	code, _, stderr := runCLI(t, "run", "--target", "emulator", "--emulator-image", "cdv-no-such-image:none",
+		"--progress", "none", repo("designs", "catalog.yaml"))
+	if code != ExitInfra {
+		t.Fatalf("exit %d, want %d: %s", code, ExitInfra, stderr)
+	}
+	if lines := strings.Count(strings.TrimSpace(stderr), "\n") + 1; lines > 2 {
+		t.Errorf("want one clear line, got %d:\n%s", lines, stderr)
 	}
 }

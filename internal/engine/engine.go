@@ -55,6 +55,7 @@ type Options struct {
 type Server struct {
 	opts    Options
 	log     *slog.Logger
+	debug   bool // request logging wanted: decided once, it costs allocations per request
 	now     func() time.Time
 	key     []byte
 	keyText string
@@ -112,6 +113,7 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
+	s.debug = s.log.Enabled(ctx, slog.LevelDebug)
 	var rb [4]byte
 	_, _ = rand.Read(rb[:])
 	s.idPrefix = fmt.Sprintf("%08x", rb)

@@ -551,3 +551,36 @@ func TestThrottle_BudgetPerPartition(t *testing.T) {
 		t.Errorf("next second: %d %s, want 200", resp.StatusCode, b)
 	}
 }
+
+func TestAuthorize_Malformed(t *testing.T) {
+	s, _ := startEngine(t, Options{})
+	date := time.Now().UTC().Format(http.TimeFormat)
+	tests := []struct {
+		name, auth string
+	}{
+		{"missing", ""},
+		{"not master", url.QueryEscape("type=resource&ver=1.0&sig=AAAA")},
+		{"no signature", url.QueryEscape("type=master&ver=1.0")},
+		{"signature not base64", url.QueryEscape("type=master&ver=1.0&sig=!!!")},
+		{"signature too long", url.QueryEscape("type=master&ver=1.0&sig=" + strings.Repeat("A", 400))},
+		{"wrong signature", url.QueryEscape("type=master&ver=1.0&sig=" + base64.StdEncoding.EncodeToString(make([]byte, 32)))},
+		{"bad escape", "%zz"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, _ := http.NewRequest("GET", s.URL()+"dbs", nil)
+			if tt.auth != "" {
+				req.Header.Set("Authorization", tt.auth)
+			}
+			req.Header.Set("x-ms-date", date)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusUnauthorized {
+				t.Errorf("status %d, want 401", resp.StatusCode)
+			}
+		})
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unsafe"
 
 	"github.com/cosmosdv/validate/internal/cost"
 )
@@ -80,7 +81,9 @@ func (s *Server) buildDoc(c *container, body map[string]any, raw []byte, id, lpk
 	trimmed := bytes.TrimRight(raw, " \t\r\n")
 	if raw != nil && !hadSystem && len(trimmed) > 2 && trimmed[len(trimmed)-1] == '}' {
 		etagJSON, _ := json.Marshal(etag)
-		out = make([]byte, 0, len(trimmed)+160)
+		// Exact capacity: items are kept for the engine's lifetime, so slack is paid per item.
+		const fixed = len(`,"_rid":"`) + len(`","_self":"`) + len(`","_etag":`) + len(`,"_attachments":"attachments/","_ts":`) + 20 + 1
+		out = make([]byte, 0, len(trimmed)-1+len(rid)+len(self)+len(etagJSON)+fixed)
 		out = append(out, trimmed[:len(trimmed)-1]...)
 		out = append(out, `,"_rid":"`...)
 		out = append(out, rid...)
@@ -101,6 +104,7 @@ func (s *Server) buildDoc(c *container, body map[string]any, raw []byte, id, lpk
 		return nil, errf(413, "Request size is too large: an item may be at most 2 MB.")
 	}
 	d := &doc{raw: out, id: id, lpk: lpk, pkVals: vals, rid: rid, etag: etag, ts: ts}
+	shareStrings(body, out)
 	d.Body, d.Size = body, len(out)
 	d.expires = c.expiry(body, ts)
 	d.terms = c.policy.Terms(body)
@@ -497,4 +501,41 @@ func (s *Server) consume(c *container, p *partition, charge float64) {
 	}
 	p.budget.used += charge
 	p.eqMu.Unlock()
+}
+
+// minShared is the length from which a decoded string is worth pointing into the stored JSON.
+const minShared = 64
+
+// shareStrings makes the long strings of a decoded body point into raw, the item's stored JSON,
+// when raw holds their bytes verbatim (no escapes), so that each item keeps its long text once
+// instead of twice (the 100,000-item memory budget in docs/performance.md depends on it). Any match
+// holds the same bytes, so the string's value is unchanged. It is safe because raw is never written
+// after buildDoc returns: it is only sent, saved and copied.
+func shareStrings(body map[string]any, raw []byte) {
+	text := unsafe.String(unsafe.SliceData(raw), len(raw))
+	var walk func(v any) (string, bool)
+	walk = func(v any) (string, bool) {
+		switch x := v.(type) {
+		case string:
+			if len(x) >= minShared {
+				if i := strings.Index(text, x); i >= 0 {
+					return text[i : i+len(x)], true
+				}
+			}
+		case map[string]any:
+			for k, e := range x {
+				if n, ok := walk(e); ok {
+					x[k] = n
+				}
+			}
+		case []any:
+			for i, e := range x {
+				if n, ok := walk(e); ok {
+					x[i] = n
+				}
+			}
+		}
+		return "", false
+	}
+	walk(body)
 }

@@ -1,8 +1,10 @@
 package engine
 
 import (
+	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/cosmosdv/validate/internal/engine/sql"
@@ -134,5 +136,43 @@ func TestContainer_RouteByWhere(t *testing.T) {
 	}
 	if got := prefix(hier, "t1"); len(got) != 1 {
 		t.Errorf("a one-level prefix spans %v; the range bounds split on the first level only", got)
+	}
+}
+
+func TestParsePKHeader_FastPathAgrees(t *testing.T) {
+	tests := []struct {
+		header string
+		want   []any
+		canon  string
+	}{
+		{`["abc"]`, []any{"abc"}, `["abc"]`},
+		{`["a\"b"]`, []any{`a"b`}, `["a\"b"]`},
+		{`["<x>&"]`, []any{"<x>&"}, `["\u003cx\u003e\u0026"]`},
+		{`["é"]`, []any{"é"}, `["é"]`},
+		{`["a\\"]`, []any{`a\`}, `["a\\"]`},
+		{`["t1","u1"]`, []any{"t1", "u1"}, `["t1","u1"]`},
+		{`[1]`, []any{1.0}, `[1]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.header, func(t *testing.T) {
+			got, ok, err := parsePKHeader(tt.header)
+			if err != nil || !ok || !reflect.DeepEqual(got, tt.want) {
+				t.Fatalf("parsePKHeader = %#v, %v, %v; want %#v", got, ok, err, tt.want)
+			}
+			if c := canonicalPK(got); c != tt.canon {
+				t.Errorf("canonicalPK = %s, want %s", c, tt.canon)
+			}
+		})
+	}
+}
+
+func TestShareStrings_KeepsValues(t *testing.T) {
+	long := strings.Repeat("abc", 40)
+	body := map[string]any{"a": long, "n": map[string]any{"b": []any{long + "x", "short"}}, "esc": "q\"" + long}
+	raw, _ := json.Marshal(body)
+	shareStrings(body, raw)
+	want := map[string]any{"a": long, "n": map[string]any{"b": []any{long + "x", "short"}}, "esc": "q\"" + long}
+	if !reflect.DeepEqual(body, want) {
+		t.Errorf("values changed: %v", body)
 	}
 }

@@ -331,6 +331,15 @@ func canonicalPK(vals []any) string {
 			sb.WriteString("{}")
 		case float64:
 			sb.WriteString(strconv.FormatFloat(x, 'g', -1, 64))
+		case string:
+			if plainJSONString(x) {
+				sb.WriteByte('"')
+				sb.WriteString(x)
+				sb.WriteByte('"')
+				continue
+			}
+			b, _ := json.Marshal(x)
+			sb.Write(b)
 		default:
 			b, _ := json.Marshal(x)
 			sb.Write(b)
@@ -340,11 +349,29 @@ func canonicalPK(vals []any) string {
 	return sb.String()
 }
 
+// plainJSONString reports whether s is printable ASCII that encoding/json writes unchanged between
+// quotes (no quote, backslash, control character or HTML-escaped character).
+func plainJSONString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
+}
+
 // parsePKHeader decodes x-ms-documentdb-partitionkey: a JSON array of strings, numbers, booleans,
 // null, or {} for undefined. present=false when the header is absent or "[]".
 func parsePKHeader(h string) (vals []any, present bool, err error) {
 	if h == "" {
 		return nil, false, nil
+	}
+	// Fast path for the common one-string key, ["value"] with nothing to unescape.
+	if len(h) >= 4 && h[0] == '[' && h[1] == '"' && h[len(h)-2] == '"' && h[len(h)-1] == ']' {
+		if v := h[2 : len(h)-2]; plainJSONString(v) {
+			return []any{v}, true, nil
+		}
 	}
 	var raw []any
 	if err := json.Unmarshal([]byte(h), &raw); err != nil {

@@ -9,8 +9,10 @@ import (
 	"github.com/cosmosdv/validate/internal/design"
 )
 
-// estimatePattern computes a pattern's static charge, floor and throughput.
-func estimatePattern(rc *cost.RateCard, s *sizer, ests map[string]docEstimate, ap *design.AccessPattern, partitions int, factor float64) Pattern {
+// estimatePattern computes a pattern's static charge, floor and throughput, and the findings about
+// its query (one that does not parse, an ORDER BY the service refuses).
+func estimatePattern(rc *cost.RateCard, s *sizer, ests map[string]docEstimate, ap *design.AccessPattern, partitions int, factor float64) (Pattern, []Warning) {
+	var warnings []Warning
 	pp := Pattern{ID: ap.ID, Name: ap.Name, Container: ap.Container, Op: ap.Op, Basis: "static",
 		EstimateRU: ap.Estimate.RU, AvgRPS: ap.RPS.Avg, PeakRPS: ap.RPS.Peak}
 	if pp.PeakRPS < pp.AvgRPS {
@@ -54,6 +56,7 @@ func estimatePattern(rc *cost.RateCard, s *sizer, ests map[string]docEstimate, a
 	case design.OpQuery:
 		pp.Basis = "static, rough"
 		qe := s.estimateQuery(ap, ests, partitions, factor)
+		warnings = qe.Warnings
 		pp.ModelRU = rc.Query(qe.Facts)
 		f := qe.Facts
 		pp.Facts = &f
@@ -108,7 +111,7 @@ func estimatePattern(rc *cost.RateCard, s *sizer, ests map[string]docEstimate, a
 	}
 	pp.AvgRUs = round(cost.RUPerSecond(pp.ModelRU, pp.AvgRPS), 2)
 	pp.PeakRUs = round(cost.RUPerSecond(pp.ModelRU, pp.PeakRPS), 2)
-	return pp
+	return pp, warnings
 }
 
 func opKind(op string) cost.OpKind {
@@ -162,7 +165,7 @@ func patchTerms(e docEstimate, patch []design.PatchOp) int {
 				found = true
 			}
 		}
-		if !found && op.Op != "remove" && e.pol != nil && e.pol.indexed(strings.Split(path, ".")) {
+		if !found && op.Op != "remove" && e.pol.Indexed(strings.Split(path, ".")) {
 			n++
 		}
 	}

@@ -124,7 +124,8 @@ type Document struct {
 // Warning is one finding of the plan.
 type Warning struct {
 	// Code is stable for tooling: estimate-below-floor, estimate-off, price-unit, price, month-length,
-	// throughput-short, hot-partition, missing-key, serverless.
+	// throughput-short, hot-partition, missing-key, serverless, indexing-policy, query-syntax,
+	// query-order-by.
 	Code    string `json:"code"`
 	Subject string `json:"subject,omitempty"`
 	Message string `json:"message"`
@@ -173,7 +174,13 @@ func Build(d *design.Design, opts Options) (*Plan, error) {
 		if len(c.Documents) == 0 {
 			return nil, fmt.Errorf("plan: container %s has no document types", c.Name)
 		}
-		st := &cstate{s: &sizer{d: d, c: c, pol: newPolicy(c.Indexing)}, ests: map[string]docEstimate{}}
+		pol, err := compilePolicy(c.Indexing)
+		if err != nil {
+			// The service would refuse the container; plan it as if everything were indexed.
+			p.Warnings = append(p.Warnings, Warning{Code: "indexing-policy", Subject: c.Name,
+				Message: fmt.Sprintf("%v: planned as if every path were indexed", err)})
+		}
+		st := &cstate{s: &sizer{d: d, c: c, pol: pol}, ests: map[string]docEstimate{}}
 		cp := &Container{Name: c.Name, PartitionKey: c.PartitionKey}
 		for j := range c.Documents {
 			dt := &c.Documents[j]
@@ -226,7 +233,7 @@ func Build(d *design.Design, opts Options) (*Plan, error) {
 		}
 		// Queries are estimated at the seeded volume, which is what a run measures; partitions and
 		// storage are at production scale, as the engine simulates them.
-		pp := estimatePattern(rc, st.s, st.ests, ap, st.plan.Partitions, 1)
+		pp, qw := estimatePattern(rc, st.s, st.ests, ap, st.plan.Partitions, 1)
 		p.Patterns = append(p.Patterns, pp)
 		st.plan.AvgRUs += pp.AvgRUs
 		st.plan.PeakRUs += pp.PeakRUs
@@ -241,6 +248,7 @@ func Build(d *design.Design, opts Options) (*Plan, error) {
 		} else {
 			st.cross += pp.PeakRUs
 		}
+		p.Warnings = append(p.Warnings, qw...)
 		p.Warnings = append(p.Warnings, patternWarnings(pp)...)
 	}
 

@@ -56,9 +56,10 @@ func TestBuild_PointEstimatesByHand(t *testing.T) {
 	if doc.Bytes < 2200 || doc.Bytes > 2300 {
 		t.Errorf("document bytes = %v, want about 2,243", doc.Bytes)
 	}
-	// Indexed: userId and status (included), id and _ts (system); bio is excluded.
-	if doc.Terms != 4 {
-		t.Errorf("terms = %v, want 4", doc.Terms)
+	// Indexed: userId and status (included). bio, id and the system properties (_rid, _ts, ...) fall
+	// under the excluded root, as the engine counts terms over the stored body.
+	if doc.Terms != 2 {
+		t.Errorf("terms = %v, want 2", doc.Terms)
 	}
 	byID := map[string]Pattern{}
 	for _, pt := range p.Patterns {
@@ -69,7 +70,7 @@ func TestBuild_PointEstimatesByHand(t *testing.T) {
 	if math.Abs(byID["AP1"].ModelRU-round(wantRead, 2)) > 0.011 {
 		t.Errorf("read = %v, want %v", byID["AP1"].ModelRU, wantRead)
 	}
-	wantCreate := cost.Current.WriteBySize.At(kb) + 0.2*4
+	wantCreate := cost.Current.WriteBySize.At(kb) + 0.2*2
 	if math.Abs(byID["AP2"].ModelRU-wantCreate) > 0.02 {
 		t.Errorf("create = %v, want %v", byID["AP2"].ModelRU, wantCreate)
 	}
@@ -263,7 +264,9 @@ func TestRender(t *testing.T) {
 	}
 }
 
-func TestPolicy_Indexed(t *testing.T) {
+// The plan reads a design's indexing policy through provision's azcosmos policy and the engine's
+// compiler: these are the design-level cases that conversion must keep.
+func TestCompilePolicy_Indexed(t *testing.T) {
 	tests := []struct {
 		name string
 		ix   *design.Indexing
@@ -280,13 +283,31 @@ func TestPolicy_Indexed(t *testing.T) {
 		{"array elements", &design.Indexing{Included: []string{"/tags/[]/?"}, Excluded: []string{"/*"}}, "tags.[]", true},
 		{"mode none", &design.Indexing{Mode: "none"}, "a", false},
 		{"only exclusions", &design.Indexing{Excluded: []string{"/big/*"}}, "small", true},
+		{"quoted label", &design.Indexing{Included: []string{"/*"}, Excluded: []string{`/"odd key"/?`}}, "odd key", false},
+		{"_etag is not indexed by default", nil, "_etag", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := newPolicy(tt.ix).indexed(strings.Split(tt.path, ".")); got != tt.want {
+			pol, err := compilePolicy(tt.ix)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := pol.Indexed(strings.Split(tt.path, ".")); got != tt.want {
 				t.Errorf("indexed(%s) = %v, want %v", tt.path, got, tt.want)
 			}
 		})
+	}
+}
+
+func TestCompilePolicy_Invalid(t *testing.T) {
+	d := smallDesign()
+	d.Containers[0].Indexing = &design.Indexing{Included: []string{"/status/?", "/status/?"}, Excluded: []string{"/*"}}
+	p, err := Build(d, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !hasWarning(p, "indexing-policy", "Users") {
+		t.Errorf("duplicate path not reported: %+v", p.Warnings)
 	}
 }
 
@@ -297,4 +318,64 @@ func hasWarning(p *Plan, code, subject string) bool {
 		}
 	}
 	return false
+}
+
+// The plan's query facts follow the engine's parser and planner (sql.Analyze).
+func TestBuild_QuerySemantics(t *testing.T) {
+	allIndexed := &design.Indexing{Included: []string{"/*"}}
+	statusBio := &design.Indexing{Included: []string{"/*"},
+		Composite: [][]design.CompositePath{{{Path: "/status", Order: "asc"}, {Path: "/bio", Order: "asc"}}}}
+	tests := []struct {
+		name      string
+		query     string
+		ix        *design.Indexing
+		wantWarn  string // warning code on AP3, "" for none
+		check     func(f *cost.QueryFacts) bool
+		wantFacts string
+	}{
+		{name: "syntax error is a warning, figures assume a scan", query: "SELEC * FROM c", ix: allIndexed,
+			wantWarn: "query-syntax", check: func(f *cost.QueryFacts) bool { return f.FullScan && f.DocsLoaded == 1000 }, wantFacts: "full scan of 1000"},
+		{name: "unresolved alias is a query-syntax warning", query: "SELECT * FROM c WHERE x.status = 'a'", ix: allIndexed,
+			wantWarn: "query-syntax", check: func(f *cost.QueryFacts) bool { return f.FullScan }, wantFacts: "full scan"},
+		{name: "UPPER cannot use the index", query: "SELECT * FROM c WHERE UPPER(c.status) = 'ACTIVE'", ix: allIndexed,
+			check: func(f *cost.QueryFacts) bool { return f.FullScan && f.FunctionCalls == 1000 && f.DocsLoaded == 1000 }, wantFacts: "scan, 1000 calls"},
+		{name: "served equality narrows", query: "SELECT * FROM c WHERE c.status = @s", ix: allIndexed,
+			check: func(f *cost.QueryFacts) bool { return !f.FullScan && f.DocsLoaded == 500 && f.IndexLookups == 1 }, wantFacts: "500 loaded, 1 lookup"},
+		{name: "two ORDER BY items without a composite index get the 400", query: "SELECT * FROM c ORDER BY c.status, c.bio", ix: allIndexed,
+			wantWarn: "query-order-by", check: func(f *cost.QueryFacts) bool { return f.SortedInMemory == 1000 }, wantFacts: "1000 sorted"},
+		{name: "composite index serves the ORDER BY", query: "SELECT TOP 5 * FROM c ORDER BY c.status, c.bio", ix: statusBio,
+			check: func(f *cost.QueryFacts) bool { return f.SortedInMemory == 0 && f.DocsLoaded == 5 && f.DocsOutput == 5 }, wantFacts: "streamed, 5 loaded"},
+		{name: "filter and ORDER BY without a composite index sort in memory", query: "SELECT * FROM c WHERE c.status = @s ORDER BY c.bio", ix: allIndexed,
+			check: func(f *cost.QueryFacts) bool { return f.SortedInMemory == 500 && f.DocsLoaded == 500 }, wantFacts: "500 sorted"},
+		{name: "aggregate returns one value", query: "SELECT VALUE COUNT(1) FROM c WHERE c.status = @s", ix: allIndexed,
+			check: func(f *cost.QueryFacts) bool { return f.DocsOutput == 1 && f.DocsLoaded == 500 }, wantFacts: "1 output, 500 loaded"},
+		{name: "TOP without ORDER BY stops early", query: "SELECT TOP 10 c.status FROM c", ix: allIndexed,
+			check: func(f *cost.QueryFacts) bool {
+				return f.DocsLoaded == 10 && f.DocsOutput == 10 && f.BytesOutput < 10*100
+			}, wantFacts: "10 loaded, small output"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := smallDesign()
+			d.Containers[0].Indexing = tt.ix
+			d.AccessPatterns[2].Query = tt.query
+			d.AccessPatterns[2].Params = nil
+			p, err := Build(d, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pt := p.Patterns[2]
+			if pt.Facts == nil || !tt.check(pt.Facts) {
+				t.Errorf("facts %+v, want %s", pt.Facts, tt.wantFacts)
+			}
+			if pt.ModelRU <= 0 {
+				t.Errorf("model RU %v", pt.ModelRU)
+			}
+			for _, code := range []string{"query-syntax", "query-order-by"} {
+				if got := hasWarning(p, code, "AP3"); got != (code == tt.wantWarn) {
+					t.Errorf("warning %s = %v, want %v: %+v", code, got, !got, p.Warnings)
+				}
+			}
+		})
+	}
 }

@@ -1,138 +1,48 @@
 package plan
 
 import (
-	"strings"
+	"encoding/json"
+	"fmt"
 
 	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/engine/index"
+	"github.com/cosmosdv/validate/internal/provision"
 )
 
-// policy answers "is this scalar path indexed?" for a design's compact indexing policy, with the
-// service's precedence: the most precise matching path wins, an excluded path wins a tie
-// (index-policy.md). It is the plan's static view; the engine has its own implementation.
-type policy struct {
-	none      bool
-	rules     []rule
-	composite [][]string
+// compilePolicy turns a design's compact indexing policy into the policy the engine enforces: the
+// same azcosmos policy provision sends to the service, read as the engine reads it from the wire.
+// The plan thereby applies exactly the engine's path precedence and composite-index rules.
+func compilePolicy(ix *design.Indexing) (*index.Compiled, error) {
+	b, err := json.Marshal(provision.IndexingPolicy(ix))
+	if err != nil {
+		return nil, fmt.Errorf("encode indexing policy: %w", err)
+	}
+	var p index.Policy
+	if err := json.Unmarshal(b, &p); err != nil {
+		return nil, fmt.Errorf("decode indexing policy: %w", err)
+	}
+	c, err := index.Compile(p)
+	if err != nil {
+		return nil, fmt.Errorf("indexing policy: %w", err)
+	}
+	return c, nil
 }
 
-type rule struct {
-	segs     []string
-	exact    bool // "/?" ending: only this scalar path
-	excluded bool
-}
+// systemProps are the properties the service adds to every stored item; the engine counts their index
+// terms like any other property's (index.Compiled.Terms runs over the stored body).
+var systemProps = []string{"_rid", "_self", "_etag", "_attachments", "_ts"}
 
-func newPolicy(ix *design.Indexing) *policy {
-	p := &policy{}
-	if ix == nil {
-		p.rules = []rule{{segs: nil}}
-		return p
-	}
-	if strings.EqualFold(ix.Mode, "none") {
-		p.none = true
-		return p
-	}
-	add := func(paths []string, excluded bool) {
-		for _, s := range paths {
-			r := parseRule(s)
-			r.excluded = excluded
-			p.rules = append(p.rules, r)
+// systemTerms is the number of indexed terms the system properties add to a document under pol, plus
+// the id when the design does not generate one as a field (withID).
+func systemTerms(pol *index.Compiled, withID bool) int {
+	n := 0
+	for _, p := range systemProps {
+		if pol.Indexed([]string{p}) {
+			n++
 		}
 	}
-	add(ix.Included, false)
-	add(ix.Excluded, true)
-	if len(ix.Included) == 0 {
-		// The service requires the root to be included or excluded; a policy listing only exclusions
-		// includes the rest.
-		p.rules = append(p.rules, rule{})
+	if withID && pol.Indexed([]string{"id"}) {
+		n++
 	}
-	for _, ci := range ix.Composite {
-		var paths []string
-		for _, cp := range ci {
-			paths = append(paths, strings.Trim(cp.Path, "/"))
-		}
-		p.composite = append(p.composite, paths)
-	}
-	return p
-}
-
-func parseRule(s string) rule {
-	s = strings.TrimSpace(s)
-	r := rule{}
-	switch {
-	case strings.HasSuffix(s, "/?"):
-		r.exact = true
-		s = strings.TrimSuffix(s, "/?")
-	case strings.HasSuffix(s, "/*"):
-		s = strings.TrimSuffix(s, "/*")
-	}
-	for seg := range strings.SplitSeq(strings.Trim(s, "/"), "/") {
-		if seg != "" {
-			r.segs = append(r.segs, strings.Trim(seg, `"`))
-		}
-	}
-	return r
-}
-
-func (r rule) match(path []string) bool {
-	if r.exact && len(path) != len(r.segs) {
-		return false
-	}
-	if len(path) < len(r.segs) {
-		return false
-	}
-	for i, s := range r.segs {
-		if s != path[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// indexed reports whether the scalar at path (property names, "[]" for array elements) is indexed.
-func (p *policy) indexed(path []string) bool {
-	if p.none {
-		return false
-	}
-	best, bestPrec, found := false, -1, false
-	for _, r := range p.rules {
-		if !r.match(path) {
-			continue
-		}
-		prec := 2 * len(r.segs)
-		if r.exact {
-			prec++
-		}
-		if prec > bestPrec || (prec == bestPrec && r.excluded) {
-			best, bestPrec, found = !r.excluded, prec, true
-		}
-	}
-	return found && best
-}
-
-// systemTerms is the number of always-indexed system terms (id and _ts under consistent indexing).
-func (p *policy) systemTerms() int {
-	if p.none {
-		return 0
-	}
-	return 2
-}
-
-// hasComposite reports whether a composite index starts with exactly these paths, in order.
-func (p *policy) hasComposite(paths []string) bool {
-	for _, ci := range p.composite {
-		if len(ci) < len(paths) {
-			continue
-		}
-		ok := true
-		for i := range paths {
-			if ci[i] != paths[i] {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			return true
-		}
-	}
-	return false
+	return n
 }

@@ -1,41 +1,31 @@
 package plan
 
 import (
+	"errors"
 	"fmt"
 	"math"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/engine/sql"
 )
 
-// The static query estimate reads the query text with a few patterns, not a parser: it finds TOP,
-// the properties filtered and ordered on, functions that cannot use the index, JOINs and the
-// projection. It is rough by design and says so; the embedded engine measures the real facts.
-var (
-	reTop       = regexp.MustCompile(`(?i)\bTOP\s+(\d+)`)
-	reWhere     = regexp.MustCompile(`(?is)\bWHERE\b(.*?)(\bORDER\s+BY\b|\bGROUP\s+BY\b|\bOFFSET\b|$)`)
-	reOrderBy   = regexp.MustCompile(`(?is)\bORDER\s+BY\b(.*?)(\bOFFSET\b|$)`)
-	reProp      = regexp.MustCompile(`\b[a-zA-Z_]\w*((?:\.[a-zA-Z_]\w*)+)`)
-	reEqLiteral = regexp.MustCompile(`\b[a-zA-Z_]\w*\.([a-zA-Z_][\w.]*)\s*=\s*('[^']*'|"[^"]*"|@\w+|-?[\d.]+|true|false)`)
-	reScanFunc  = regexp.MustCompile(`(?i)\b(UPPER|LOWER|GetCurrentDateTime|GetCurrentTimestamp|GetCurrentTicks|ABS|CEILING|FLOOR|ROUND|POWER|SQRT|LOG|TRIM|LTRIM|RTRIM|REPLACE|REVERSE|CONCAT)\s*\(`)
-	reJoin      = regexp.MustCompile(`(?i)\bJOIN\s+(?:\(.*?\)|\w+\s+IN\s+\w+\.([\w.]+))`)
-	reSelect    = regexp.MustCompile(`(?is)^\s*SELECT\s+(?:TOP\s+\d+\s+)?(?:DISTINCT\s+)?(.*?)\s+FROM\b`)
-	reAggregate = regexp.MustCompile(`(?i)\b(COUNT|SUM|AVG|MIN|MAX)\s*\(`)
-)
+// The static query estimate parses the query with the engine's parser and asks the engine's planner
+// (sql.Analyze) which filters the index serves, whether ORDER BY streams from an index or is sorted
+// in memory, TOP, JOINs and the projection. Only the document counts are the plan's own: they come
+// from the generators' cardinalities, not from data, so the figures stay rough and say so.
 
 // queryEstimate is a static guess at a query's execution facts.
 type queryEstimate struct {
-	Facts cost.QueryFacts
-	Notes []string
+	Facts    cost.QueryFacts
+	Notes    []string
+	Warnings []Warning
 }
 
 // estimateQuery guesses the facts of pattern ap in container c with the given physical partitions.
 // Document counts are the seeded ones (what a run measures against); factor scales them (1 = seeded).
 func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstimate, partitions int, factor float64) queryEstimate {
-	q := ap.Query
 	var qe queryEstimate
 	f := &qe.Facts
 	f.Consistency = cost.Consistency(consistencyOf(s.d, ap))
@@ -50,70 +40,34 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 		qe.Notes = append(qe.Notes, "key prefix: assumed to reach one physical partition")
 	}
 
-	where := ""
-	if m := reWhere.FindStringSubmatch(q); m != nil {
-		where = m[1]
+	a, err := s.analyze(ap.Query)
+	if err != nil {
+		qe.Warnings = append(qe.Warnings, Warning{Code: "query-syntax", Subject: ap.ID, Message: err.Error()})
+		qe.Notes = append(qe.Notes, "the query does not parse: figures assume a scan")
 	}
-	// Result type: a string literal naming a document type, else the sampled type, else the first.
-	rt := s.resultType(ap, where)
+	if w, ok := orderByWarning(ap.ID, a.OrderByErr); ok {
+		qe.Warnings = append(qe.Warnings, w)
+		qe.Notes = append(qe.Notes, "ORDER BY fails with 400 under this policy: figures assume an in-memory sort")
+	}
+
+	// Result type: the document type a filter's string literal names, else the sampled type, else the
+	// first.
+	rt := s.resultType(ap, &a)
 	est := ests[rt.Type]
 
-	// Documents in scope (production scale).
-	inScope := s.count(rt, 0) * factor
-	allInScope := 0.0
-	for i := range s.c.Documents {
-		allInScope += s.count(&s.c.Documents[i], 0) * factor
-	}
+	// Documents in scope (seeded volume times factor), divided among the key values the partition key
+	// (or prefix) of the pattern selects.
+	per := 1.0
 	if n := len(ap.PartitionKey); n > 0 {
-		// A full key or a prefix scopes the query to the documents under that key value.
-		per := math.Max(s.prefixDist(rt, n).Card*factor, 1)
-		inScope /= per
-		allInScope /= per
+		per = math.Max(s.prefixDist(rt, n).Card*factor, 1)
 	}
-
-	// Selectivity of equality filters on indexed paths other than the type discriminator and the key.
-	matched := inScope
-	scan := false
-	lookups := 0
-	for _, m := range reEqLiteral.FindAllStringSubmatch(where, -1) {
-		path := m[1]
-		if isKeyPath(s.c, path) {
-			lookups++
-			continue
-		}
-		li, ok := est.leaves[path]
-		if !ok {
-			continue
-		}
-		if lit := strings.Trim(m[2], `'"`); s.docType(lit) != nil {
-			lookups++
-			continue // the type discriminator: already scoped by the result type
-		}
-		if !li.indexed {
-			scan = true
-			qe.Notes = append(qe.Notes, fmt.Sprintf("filter on /%s: path not indexed, scan", strings.ReplaceAll(path, ".", "/")))
-			continue
-		}
-		lookups++
-		if fl := fieldAt(rt, "/"+strings.ReplaceAll(path, ".", "/")); fl != nil {
-			d := s.fieldDist(rt, fl, math.Max(s.count(rt, 0), 1), 0)
-			matched /= math.Max(d.Card, 1)
-		}
-	}
-	if fs := reScanFunc.FindAllString(where, -1); len(fs) > 0 {
-		scan = true
-		f.FunctionCalls = int(math.Round(allInScope)) * len(fs)
-		qe.Notes = append(qe.Notes, fmt.Sprintf("%s in WHERE cannot use the index: scan", strings.TrimSuffix(fs[0], "(")))
-	}
-	for _, m := range reProp.FindAllStringSubmatch(where, -1) {
-		path := strings.TrimPrefix(m[1], ".")
-		if isKeyPath(s.c, path) {
-			continue // the key scopes the query; the index is not needed for it
-		}
-		if li, ok := est.leaves[path]; ok && !li.indexed && !scan {
-			scan = true
-			qe.Notes = append(qe.Notes, fmt.Sprintf("filter on /%s: path not indexed, scan", strings.ReplaceAll(path, ".", "/")))
-		}
+	allInScope, matched, served := 0.0, 0.0, 0.0
+	for i := range s.c.Documents {
+		dt := &s.c.Documents[i]
+		n := s.count(dt, 0) * factor / per
+		allInScope += n
+		matched += s.matching(dt, n, a.Filters, false)
+		served += s.matching(dt, n, a.Filters, true)
 	}
 	// Parameters drawn from a seeded document of the result type match at least that document.
 	if ap.Sample == rt.Type && len(ap.Params) > 0 {
@@ -122,66 +76,186 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 	if ap.Expect != nil && ap.Expect.MinResults != nil {
 		matched = math.Max(matched, float64(*ap.Expect.MinResults))
 	}
-	f.IndexLookups = max(lookups, 1)
-	out := matched
-	if m := reTop.FindStringSubmatch(q); m != nil {
-		if n, err := strconv.Atoi(m[1]); err == nil {
-			out = math.Min(out, float64(n))
+
+	// Loaded: the documents the served filters select, or everything in scope when none is served
+	// (a scan, or no WHERE at all).
+	loadedAll := allInScope
+	if a.Narrowing {
+		loadedAll = math.Max(served, matched)
+	}
+	f.FullScan = a.FullScan
+	for _, p := range a.Unindexed {
+		if dotted := strings.Join(p, "."); !isKeyPath(s.c, dotted) {
+			qe.Notes = append(qe.Notes, fmt.Sprintf("filter on /%s: path not indexed", strings.Join(p, "/")))
 		}
 	}
+	if len(a.Functions) > 0 {
+		qe.Notes = append(qe.Notes, fmt.Sprintf("%s in WHERE cannot use the index", a.Functions[0]))
+	}
+	if a.FullScan {
+		qe.Notes = append(qe.Notes, "no filter is served by the index: scan")
+	}
+	f.IndexLookups = a.IndexLookups
+
+	// Output and early stop: TOP cuts the output and, without grouping or an in-memory sort, the
+	// loading too (Execute stops once TOP items are produced; from an ordered index it loads at most
+	// TOP documents). The designer's MaxResults caps the output only.
+	limit := matched
+	if a.Top >= 0 {
+		limit = math.Min(limit, float64(a.Top))
+	}
+	out := limit
 	if ap.Expect != nil && ap.Expect.MaxResults != nil {
 		out = math.Min(out, float64(*ap.Expect.MaxResults))
 	}
-	loaded := out
-	if scan {
-		loaded = allInScope
-		f.FullScan = true
-	}
-
-	// ORDER BY: served by a composite index over (equality filters…, order items) or by a single range
-	// index when it has one item and no other filter; otherwise the matches are sorted in memory.
-	if m := reOrderBy.FindStringSubmatch(q); m != nil {
-		var items []string
-		for _, p := range reProp.FindAllStringSubmatch(m[1], -1) {
-			items = append(items, strings.TrimPrefix(p[1], "."))
+	loaded := loadedAll
+	switch {
+	case len(a.Aggregates) > 0 || a.Shape.GroupBy:
+		if !a.Shape.GroupBy {
+			out = 1 // an aggregate without GROUP BY returns one value
 		}
-		if len(items) > 0 && !s.orderServed(items, where) {
-			f.SortedInMemory = int(math.Round(matched))
-			loaded = math.Max(loaded, matched)
+	case len(a.OrderBy) > 0 && !a.OrderStreams:
+		f.SortedInMemory = int(math.Round(matched))
+		if a.OrderByErr == nil {
 			qe.Notes = append(qe.Notes, "ORDER BY not served by a composite index: sorted in memory")
 		}
+	case len(a.OrderBy) > 0:
+		if a.Top >= 0 && len(a.Joins) == 0 && !a.Shape.Distinct {
+			loaded = math.Min(loadedAll, float64(a.Top))
+		}
+	case matched > 0:
+		loaded = loadedAll * limit / matched
+	}
+	if n := len(a.Functions); n > 0 {
+		f.FunctionCalls = int(math.Round(loaded)) * n
 	}
 
 	// JOINs over arrays multiply rows per loaded document.
-	if js := reJoin.FindAllStringSubmatch(q, -1); len(js) > 0 {
+	if len(a.Joins) > 0 {
 		rows := 1.0
-		for _, j := range js {
-			if j[1] == "" {
+		for _, j := range a.Joins {
+			if j.Path == nil {
 				rows *= 2 // a subquery JOIN keeps few elements; assumed
 				continue
 			}
-			if li, ok := est.leaves[j[1]+".[]"]; ok && li.count > 0 {
+			path := strings.Join(j.Path, ".")
+			if li, ok := est.leaves[path+".[]"]; ok && li.count > 0 {
 				rows *= li.count
-			} else if n := arrayLen(rt, j[1]); n > 0 {
+			} else if n := arrayLen(rt, path); n > 0 {
 				rows *= n
 			}
 		}
 		f.JoinRows = int(math.Round(loaded * math.Max(rows-1, 0)))
-		qe.Notes = append(qe.Notes, fmt.Sprintf("%d JOIN(s): about %.0f rows per document", len(js), rows))
+		qe.Notes = append(qe.Notes, fmt.Sprintf("%d JOIN(s): about %.0f rows per document", len(a.Joins), rows))
 	}
 
 	f.DocsLoaded = int(math.Round(loaded))
 	f.BytesLoaded = int64(loaded * est.Bytes)
 	f.DocsOutput = int(math.Round(out))
-	f.BytesOutput = int64(out * s.projectionBytes(q, est))
+	f.BytesOutput = int64(out * projectionBytes(&a, est))
 	return qe
 }
 
-func (s *sizer) resultType(ap *design.AccessPattern, where string) *design.DocType {
-	for _, m := range regexp.MustCompile(`'([^']*)'|"([^"]*)"`).FindAllStringSubmatch(where, -1) {
-		lit := m[1] + m[2]
-		if dt := s.docType(lit); dt != nil {
-			return dt
+// analyze parses text and analyses it against the container's policy. A query that does not parse
+// gets the analysis of a scan that returns whole documents, and the parser's error.
+func (s *sizer) analyze(text string) (sql.Analysis, error) {
+	q, err := sql.Parse(text)
+	if err != nil {
+		return sql.Analysis{FullScan: true, Top: -1, Projection: sql.Projection{Kind: sql.ProjectStar}},
+			fmt.Errorf("query does not parse: %w", err)
+	}
+	return sql.Analyze(q, s.pol), nil
+}
+
+// orderByWarning turns the 400 the service answers for an ORDER BY into a plan warning.
+func orderByWarning(id string, err error) (Warning, bool) {
+	var missing *sql.MissingCompositeIndexError
+	var excluded *sql.ExcludedOrderByError
+	switch {
+	case err == nil:
+		return Warning{}, false
+	case errors.As(err, &missing):
+		var specs []string
+		for _, cp := range missing.Suggested() {
+			specs = append(specs, cp.Path+" "+strings.TrimSuffix(cp.Order, "ending")) // the design's asc/desc
+		}
+		return Warning{Code: "query-order-by", Subject: id,
+			Message: fmt.Sprintf("%s Add the composite index [%s].", err, strings.Join(specs, ", "))}, true
+	case errors.As(err, &excluded):
+		return Warning{Code: "query-order-by", Subject: id,
+			Message: fmt.Sprintf("%s Include /%s in the indexing policy.", err, strings.Join(excluded.Item.Path, "/"))}, true
+	}
+	return Warning{Code: "query-order-by", Subject: id, Message: err.Error()}, true
+}
+
+// matching estimates how many of the n documents of type dt in scope pass the query's equality and
+// ARRAY_CONTAINS filters (only those the index serves when servedOnly). A filter comparing a string
+// naming a document type keeps that type only; a property this type lacks but another has matches
+// none of it; the partition key is already accounted for by the scope. Other filters are not
+// estimated (they keep every document).
+func (s *sizer) matching(dt *design.DocType, n float64, filters []sql.Filter, servedOnly bool) float64 {
+	for _, fl := range filters {
+		if servedOnly && !fl.Served {
+			continue
+		}
+		switch {
+		case fl.Kind == sql.FilterFunction && fl.Function == "ARRAY_CONTAINS":
+			n *= s.containsShare(dt, fl.Path[:len(fl.Path)-1])
+		case fl.Kind != sql.FilterEqual || isKeyPath(s.c, strings.Join(fl.Path, ".")):
+		default:
+			if lit, ok := fl.Literal.(string); ok && s.docType(lit) != nil {
+				if lit != dt.Type {
+					return 0
+				}
+				continue
+			}
+			path := "/" + strings.Join(fl.Path, "/")
+			field := fieldAt(dt, path)
+			switch {
+			case field != nil:
+				n /= math.Max(s.fieldDist(dt, field, math.Max(s.count(dt, 0), 1), 0).Card, 1)
+			case path == "/id":
+				n /= math.Max(s.count(dt, 0), 1)
+			case s.anyTypeHas(path):
+				return 0
+			}
+		}
+	}
+	return n
+}
+
+// containsShare is the share of dt's documents whose array at path holds a given element: its
+// average length over the number of distinct element values, at most 1; 1 when unknown.
+func (s *sizer) containsShare(dt *design.DocType, path []string) float64 {
+	f := fieldAt(dt, "/"+strings.Join(path, "/"))
+	if f == nil || f.Array == nil || f.Of == nil {
+		return 1
+	}
+	avg := float64(f.Array.Min+f.Array.Max) / 2
+	card := s.fieldDist(dt, f.Of, math.Max(s.count(dt, 0)*avg, 1), 0).Card
+	return math.Min(1, avg/math.Max(card, 1))
+}
+
+func (s *sizer) anyTypeHas(path string) bool {
+	for i := range s.c.Documents {
+		if fieldAt(&s.c.Documents[i], path) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// resultType is the document type a query returns: the one a type-like filter names, else the one
+// any equality filter's string names, else the sampled, else the pattern's document, else the first.
+func (s *sizer) resultType(ap *design.AccessPattern, a *sql.Analysis) *design.DocType {
+	if dt := s.docType(a.TypeLiteral); dt != nil {
+		return dt
+	}
+	for _, fl := range a.Filters {
+		if lit, ok := fl.Literal.(string); ok && fl.Kind == sql.FilterEqual {
+			if dt := s.docType(lit); dt != nil {
+				return dt
+			}
 		}
 	}
 	if dt := s.docType(ap.Sample); dt != nil {
@@ -210,52 +284,35 @@ func arrayLen(dt *design.DocType, path string) float64 {
 	return float64(f.Array.Min+f.Array.Max) / 2
 }
 
-// orderServed reports whether ORDER BY items are served by the index without an in-memory sort.
-func (s *sizer) orderServed(items []string, where string) bool {
-	var eq []string
-	for _, m := range reEqLiteral.FindAllStringSubmatch(where, -1) {
-		eq = append(eq, m[1])
-	}
-	toPaths := func(xs []string) []string {
-		out := make([]string, len(xs))
-		for i, x := range xs {
-			out[i] = strings.ReplaceAll(x, ".", "/")
-		}
-		return out
-	}
-	if s.pol.hasComposite(toPaths(items)) {
-		return true
-	}
-	// Equality-filtered properties may lead the composite index.
-	if len(eq) > 0 && s.pol.hasComposite(toPaths(append(append([]string{}, eq...), items...))) {
-		return true
-	}
-	// One item with no other filter: the range index serves the order.
-	return len(items) == 1 && strings.TrimSpace(where) == "" && s.pol.indexed(strings.Split(items[0], "."))
-}
-
 // projectionBytes is the expected size of one result: the whole document, a few properties, or an
 // aggregate value.
-func (s *sizer) projectionBytes(q string, est docEstimate) float64 {
-	m := reSelect.FindStringSubmatch(q)
-	if m == nil {
-		return est.Bytes
-	}
-	sel := strings.TrimSpace(m[1])
-	if reAggregate.MatchString(sel) {
+func projectionBytes(a *sql.Analysis, est docEstimate) float64 {
+	if len(a.Aggregates) > 0 {
 		return 20
 	}
-	if sel == "*" || regexp.MustCompile(`^(?i:VALUE\s+)?[a-zA-Z_]\w*$`).MatchString(sel) {
+	item := func(it sql.Projected) float64 {
+		switch {
+		case it.IsPath && len(it.Path) == 0:
+			return est.Bytes // the document itself
+		case it.IsPath:
+			if li, ok := est.leaves[strings.Join(it.Path, ".")]; ok {
+				return li.bytes
+			}
+		}
+		return 16 // an object, an array or a computed value: assumed small
+	}
+	switch a.Projection.Kind {
+	case sql.ProjectStar:
+		return est.Bytes
+	case sql.ProjectValue:
+		if len(a.Projection.Items) == 1 {
+			return item(a.Projection.Items[0])
+		}
 		return est.Bytes
 	}
-	var b float64 = 2
-	for _, p := range reProp.FindAllStringSubmatch(sel, -1) {
-		path := strings.TrimPrefix(p[1], ".")
-		if li, ok := est.leaves[path]; ok {
-			b += li.bytes + float64(len(path)) + 4
-		} else {
-			b += 20
-		}
+	var b float64 = 2 // braces
+	for _, it := range a.Projection.Items {
+		b += item(it) + float64(len(it.Name)) + 4 // "name": and a comma
 	}
 	return b
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/engine/index"
 )
 
 // systemPropsBytes is what the service adds to every stored item (_rid, _self, _etag, _attachments,
@@ -28,7 +29,7 @@ type docEstimate struct {
 	Terms    float64 // expected indexed terms under the container's policy (system terms included)
 	MinTerms float64
 	leaves   map[string]leafInfo // by dotted path, for patch and query analysis
-	pol      *policy
+	pol      *index.Compiled
 }
 
 type leafInfo struct {
@@ -39,9 +40,10 @@ type leafInfo struct {
 }
 
 type sizer struct {
-	d   *design.Design
-	c   *design.Container
-	pol *policy
+	d *design.Design
+	c *design.Container
+	// pol is the container's compiled policy; nil indexes everything.
+	pol *index.Compiled
 }
 
 func (s *sizer) docType(name string) *design.DocType {
@@ -85,23 +87,23 @@ func (s *sizer) estimate(dt *design.DocType) docEstimate {
 	exp += systemPropsBytes
 	mn += systemPropsBytes
 	if t := float64(dt.TargetBytes); t > exp {
-		// Padding adds one filler property; count it as a term when the root is indexed.
+		// Padding adds one filler property (the seed package's "pad"); a term when it is indexed.
 		exp = t
-		if s.pol.indexed([]string{"_filler"}) {
+		if s.pol.Indexed([]string{"pad"}) {
 			e.Terms++
 		}
 	}
 	if t := float64(dt.TargetBytes); t > mn {
 		mn = t
 	}
-	sys := float64(s.pol.systemTerms())
+	sys := float64(systemTerms(s.pol, !hasID))
 	e.Terms += sys
 	e.MinTerms += sys
 	// Composite indexes add one entry per document that has all their paths.
-	for _, ci := range s.pol.composite {
+	for _, ci := range s.pol.Composites() {
 		all := true
-		for _, p := range ci {
-			if _, ok := e.leaves[strings.ReplaceAll(p, "/", ".")]; !ok {
+		for _, p := range ci.Paths {
+			if _, ok := e.leaves[strings.Join(p, ".")]; !ok {
 				all = false
 			}
 		}
@@ -145,7 +147,7 @@ func (s *sizer) terms(dt *design.DocType, f *design.Field, path []string, occ fl
 		}
 		return exp, mn
 	}
-	ix := s.pol.indexed(path)
+	ix := s.pol.Indexed(path)
 	b, _ := s.fieldBytes(dt, f, 0)
 	e.leaves[strings.Join(path, ".")] = leafInfo{indexed: ix, count: occ, bytes: b, stable: f.Const != nil || f.Copy != ""}
 	if ix {

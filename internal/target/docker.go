@@ -128,16 +128,27 @@ func configureRyuk(ctx context.Context, d *docker) bool {
 	ryukOnce.Do(func() {
 		present, _, err := d.imagePresent(ctx, testcontainers.ReaperDefaultImage)
 		disable := err != nil || !present
-		prev, had := os.LookupEnv(ryukEnv)
+		read := func() { ryukDisabled = testcontainers.ReadConfig().Config.RyukDisabled }
 		if disable {
-			_ = os.Setenv(ryukEnv, "true")
-		}
-		ryukDisabled = testcontainers.ReadConfig().Config.RyukDisabled
-		if had {
-			_ = os.Setenv(ryukEnv, prev)
+			withEnv(ryukEnv, "true", read)
 		} else {
-			_ = os.Unsetenv(ryukEnv)
+			read()
 		}
 	})
 	return ryukDisabled
+}
+
+// withEnv runs fn with the environment variable name set to value, then restores it exactly:
+// its previous value, or unset if it was unset.
+func withEnv(name, value string, fn func()) {
+	prev, had := os.LookupEnv(name)
+	_ = os.Setenv(name, value)
+	defer func() {
+		if had {
+			_ = os.Setenv(name, prev)
+		} else {
+			_ = os.Unsetenv(name)
+		}
+	}()
+	fn()
 }

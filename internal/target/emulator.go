@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"net/url"
@@ -19,6 +20,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
 	cerrdefs "github.com/containerd/errdefs"
 	"github.com/testcontainers/testcontainers-go"
+	tclog "github.com/testcontainers/testcontainers-go/log"
 	"github.com/testcontainers/testcontainers-go/wait"
 
 	"github.com/cosmosdv/validate/internal/probe"
@@ -28,7 +30,9 @@ import (
 // fixes of 2025–2026 are in; vnext-EN20261008 is the newest dated tag seen in public use when this
 // was written (2026-11). Override with --emulator-image.
 const (
+	// DefaultEmulatorImage is the Microsoft vNext emulator, pinned.
 	DefaultEmulatorImage = "mcr.microsoft.com/cosmosdb/linux/azure-cosmos-emulator:vnext-EN20261008"
+	// ClassicEmulatorImage is the Microsoft classic emulator (HTTPS only, amd64, slow to start).
 	ClassicEmulatorImage = "mcr.microsoft.com/cosmosdb/linux/azure-cosmos-emulator:latest"
 )
 
@@ -181,8 +185,13 @@ func startEmulator(ctx context.Context, cfg Config, d *docker, allowPull bool) (
 	cfg.status("target: emulator %s (%s, %s) — starting container…", image, protocol, ryukNote)
 	cfg.Log.Info("starting emulator", "image", image, "protocol", protocol, "ryukDisabled", ryukOff, "docker", d.host)
 
+	// testcontainers-go prints a banner through its process-wide logger when it first connects;
+	// keep it off the user's terminal. The CLI opens one emulator per process.
+	tclog.SetDefault(slogPrintf{cfg.Log})
 	hostname, _ := os.Hostname()
 	opts := []testcontainers.ContainerCustomizer{
+		// testcontainers-go prints to stderr by default; its lines belong in our debug log.
+		testcontainers.WithLogger(slogPrintf{cfg.Log}),
 		testcontainers.WithExposedPorts(gatewayPort),
 		testcontainers.WithLabels(map[string]string{
 			labelManaged: "1",
@@ -448,4 +457,11 @@ func reachableAddr(ctx context.Context, ctr *testcontainers.DockerContainer, doc
 		return "", errors.New("no host to reach the container on")
 	}
 	return net.JoinHostPort(candidates[len(candidates)-1], port.Port()), nil
+}
+
+// slogPrintf adapts a slog.Logger to testcontainers-go's Printf logger, at debug level.
+type slogPrintf struct{ l *slog.Logger }
+
+func (p slogPrintf) Printf(format string, v ...any) {
+	p.l.Debug(strings.TrimSpace(fmt.Sprintf(format, v...)), "component", "testcontainers")
 }

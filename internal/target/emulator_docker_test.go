@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"strings"
@@ -132,6 +133,10 @@ func TestEmulator_FlakyStartAndDeath(t *testing.T) {
 	_, err = db.Read(ctx, nil)
 	if !errors.Is(err, ErrEmulatorDied) || !IsInfrastructure(err) {
 		t.Fatalf("after kill: err = %v, want ErrEmulatorDied", err)
+	}
+	var ne net.Error
+	if !errors.As(err, &ne) || ne.Timeout() {
+		t.Errorf("a dead container must read as a transport failure to other stages: %v", err)
 	}
 	if msg := Explain(err); !strings.Contains(msg, "crashed") || strings.Count(msg, "\n") > 0 {
 		t.Errorf("Explain = %q", msg)
@@ -290,5 +295,38 @@ func TestEndpoint_Unreachable(t *testing.T) {
 	_, err := Open(ctx, Config{Kind: KindEndpoint, Endpoint: "http://127.0.0.1:1/"})
 	if !errors.Is(err, ErrUnreachable) || !IsInfrastructure(err) {
 		t.Fatalf("err = %v, want ErrUnreachable", err)
+	}
+}
+
+func TestAccount_KeyAndConnectionString(t *testing.T) {
+	// The embedded engine stands in for an account (the real service needs network access).
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	emb, err := Open(ctx, Config{Kind: KindEmbedded})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emb.Close(context.Background())
+	for name, cfg := range map[string]Config{
+		"key":               {Kind: KindAccount, Endpoint: emb.Info.Endpoint, Key: WellKnownEmulatorKey},
+		"connection string": {Kind: KindAccount, ConnectionString: "AccountEndpoint=" + emb.Info.Endpoint + ";AccountKey=" + WellKnownEmulatorKey + ";"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			tgt, err := Open(ctx, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer tgt.Close(context.Background())
+			if tgt.Info.Kind != KindAccount || tgt.Info.ChargeSource != ChargeService || !tgt.Shared {
+				t.Errorf("info = %+v shared=%v", tgt.Info, tgt.Shared)
+			}
+			if strings.Contains(fmt.Sprintf("%+v", tgt.Info), WellKnownEmulatorKey) {
+				t.Error("target info holds the key")
+			}
+			exists, err := DatabaseExists(ctx, tgt.Client, "cdv-absent")
+			if err != nil || exists {
+				t.Errorf("DatabaseExists = %v, %v", exists, err)
+			}
+		})
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/design"
@@ -52,13 +53,11 @@ func truncateUTF8(s string, n int) string {
 		return s
 	}
 	s = s[:n]
-	for len(s) > 0 && !utf8Valid(s) {
+	for len(s) > 0 && !utf8.ValidString(s) {
 		s = s[:len(s)-1]
 	}
 	return s
 }
-
-func utf8Valid(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
 
 // NewRunID returns a fresh run id: UTC time to the second and 4 random hex digits, e.g.
 // "20261121t054346-a1b2". It sorts by time and is safe in a database id.

@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	azruntime "github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
@@ -80,6 +81,9 @@ func TestRunScopedName(t *testing.T) {
 				t.Errorf("length %d over %d", len(got), maxDatabaseID)
 			}
 		})
+	}
+	if got := RunScopedName(strings.Repeat("é", 200), "r1"); len(got) > maxDatabaseID || !utf8.ValidString(got) || !strings.HasSuffix(got, "-r1") {
+		t.Errorf("multi-byte name cut badly: %d bytes, valid %v", len(got), utf8.ValidString(got))
 	}
 	a, b := RunScopedName("shop", ""), RunScopedName("shop", "")
 	if a != b || !strings.HasPrefix(a, "shop-") {
@@ -477,19 +481,30 @@ func TestCloserIdempotentAndIgnoresCancel(t *testing.T) {
 	}
 }
 
-func TestConfigureRyukRestoresEnvironment(t *testing.T) {
-	// configureRyuk runs once per process; what matters to the user is that the variable is
-	// back to what it was afterwards, whatever the decision.
-	const sentinel = "user-value"
-	t.Setenv(ryukEnv, sentinel)
-	d, err := dialDocker(context.Background())
-	if err != nil {
-		t.Skip("needs Docker: " + err.Error())
-	}
-	defer d.Close()
-	configureRyuk(context.Background(), d)
-	if got := os.Getenv(ryukEnv); got != sentinel {
-		t.Errorf("%s = %q after configureRyuk, want the user's %q", ryukEnv, got, sentinel)
+func TestWithEnvRestores(t *testing.T) {
+	const name = "CDV_TEST_WITHENV"
+	for _, tt := range []struct {
+		name string
+		had  bool
+		prev string
+	}{{"unset before", false, ""}, {"set before", true, "user-value"}, {"empty before", true, ""}} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv(name, "placeholder") // registers restoration of the test process's state
+			if tt.had {
+				os.Setenv(name, tt.prev)
+			} else {
+				os.Unsetenv(name)
+			}
+			seen := ""
+			withEnv(name, "true", func() { seen = os.Getenv(name) })
+			if seen != "true" {
+				t.Errorf("inside: %q, want true", seen)
+			}
+			got, had := os.LookupEnv(name)
+			if had != tt.had || got != tt.prev {
+				t.Errorf("after: (%q, set %v), want (%q, set %v)", got, had, tt.prev, tt.had)
+			}
+		})
 	}
 }
 

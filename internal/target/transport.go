@@ -80,10 +80,20 @@ func clientOptions(hc *http.Client, died func(context.Context) error, rewriteTo 
 }
 
 // finalError tells the azcore retry policy not to retry (it looks for a NonRetriable method):
-// retrying a request to a container that has exited only delays the error.
+// retrying a request to a container that has exited only delays the error. It is a net.Error
+// that is not a timeout, so stages that classify transport failures as the target's (probe,
+// seed) still do, while the Cosmos retry policy does not retry it.
 type finalError struct{ error }
 
 func (e finalError) Unwrap() error { return e.error }
 
 // NonRetriable marks the error as final for the SDK's retry policy.
 func (finalError) NonRetriable() {}
+
+// Timeout reports false: the container stopped, nothing timed out.
+func (finalError) Timeout() bool { return false }
+
+// Temporary reports false (net.Error).
+func (finalError) Temporary() bool { return false }
+
+var _ net.Error = finalError{}

@@ -144,6 +144,11 @@ func BuildImage(ctx context.Context, tag string, files map[string][]byte) error 
 		return fmt.Errorf("docker client: %w", err)
 	}
 	defer cli.Close()
+	// A rebuild moves the tag; remove the image it leaves untagged, so reruns do not pile up.
+	var oldID string
+	if old, err := cli.ImageInspect(ctx, tag); err == nil {
+		oldID = old.ID
+	}
 	res, err := cli.ImageBuild(ctx, &buf, client.ImageBuildOptions{
 		Tags:        []string{tag},
 		Remove:      true,
@@ -162,6 +167,11 @@ func BuildImage(ctx context.Context, tag string, files map[string][]byte) error 
 	}
 	if i := bytes.Index(out, []byte(`"errorDetail"`)); i >= 0 {
 		return fmt.Errorf("docker build %s: %s", tag, strings.TrimSpace(string(out[i:])))
+	}
+	if oldID != "" {
+		if cur, err := cli.ImageInspect(ctx, tag); err == nil && cur.ID != oldID {
+			_, _ = cli.ImageRemove(ctx, oldID, client.ImageRemoveOptions{PruneChildren: true})
+		}
 	}
 	return nil
 }
