@@ -310,9 +310,21 @@ func (pl *plan) orderStreams(q *Query, pol *index.Compiled, order []index.OrderI
 	if len(pl.residual) > 0 || len(pl.eqPaths) != len(pl.served) {
 		return false
 	}
-	want := append(append([]index.OrderItem{}, pl.eqPaths...), order...)
-	for i := range pl.eqPaths {
-		want[i].Desc = order[0].Desc
+	// A path both filtered by equality and sorted on appears once, in its ORDER BY place. An equality
+	// path holds one value, so either direction of it in the index serves; try each (at most 2^n for
+	// the few equality paths a query has).
+	eqs := dropPaths(pl.eqPaths, order)
+	if len(eqs) > 8 {
+		eqs = eqs[:8]
 	}
-	return pol.HasComposite(want)
+	want := append(append([]index.OrderItem{}, eqs...), order...)
+	for mask := 0; mask < 1<<len(eqs); mask++ {
+		for i := range eqs {
+			want[i].Desc = mask&(1<<i) != 0
+		}
+		if pol.HasComposite(want) {
+			return true
+		}
+	}
+	return false
 }

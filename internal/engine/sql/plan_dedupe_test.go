@@ -45,3 +45,29 @@ func TestIndexMetrics_CompositeRecommendationHasNoRepeatedPaths(t *testing.T) {
 	}
 }
 
+// ORDER BY served by a composite index whose leading paths are equality filters, in either direction,
+// and a filtered path that is also sorted on, stream from the index instead of sorting in memory.
+func TestOrderStreams_EqualityPrefixes(t *testing.T) {
+	pol, err := index.Compile(index.Policy{Automatic: true, IndexingMode: "consistent",
+		IncludedPaths: []index.Path{{Path: "/*"}},
+		CompositeIndexes: [][]index.CompositePath{
+			{{Path: "/type", Order: "ascending"}, {Path: "/createdAt", Order: "descending"}},
+			{{Path: "/categoryId", Order: "ascending"}, {Path: "/price", Order: "ascending"}},
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{
+		"SELECT * FROM c WHERE c.type = 'order' ORDER BY c.createdAt DESC",
+		"SELECT * FROM c WHERE c.type = 'order' ORDER BY c.createdAt ASC",
+		"SELECT * FROM c WHERE c.categoryId = 'x' ORDER BY c.categoryId, c.price",
+	} {
+		q, err := Parse(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := Analyze(q, pol); !a.OrderStreams {
+			t.Errorf("%s: want the composite index to serve the ORDER BY", text)
+		}
+	}
+}
