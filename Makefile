@@ -36,7 +36,7 @@ fuzz:             ## a short fuzzing pass over the design parser and the query l
 bench:            ## engine and query benchmarks (figures in docs/performance.md)
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/engine/...
 
-TARGET    ?= auto
+TARGET    ?= embedded
 BASELINES ?= baselines/$(TARGET)/
 nightly: build    ## what the nightly job runs: compare every design with its committed baseline for TARGET
 	./bin/validate run --target $(TARGET) --baseline $(BASELINES) --out $(REPORTS) --format text,md,json,junit,html $(DESIGNS)

@@ -15,6 +15,7 @@ import (
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/engine"
 	"github.com/cosmosdv/validate/internal/pipeline"
+	"github.com/cosmosdv/validate/internal/plan"
 	"github.com/cosmosdv/validate/internal/probe"
 	"github.com/cosmosdv/validate/internal/report"
 	"github.com/cosmosdv/validate/internal/target"
@@ -197,20 +198,24 @@ type partitionPlan struct {
 	byName   map[string]int // database/container → partitions
 }
 
+// set records the partitions of d's containers in database: the --partitions override, else what
+// the plan computes from the design's storage and throughput (the same figure `validate plan` prints).
 func (p *partitionPlan) set(d *design.Design, database string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.byName == nil {
 		p.byName = map[string]int{}
 	}
-	for i := range d.Containers {
-		c := &d.Containers[i]
-		n := c.Partitions
+	byContainer := map[string]int{}
+	if pl, err := plan.Build(d, plan.Options{}); err == nil {
+		for _, c := range pl.Containers {
+			byContainer[c.Name] = c.Partitions
+		}
+	}
+	for _, c := range d.Containers {
+		n := byContainer[c.Name]
 		if p.override > 0 {
 			n = p.override
-		}
-		if n == 0 {
-			n = cost.PhysicalPartitions(containerStorageGB(d, c), provisionedRU(c))
 		}
 		p.byName[database+"/"+c.Name] = max(n, 1)
 	}
@@ -226,27 +231,6 @@ func (p *partitionPlan) lookup(database, container string, throughputRU int) int
 		return p.override
 	}
 	return cost.PhysicalPartitions(0, throughputRU)
-}
-
-// containerStorageGB is a container's share of the design's production storage.
-func containerStorageGB(d *design.Design, c *design.Container) float64 {
-	if c.StorageGB > 0 {
-		return c.StorageGB
-	}
-	if len(d.Containers) == 0 {
-		return 0
-	}
-	return d.Scale.StorageGB / float64(len(d.Containers))
-}
-
-func provisionedRU(c *design.Container) int {
-	switch {
-	case c.Throughput.AutoscaleMax > 0:
-		return c.Throughput.AutoscaleMax
-	case c.Throughput.Manual > 0:
-		return c.Throughput.Manual
-	}
-	return 400
 }
 
 func (a *app) run(ctx context.Context, paths []string, o *runOptions) error {

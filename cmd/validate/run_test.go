@@ -21,7 +21,7 @@ func TestRun_Examples(t *testing.T) {
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			out := t.TempDir()
-			code, stdout, stderr := runCLI(t, "run", "--target", "embedded", "--samples", "5", "--progress", "none",
+			code, stdout, stderr := runCLI(t, "run", "--target", "embedded", "--progress", "none",
 				"--out", out, "--format", "text,md,json,junit,html", f)
 			if code != ExitOK {
 				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)

@@ -9,8 +9,10 @@ import (
 	"net/http/httptest"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
@@ -195,5 +197,102 @@ func BenchmarkStart(b *testing.B) {
 			b.Fatal(err)
 		}
 		_ = s.Close(context.Background())
+	}
+}
+
+// BenchmarkPaired runs the ceiling and the engine in alternating rounds of 2,000 operations (16
+// goroutines) and reports both rates and their ratio. Alternating makes the ratio robust against
+// the load of other processes drifting during a run, which separate benchmarks are not.
+//
+//	go test -run '^$' -bench Paired -benchtime 5x ./internal/engine/
+func BenchmarkPaired(b *testing.B) {
+	type workload struct {
+		name string
+		seed func(c *azcosmos.ContainerClient)
+		op   func(c *azcosmos.ContainerClient, i int64) error
+	}
+	ctx := context.Background()
+	seed := func(n int) func(c *azcosmos.ContainerClient) {
+		return func(c *azcosmos.ContainerClient) {
+			for i := range n {
+				pk := fmt.Sprintf("p%d", i%64)
+				_, _ = c.CreateItem(ctx, azcosmos.NewPartitionKeyString(pk), oneKB(fmt.Sprintf("i%d", i), pk), nil)
+			}
+		}
+	}
+	var created atomic.Int64
+	workloads := []workload{
+		{"Create", func(*azcosmos.ContainerClient) {}, func(c *azcosmos.ContainerClient, _ int64) error {
+			i := created.Add(1)
+			pk := fmt.Sprintf("p%d", i%64)
+			_, err := c.CreateItem(ctx, azcosmos.NewPartitionKeyString(pk), oneKB(fmt.Sprintf("n%d", i), pk), nil)
+			return err
+		}},
+		{"PointRead", seed(1000), func(c *azcosmos.ContainerClient, i int64) error {
+			i %= 1000
+			_, err := c.ReadItem(ctx, azcosmos.NewPartitionKeyString(fmt.Sprintf("p%d", i%64)), fmt.Sprintf("i%d", i), nil)
+			return err
+		}},
+		{"Query10", seed(640), func(c *azcosmos.ContainerClient, i int64) error {
+			p := c.NewQueryItemsPager("SELECT * FROM c", azcosmos.NewPartitionKeyString(fmt.Sprintf("p%d", i%64)), nil)
+			page, err := p.NextPage(ctx)
+			if err == nil && len(page.Items) != 10 {
+				err = fmt.Errorf("%d items, want 10", len(page.Items))
+			}
+			return err
+		}},
+	}
+	const round, workers = 2000, 16
+	run := func(c *azcosmos.ContainerClient, op func(*azcosmos.ContainerClient, int64) error) (time.Duration, error) {
+		var next atomic.Int64
+		var firstErr atomic.Value
+		var wg sync.WaitGroup
+		start := time.Now()
+		for range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for {
+					i := next.Add(1)
+					if i > round {
+						return
+					}
+					if err := op(c, i); err != nil {
+						firstErr.CompareAndSwap(nil, err)
+						return
+					}
+				}
+			}()
+		}
+		wg.Wait()
+		if err, _ := firstErr.Load().(error); err != nil {
+			return 0, err
+		}
+		return time.Since(start), nil
+	}
+	for _, w := range workloads {
+		b.Run(w.name, func(b *testing.B) {
+			ceil, stopCeil := cannedContainer(b)
+			defer stopCeil()
+			eng, stopEng := engineClient(b)
+			defer stopEng()
+			w.seed(eng)
+			var tCeil, tEng time.Duration
+			for range b.N {
+				d, err := run(ceil, w.op)
+				if err != nil {
+					b.Fatal(err)
+				}
+				tCeil += d
+				if d, err = run(eng, w.op); err != nil {
+					b.Fatal(err)
+				}
+				tEng += d
+			}
+			ops := float64(b.N * round)
+			b.ReportMetric(ops/tCeil.Seconds(), "ceiling-ops/s")
+			b.ReportMetric(ops/tEng.Seconds(), "engine-ops/s")
+			b.ReportMetric(100*tCeil.Seconds()/tEng.Seconds(), "%-of-ceiling")
+		})
 	}
 }

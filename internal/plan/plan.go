@@ -222,6 +222,9 @@ func Build(d *design.Design, opts Options) (*Plan, error) {
 		mode, ru := designedThroughput(c)
 		st.plan.Designed = Throughput{Mode: mode, RU: ru}
 		st.plan.Partitions = rc.PartitionsFor(mode, st.plan.StorageGB, ru)
+		if c.Partitions > 0 {
+			st.plan.Partitions = c.Partitions
+		}
 	}
 
 	// Patterns.
