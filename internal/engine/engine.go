@@ -177,9 +177,20 @@ func (s *Server) TLSConfig() *tls.Config {
 
 // Close stops accepting requests, lets in-flight ones finish (until ctx ends), stops background work
 // and saves the snapshot when PersistPath is set. Calling it again returns the first result.
+// closeGrace is how long Close lets in-flight requests finish before it closes connections.
+const closeGrace = 500 * time.Millisecond
+
 func (s *Server) Close(ctx context.Context) error {
 	s.closeOnce.Do(func() {
-		err := s.http.Shutdown(ctx)
+		// In-flight requests get a short grace; then connections still open are closed. (Shutdown alone
+		// waits for connections the client opened but never used, which net/http treats as active for
+		// five seconds.)
+		grace, cancel := context.WithTimeout(ctx, closeGrace)
+		err := s.http.Shutdown(grace)
+		cancel()
+		if err != nil && ctx.Err() == nil {
+			err = s.http.Close()
+		}
 		close(s.stop)
 		s.bg.Wait()
 		if s.opts.PersistPath != "" {
