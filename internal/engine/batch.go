@@ -138,7 +138,7 @@ func (s *Server) batch(q *request, c *container) (int, error) {
 				results[i] = map[string]any{"statusCode": 424, "requestCharge": 0}
 			}
 		}
-		q.out.Set("x-ms-substatus", strconv.Itoa(failure.sub))
+		setHeader(q.out, "X-Ms-Substatus", strconv.Itoa(failure.sub))
 	}
 	body, _ := json.Marshal(results)
 	s.itemHeaders(q, p, nil)

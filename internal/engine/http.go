@@ -76,9 +76,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		start = time.Now()
 	}
 	q := &request{r: r, w: w, hdr: r.Header, out: w.Header()}
-	q.out.Set("x-ms-activity-id", s.activityID())
-	q.out.Set("x-ms-gatewayversion", "version=2.14.0")
-	q.out.Set("Content-Type", "application/json")
+	setHeader(q.out, "X-Ms-Activity-Id", s.activityID())
+	setHeader(q.out, "X-Ms-Gatewayversion", "version=2.14.0")
+	setHeader(q.out, "Content-Type", "application/json")
 	path := strings.Trim(r.URL.Path, "/")
 	if path != "" {
 		q.segs = strings.Split(path, "/")
@@ -198,31 +198,35 @@ func (s *Server) writeError(q *request, e *apiError) {
 		code = http.StatusText(e.status)
 	}
 	if e.sub != 0 {
-		q.out.Set("x-ms-substatus", strconv.Itoa(e.sub))
+		setHeader(q.out, "X-Ms-Substatus", strconv.Itoa(e.sub))
 	}
 	if e.retryAfter > 0 {
-		q.out.Set("x-ms-retry-after-ms", strconv.FormatInt(max(e.retryAfter.Milliseconds(), 1), 10))
+		setHeader(q.out, "X-Ms-Retry-After-Ms", strconv.FormatInt(max(e.retryAfter.Milliseconds(), 1), 10))
 	}
 	q.charge += e.charge
-	q.out.Set("x-ms-request-charge", formatCharge(q.charge))
-	body, _ := json.Marshal(map[string]string{"code": code, "message": e.msg + "\r\nActivityId: " + q.out.Get("x-ms-activity-id") + ", cosmosdv-engine"})
+	setHeader(q.out, "X-Ms-Request-Charge", formatCharge(q.charge))
+	body, _ := json.Marshal(map[string]string{"code": code, "message": e.msg + "\r\nActivityId: " + q.out.Get("X-Ms-Activity-Id") + ", cosmosdv-engine"})
 	q.w.WriteHeader(e.status)
 	q.w.Write(body)
 }
+
+// setHeader sets a response header whose name is already in canonical form, skipping the
+// canonicalisation (and its allocation) that http.Header.Set does on every call.
+func setHeader(h http.Header, canonicalKey, v string) { h[canonicalKey] = []string{v} }
 
 func formatCharge(c float64) string { return strconv.FormatFloat(c, 'f', 2, 64) }
 
 // reply writes a successful response with the accumulated charge.
 func (s *Server) reply(q *request, status int, body []byte) (int, error) {
-	q.out.Set("x-ms-request-charge", formatCharge(q.charge))
-	if q.out.Get("x-ms-session-token") == "" {
-		q.out.Set("x-ms-session-token", "0:-1#"+strconv.FormatInt(s.lsn.Load(), 10))
+	setHeader(q.out, "X-Ms-Request-Charge", formatCharge(q.charge))
+	if q.out.Get("X-Ms-Session-Token") == "" {
+		setHeader(q.out, "X-Ms-Session-Token", "0:-1#"+strconv.FormatInt(s.lsn.Load(), 10))
 	}
 	if body == nil {
 		q.out.Del("Content-Type")
-		q.out.Set("Content-Length", "0")
+		setHeader(q.out, "Content-Length", "0")
 	} else {
-		q.out.Set("Content-Length", strconv.Itoa(len(body)))
+		setHeader(q.out, "Content-Length", strconv.Itoa(len(body)))
 	}
 	q.w.WriteHeader(status)
 	if body != nil {

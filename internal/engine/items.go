@@ -326,10 +326,10 @@ func (s *Server) newOverlay(c *container, p *partition, lpk string, vals []any) 
 // itemHeaders sets the per-item response headers.
 func (s *Server) itemHeaders(q *request, p *partition, d *doc) {
 	if d != nil {
-		q.out.Set("etag", d.etag)
+		setHeader(q.out, "Etag", d.etag)
 	}
-	q.out.Set("x-ms-documentdb-partitionkeyrangeid", p.id)
-	q.out.Set("x-ms-session-token", p.id+":-1#"+strconv.FormatInt(s.lsn.Load(), 10))
+	setHeader(q.out, "X-Ms-Documentdb-Partitionkeyrangeid", p.id)
+	setHeader(q.out, "X-Ms-Session-Token", p.id+":-1#"+strconv.FormatInt(s.lsn.Load(), 10))
 }
 
 func minimal(q *request) bool {

@@ -157,7 +157,7 @@ func (s *Server) feed(q *request, key, rid string, docs []any) (int, error) {
 		docs = []any{}
 	}
 	body, _ := json.Marshal(map[string]any{"_rid": rid, key: docs, "_count": len(docs)})
-	q.out.Set("x-ms-item-count", strconv.Itoa(len(docs)))
+	setHeader(q.out, "X-Ms-Item-Count", strconv.Itoa(len(docs)))
 	return s.reply(q, 200, body)
 }
 
@@ -517,7 +517,7 @@ func (s *Server) pkranges(q *request, dbID, id string) (int, error) {
 		return 0, err
 	}
 	etag := "\"pkr-" + c.rid + "\""
-	q.out.Set("etag", etag)
+	setHeader(q.out, "Etag", etag)
 	if q.hdr.Get("If-None-Match") == etag {
 		return s.reply(q, 304, nil)
 	}

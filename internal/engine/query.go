@@ -284,14 +284,14 @@ func (s *Server) queryItems(q *request, c *container) (int, error) {
 		next = string(b)
 	}
 	if next != "" {
-		q.out.Set("x-ms-continuation", next)
+		setHeader(q.out, "X-Ms-Continuation", next)
 	}
-	q.out.Set("x-ms-documentdb-partitionkeyrangeid", p.id)
-	q.out.Set("x-ms-session-token", p.id+":-1#"+strconv.FormatInt(s.lsn.Load(), 10))
-	q.out.Set("x-ms-item-count", strconv.Itoa(hi-lo))
-	q.out.Set("x-ms-documentdb-query-metrics", queryMetrics(f, ex.took))
+	setHeader(q.out, "X-Ms-Documentdb-Partitionkeyrangeid", p.id)
+	setHeader(q.out, "X-Ms-Session-Token", p.id+":-1#"+strconv.FormatInt(s.lsn.Load(), 10))
+	setHeader(q.out, "X-Ms-Item-Count", strconv.Itoa(hi-lo))
+	setHeader(q.out, "X-Ms-Documentdb-Query-Metrics", queryMetrics(f, ex.took))
 	if metricsWanted && ex.metrics != nil {
-		q.out.Set("x-ms-cosmos-index-utilization", indexUtilization(ex.metrics))
+		setHeader(q.out, "X-Ms-Cosmos-Index-Utilization", indexUtilization(ex.metrics))
 	}
 	return s.reply(q, 200, envelope(c.rid, ex.items[lo:hi]))
 }
@@ -509,9 +509,9 @@ func (s *Server) readFeed(q *request, c *container) (int, error) {
 		next = string(b)
 	}
 	if next != "" {
-		q.out.Set("x-ms-continuation", next)
+		setHeader(q.out, "X-Ms-Continuation", next)
 	}
-	q.out.Set("x-ms-documentdb-partitionkeyrangeid", p.id)
-	q.out.Set("x-ms-item-count", strconv.Itoa(len(items)))
+	setHeader(q.out, "X-Ms-Documentdb-Partitionkeyrangeid", p.id)
+	setHeader(q.out, "X-Ms-Item-Count", strconv.Itoa(len(items)))
 	return s.reply(q, 200, envelope(c.rid, items))
 }
