@@ -356,22 +356,7 @@ func (s *Server) writeItem(q *request, c *container, urlID string) (int, error) 
 	case strings.EqualFold(q.hdr.Get("x-ms-documentdb-is-upsert"), "true"):
 		kind = "Upsert"
 	}
-	vals, lpk, p, err := s.target(q, c, body)
-	if err != nil {
-		return 0, err
-	}
-	if err := s.admit(c, p); err != nil {
-		return 0, err
-	}
-	p.mu.Lock()
-	o := s.newOverlay(c, p, lpk, vals)
-	res, err := s.stage(o, kind, id, q.hdr.Get("If-Match"), body, q.body, nil, q.consistency())
-	if err == nil {
-		s.commit(o)
-	}
-	p.mu.Unlock()
-	s.consume(c, p, res.charge)
-	q.charge = res.charge
+	p, res, err := s.writeOne(q, c, kind, id, body, q.body, nil)
 	if err != nil {
 		return 0, err
 	}
@@ -414,23 +399,30 @@ func (s *Server) readItem(q *request, c *container, id string) (int, error) {
 	return s.reply(q, 200, d.raw)
 }
 
-func (s *Server) deleteItem(q *request, c *container, id string) (int, error) {
-	vals, lpk, p, err := s.target(q, c, nil)
+// writeOne runs one write (Create, Replace, Upsert, Delete or Patch) in its logical partition: it
+// admits it against the partition's budget, stages and commits it atomically, and charges it.
+func (s *Server) writeOne(q *request, c *container, kind, id string, body map[string]any, raw []byte, patch *patchSpec) (*partition, itemResult, error) {
+	vals, lpk, p, err := s.target(q, c, body)
 	if err != nil {
-		return 0, err
+		return nil, itemResult{}, err
 	}
 	if err := s.admit(c, p); err != nil {
-		return 0, err
+		return nil, itemResult{}, err
 	}
 	p.mu.Lock()
 	o := s.newOverlay(c, p, lpk, vals)
-	res, err := s.stage(o, "Delete", id, q.hdr.Get("If-Match"), nil, nil, nil, q.consistency())
+	res, err := s.stage(o, kind, id, q.hdr.Get("If-Match"), body, raw, patch, q.consistency())
 	if err == nil {
 		s.commit(o)
 	}
 	p.mu.Unlock()
 	s.consume(c, p, res.charge)
 	q.charge = res.charge
+	return p, res, err
+}
+
+func (s *Server) deleteItem(q *request, c *container, id string) (int, error) {
+	p, _, err := s.writeOne(q, c, "Delete", id, nil, nil, nil)
 	if err != nil {
 		return 0, err
 	}

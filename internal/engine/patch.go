@@ -44,22 +44,7 @@ func (s *Server) patchItem(q *request, c *container, id string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	vals, lpk, p, err := s.target(q, c, nil)
-	if err != nil {
-		return 0, err
-	}
-	if err := s.admit(c, p); err != nil {
-		return 0, err
-	}
-	p.mu.Lock()
-	o := s.newOverlay(c, p, lpk, vals)
-	res, err := s.stage(o, "Patch", id, q.hdr.Get("If-Match"), nil, nil, spec, q.consistency())
-	if err == nil {
-		s.commit(o)
-	}
-	p.mu.Unlock()
-	s.consume(c, p, res.charge)
-	q.charge = res.charge
+	p, res, err := s.writeOne(q, c, "Patch", id, nil, nil, spec)
 	if err != nil {
 		return 0, err
 	}
