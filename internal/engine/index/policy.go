@@ -4,6 +4,7 @@ package index
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -412,7 +413,7 @@ func (c *Compiled) FindComposite(items []OrderItem) (Composite, bool) {
 		}
 		same, inverted := true, true
 		for i, it := range items {
-			if !equalPath(comp.Paths[i], it.Path) {
+			if !slices.Equal(comp.Paths[i], it.Path) {
 				same, inverted = false, false
 				break
 			}
@@ -427,18 +428,6 @@ func (c *Compiled) FindComposite(items []OrderItem) (Composite, bool) {
 		}
 	}
 	return Composite{}, false
-}
-
-func equalPath(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // FormatPath renders path segments as an index path ending in "/?", e.g. ["a","[]"] → "/a/[]/?".

@@ -1,5 +1,7 @@
 package sql
 
+import "slices"
+
 // KeyEqualities reports, for each of the given document paths (the partition-key paths, as property
 // names from the root, e.g. ["tenantId"] or ["address","city"]), the scalar values that the WHERE
 // clause fixes for it through a top-level AND-ed predicate: "path = constant" (either side),
@@ -24,7 +26,7 @@ func (q *Query) KeyEqualities(paths [][]string, params map[string]any) [][]any {
 			continue
 		}
 		for i, p := range paths {
-			if !samePath(p, path) {
+			if !slices.Equal(p, path) {
 				continue
 			}
 			if out[i] == nil {
@@ -111,18 +113,6 @@ func constScalar(e expr, params map[string]any) (any, bool) {
 		return v, true
 	}
 	return nil, false
-}
-
-func samePath(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func containsScalar(vals []any, v any) bool {
