@@ -37,7 +37,7 @@ func (s *Server) batch(q *request, c *container) (int, error) {
 	if len(ops) > maxBatchOps {
 		return 0, errf(400, "The batch request has %d operations; at most %d are allowed.", len(ops), maxBatchOps)
 	}
-	vals, present, err := parsePKHeader(q.hdr.Get("x-ms-documentdb-partitionkey"))
+	vals, present, err := parsePKHeader(q.header("X-Ms-Documentdb-Partitionkey"))
 	if err != nil || !present || len(vals) != len(c.pk.Paths) {
 		return 0, errf(400, "A batch request must give the full partition key of its logical partition.")
 	}
@@ -138,7 +138,7 @@ func (s *Server) batch(q *request, c *container) (int, error) {
 				results[i] = map[string]any{"statusCode": 424, "requestCharge": 0}
 			}
 		}
-		setHeader(q.out, "X-Ms-Substatus", strconv.Itoa(failure.sub))
+		setHeader(q.out, "x-ms-substatus", strconv.Itoa(failure.sub))
 	}
 	body, _ := json.Marshal(results)
 	s.itemHeaders(q, p, nil)

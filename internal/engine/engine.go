@@ -59,6 +59,7 @@ type Server struct {
 	now     func() time.Time
 	key     []byte
 	keyText string
+	auth    *authCache
 	url     string
 	ln      net.Listener
 	http    *http.Server
@@ -104,6 +105,7 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 		now:     o.Now,
 		key:     key,
 		keyText: o.Key,
+		auth:    newAuthCache(key),
 		dbs:     map[string]*database{},
 		stop:    make(chan struct{}),
 	}
@@ -270,8 +272,24 @@ func (s *Server) nextID() uint64 { return s.seq.Add(1) }
 
 // newETag returns a quoted etag as the service formats them.
 func (s *Server) newETag() string {
-	n := s.nextID()
-	return fmt.Sprintf("\"%s-0000-0000-%04x-%012x\"", s.idPrefix, (n>>48)&0xffff, n&0xffffffffffff)
+	return formatETag(s.idPrefix, s.nextID())
+}
+
+// formatETag renders "prefix-0000-0000-hhhh-hhhhhhhhhhhh" (with the quotes), the 16 hex digits
+// being n.
+func formatETag(prefix string, n uint64) string {
+	const hexDigits = "0123456789abcdef"
+	b := make([]byte, 0, len(prefix)+31)
+	b = append(b, '"')
+	b = append(b, prefix...)
+	b = append(b, "-0000-0000-"...)
+	for i := 15; i >= 0; i-- {
+		if i == 11 {
+			b = append(b, '-')
+		}
+		b = append(b, hexDigits[(n>>(4*uint(i)))&0xf])
+	}
+	return string(append(b, '"'))
 }
 
 // activityID returns a fresh activity id in UUID form.

@@ -584,3 +584,38 @@ func TestAuthorize_Malformed(t *testing.T) {
 		})
 	}
 }
+
+// TestAuthorize_CachedSignatureOnlyForItsRequest replays a header that verified (and is now in the
+// verification cache) against another resource, another verb and another date: each must be
+// refused, as a fresh HMAC check would refuse it.
+func TestAuthorize_CachedSignatureOnlyForItsRequest(t *testing.T) {
+	s, _ := startEngine(t, Options{})
+	date := time.Now().UTC().Format(http.TimeFormat)
+	mac := hmac.New(sha256.New, s.key)
+	mac.Write([]byte("get\ndbs\n\n" + strings.ToLower(date) + "\n\n"))
+	auth := url.QueryEscape("type=master&ver=1.0&sig=" + base64.StdEncoding.EncodeToString(mac.Sum(nil)))
+	send := func(method, path, date string) int {
+		req, _ := http.NewRequest(method, strings.TrimSuffix(s.URL(), "/")+path, nil)
+		req.Header.Set("Authorization", auth)
+		req.Header.Set("x-ms-date", date)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for range 2 { // the second is served from the cache
+		if got := send("GET", "/dbs", date); got != 200 {
+			t.Fatalf("the signed request: status %d, want 200", got)
+		}
+	}
+	later := time.Now().Add(time.Hour).UTC().Format(http.TimeFormat)
+	for _, r := range []struct{ method, path, date string }{
+		{"GET", "/dbs/other", date}, {"POST", "/dbs", date}, {"GET", "/dbs", later}, {"GET", "/offers", date},
+	} {
+		if got := send(r.method, r.path, r.date); got != http.StatusUnauthorized {
+			t.Errorf("%s %s at %s with the cached header: status %d, want 401", r.method, r.path, r.date, got)
+		}
+	}
+}

@@ -7,11 +7,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/cosmosdv/validate/internal/cost"
@@ -62,8 +65,18 @@ type request struct {
 	out    http.Header
 }
 
+// header returns a request header by its canonical name. The server canonicalises the names of
+// incoming headers, so a map lookup finds them without http.Header.Get canonicalising the name
+// again on every call (TestRequestHeaderNamesAreCanonical keeps the names given here canonical).
+func (q *request) header(canonicalKey string) string {
+	if v := q.hdr[canonicalKey]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
+
 func (q *request) consistency() cost.Consistency {
-	if c := q.hdr.Get("x-ms-consistency-level"); c != "" {
+	if c := q.header("X-Ms-Consistency-Level"); c != "" {
 		return cost.Consistency(c)
 	}
 	return cost.Session
@@ -76,8 +89,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		start = time.Now()
 	}
 	q := &request{r: r, w: w, hdr: r.Header, out: w.Header()}
-	setHeader(q.out, "X-Ms-Activity-Id", s.activityID())
-	setHeader(q.out, "X-Ms-Gatewayversion", "version=2.14.0")
+	setHeader(q.out, "x-ms-activity-id", s.activityID())
+	setHeader(q.out, "x-ms-gatewayversion", "version=2.14.0")
 	setHeader(q.out, "Content-Type", "application/json")
 	path := strings.Trim(r.URL.Path, "/")
 	if path != "" {
@@ -102,24 +115,86 @@ func (s *Server) serve(q *request) (int, error) {
 		return 0, err
 	}
 	if q.r.Body != nil && q.r.Method != http.MethodGet {
-		b, err := io.ReadAll(io.LimitReader(q.r.Body, maxRequestBytes+1))
+		b, err := readBody(q.r)
 		if err != nil {
-			return 0, errf(400, "The request body could not be read.")
-		}
-		if len(b) > maxRequestBytes {
-			return 0, errf(413, "The request payload is larger than the service allows.")
+			return 0, err
 		}
 		q.body = b
 	}
 	return s.route(q)
 }
 
+func errTooLarge() error {
+	return errf(413, "The request payload is larger than the service allows.")
+}
+
+// readBody reads a request body of at most maxRequestBytes into one buffer with systemRoom bytes
+// to spare, so that an item written by the request is stored in that same buffer (buildDoc).
+func readBody(r *http.Request) ([]byte, error) {
+	if r.ContentLength > maxRequestBytes {
+		return nil, errTooLarge()
+	}
+	size := 512
+	if r.ContentLength >= 0 {
+		size = int(r.ContentLength)
+	}
+	b := make([]byte, 0, size+systemRoom)
+	for {
+		if len(b) == cap(b)-systemRoom {
+			// Full up to the room: the end of the body, or more than was announced.
+			var one [1]byte
+			n, err := r.Body.Read(one[:])
+			if n == 1 {
+				if len(b) >= maxRequestBytes {
+					return nil, errTooLarge()
+				}
+				b = append(slices.Grow(b, len(b)+systemRoom+1), one[0])
+			}
+			if err == io.EOF {
+				if len(b) > maxRequestBytes {
+					return nil, errTooLarge()
+				}
+				return b, nil
+			}
+			if err != nil {
+				return nil, errf(400, "The request body could not be read.")
+			}
+			continue
+		}
+		n, err := r.Body.Read(b[len(b) : cap(b)-systemRoom])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			if len(b) > maxRequestBytes {
+				return nil, errTooLarge()
+			}
+			return b, nil
+		}
+		if err != nil {
+			return nil, errf(400, "The request body could not be read.")
+		}
+	}
+}
+
 // authorize verifies the master-key signature (access-control-on-cosmosdb-resources in the REST
 // docs): HMAC-SHA256 over "verb\nresourceType\nresourceLink\ndate\n\n" with the decoded key.
 func (s *Server) authorize(q *request) error {
-	auth := q.hdr.Get("Authorization")
+	auth := q.header("Authorization")
 	if auth == "" {
 		return errf(401, "Required Authorization header is missing.")
+	}
+	date := q.header("X-Ms-Date")
+	if date == "" {
+		date = q.header("Date")
+	}
+	if date == "" {
+		return errf(401, "The request has no x-ms-date header.")
+	}
+	rtype, link := resourceOf(q.segs)
+	verb := strings.ToLower(q.r.Method)
+	date = strings.ToLower(date)
+	signed := signedRequest{verb: verb, rtype: rtype, link: link, date: date}
+	if s.auth.verified(auth, signed) {
+		return nil
 	}
 	decoded, err := url.QueryUnescape(auth)
 	if err != nil {
@@ -145,18 +220,9 @@ func (s *Server) authorize(q *request) error {
 		return errf(401, "The authorization token is not well formed.")
 	}
 	sig := sigBuf[:n]
-	date := q.hdr.Get("x-ms-date")
-	if date == "" {
-		date = q.hdr.Get("Date")
-	}
-	if date == "" {
-		return errf(401, "The request has no x-ms-date header.")
-	}
-	rtype, link := resourceOf(q.segs)
-	verb := strings.ToLower(q.r.Method)
-	date = strings.ToLower(date)
+	mac := s.auth.macs.Get().(hash.Hash)
+	defer s.auth.macs.Put(mac)
 	var sum [sha256.Size]byte
-	mac := hmac.New(sha256.New, s.key)
 	for i, l := range []string{link, strings.ToLower(link)} {
 		if i == 1 && l == link {
 			break
@@ -171,10 +237,49 @@ func (s *Server) authorize(q *request) error {
 		io.WriteString(mac, date)
 		io.WriteString(mac, "\n\n")
 		if hmac.Equal(mac.Sum(sum[:0]), sig) {
+			s.auth.remember(auth, signed)
 			return nil
 		}
 	}
 	return errf(401, "The input authorization token can't serve the request. The wrong key is being used or the expected payload is not built as per the protocol.")
+}
+
+// signedRequest is what a master-key signature covers.
+type signedRequest struct{ verb, rtype, link, date string }
+
+// authCache remembers signatures already verified, each with the request it was verified for.
+// The SDK signs verb, resource and date to the second, so within a second every create into a
+// container, and every query of it, carries the same Authorization header: the cache spares the
+// HMAC for all but the first. A header is accepted from the cache only for the exact request it
+// was verified for, which is what verifying it again would conclude.
+type authCache struct {
+	macs sync.Pool // hmac.New(sha256.New, key), reset before use
+
+	mu   sync.Mutex
+	seen map[string]signedRequest // Authorization header → the request it verified
+}
+
+// authCacheSize bounds the cache; it is emptied when full (entries are worth a second or so).
+const authCacheSize = 1024
+
+func newAuthCache(key []byte) *authCache {
+	return &authCache{macs: sync.Pool{New: func() any { return hmac.New(sha256.New, key) }}, seen: map[string]signedRequest{}}
+}
+
+func (a *authCache) verified(header string, r signedRequest) bool {
+	a.mu.Lock()
+	got, ok := a.seen[header]
+	a.mu.Unlock()
+	return ok && got == r
+}
+
+func (a *authCache) remember(header string, r signedRequest) {
+	a.mu.Lock()
+	if len(a.seen) >= authCacheSize {
+		clear(a.seen)
+	}
+	a.seen[header] = r
+	a.mu.Unlock()
 }
 
 // resourceOf derives the signed resource type and link from the path segments: an odd count names
@@ -198,29 +303,41 @@ func (s *Server) writeError(q *request, e *apiError) {
 		code = http.StatusText(e.status)
 	}
 	if e.sub != 0 {
-		setHeader(q.out, "X-Ms-Substatus", strconv.Itoa(e.sub))
+		setHeader(q.out, "x-ms-substatus", strconv.Itoa(e.sub))
 	}
 	if e.retryAfter > 0 {
-		setHeader(q.out, "X-Ms-Retry-After-Ms", strconv.FormatInt(max(e.retryAfter.Milliseconds(), 1), 10))
+		setHeader(q.out, "x-ms-retry-after-ms", strconv.FormatInt(max(e.retryAfter.Milliseconds(), 1), 10))
 	}
 	q.charge += e.charge
-	setHeader(q.out, "X-Ms-Request-Charge", formatCharge(q.charge))
-	body, _ := json.Marshal(map[string]string{"code": code, "message": e.msg + "\r\nActivityId: " + q.out.Get("X-Ms-Activity-Id") + ", cosmosdv-engine"})
+	setHeader(q.out, "x-ms-request-charge", formatCharge(q.charge))
+	body, _ := json.Marshal(map[string]string{"code": code, "message": e.msg + "\r\nActivityId: " + headerValue(q.out, "x-ms-activity-id") + ", cosmosdv-engine"})
 	q.w.WriteHeader(e.status)
 	q.w.Write(body)
 }
 
-// setHeader sets a response header whose name is already in canonical form, skipping the
-// canonicalisation (and its allocation) that http.Header.Set does on every call.
-func setHeader(h http.Header, canonicalKey, v string) { h[canonicalKey] = []string{v} }
+// setHeader sets a response header under exactly the name given, skipping the canonicalisation
+// (and its allocation) that http.Header.Set does on every call. Names are given in one of two
+// forms: the service's own x-ms-* headers in lower case, as the service sends them and as HTTP/2
+// carries every name (net/http would otherwise lower-case them afresh, allocating, on every
+// response); the standard headers (Content-Type, Content-Length, Etag) in canonical form, since
+// net/http looks those up by their canonical names.
+func setHeader(h http.Header, key, v string) { h[key] = []string{v} }
+
+// headerValue reads a header set by setHeader, under the same name.
+func headerValue(h http.Header, key string) string {
+	if v := h[key]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
+}
 
 func formatCharge(c float64) string { return strconv.FormatFloat(c, 'f', 2, 64) }
 
 // reply writes a successful response with the accumulated charge.
 func (s *Server) reply(q *request, status int, body []byte) (int, error) {
-	setHeader(q.out, "X-Ms-Request-Charge", formatCharge(q.charge))
-	if q.out.Get("X-Ms-Session-Token") == "" {
-		setHeader(q.out, "X-Ms-Session-Token", "0:-1#"+strconv.FormatInt(s.lsn.Load(), 10))
+	setHeader(q.out, "x-ms-request-charge", formatCharge(q.charge))
+	if headerValue(q.out, "x-ms-session-token") == "" {
+		setHeader(q.out, "x-ms-session-token", "0:-1#"+strconv.FormatInt(s.lsn.Load(), 10))
 	}
 	if body == nil {
 		q.out.Del("Content-Type")
@@ -299,7 +416,7 @@ func (s *Server) route(q *request) (int, error) {
 			switch {
 			case isQuery(q):
 				return s.queryItems(q, c)
-			case strings.EqualFold(q.hdr.Get("x-ms-cosmos-is-batch-request"), "true"):
+			case strings.EqualFold(q.header("X-Ms-Cosmos-Is-Batch-Request"), "true"):
 				return s.batch(q, c)
 			default:
 				return s.writeItem(q, c, "")
@@ -329,8 +446,8 @@ func (s *Server) route(q *request) (int, error) {
 }
 
 func isQuery(q *request) bool {
-	return strings.EqualFold(q.hdr.Get("x-ms-documentdb-isquery"), "true") ||
-		strings.HasPrefix(q.hdr.Get("Content-Type"), "application/query+json")
+	return strings.EqualFold(q.header("X-Ms-Documentdb-Isquery"), "true") ||
+		strings.HasPrefix(q.header("Content-Type"), "application/query+json")
 }
 
 // account answers GET /: the database account, advertising this server as its only region.

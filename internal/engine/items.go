@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/cosmosdv/validate/internal/cost"
+	"github.com/cosmosdv/validate/internal/engine/jsondoc"
 )
 
 // systemProps are the properties the service adds to every item.
@@ -18,7 +19,7 @@ var systemProps = []string{"_rid", "_self", "_etag", "_attachments", "_ts"}
 // target resolves the physical and logical partition of a point operation from the key header,
 // falling back to the body's key when the header is absent.
 func (s *Server) target(q *request, c *container, body map[string]any) (vals []any, lpk string, p *partition, err error) {
-	vals, present, err := parsePKHeader(q.hdr.Get("x-ms-documentdb-partitionkey"))
+	vals, present, err := parsePKHeader(q.header("X-Ms-Documentdb-Partitionkey"))
 	if err != nil {
 		return nil, "", nil, errf(400, "%s", err.Error())
 	}
@@ -59,7 +60,13 @@ func (c *container) expiry(body map[string]any, ts int64) int64 {
 func (d *doc) expired(now int64) bool { return d.expires != 0 && now >= d.expires }
 
 // buildDoc assigns system properties and renders the stored JSON. raw, when given, is the client's
-// JSON of body and is spliced instead of re-encoded when it carries no system properties.
+// JSON of body; when it carries no system properties they are appended to it, in place when raw has
+// the room (readBody leaves it), instead of re-encoding body.
+//
+// The stored body is always decoded from the stored JSON by jsondoc, so its strings point into that
+// JSON: each item holds its text once (the 100,000-item memory budget in docs/performance.md depends
+// on it). That is safe because the stored JSON is never written after buildDoc returns: it is only
+// sent, saved and copied.
 func (s *Server) buildDoc(c *container, body map[string]any, raw []byte, id, lpk string, vals []any, rid string) (*doc, error) {
 	ts := s.now().Unix()
 	if rid == "" {
@@ -76,40 +83,60 @@ func (s *Server) buildDoc(c *container, body map[string]any, raw []byte, id, lpk
 			hadSystem = true
 		}
 	}
-	body["_rid"], body["_self"], body["_etag"], body["_attachments"], body["_ts"] = rid, self, etag, "attachments/", float64(ts)
 	var out []byte
 	trimmed := bytes.TrimRight(raw, " \t\r\n")
 	if raw != nil && !hadSystem && len(trimmed) > 2 && trimmed[len(trimmed)-1] == '}' {
-		etagJSON, _ := json.Marshal(etag)
-		// Exact capacity: items are kept for the engine's lifetime, so slack is paid per item.
-		const fixed = len(`,"_rid":"`) + len(`","_self":"`) + len(`","_etag":`) + len(`,"_attachments":"attachments/","_ts":`) + 20 + 1
-		out = make([]byte, 0, len(trimmed)-1+len(rid)+len(self)+len(etagJSON)+fixed)
-		out = append(out, trimmed[:len(trimmed)-1]...)
-		out = append(out, `,"_rid":"`...)
-		out = append(out, rid...)
-		out = append(out, `","_self":"`...)
-		out = append(out, self...)
-		out = append(out, `","_etag":`...)
-		out = append(out, etagJSON...)
-		out = append(out, `,"_attachments":"attachments/","_ts":`...)
-		out = strconv.AppendInt(out, ts, 10)
-		out = append(out, '}')
+		// Appending from the closing brace on leaves every string body points to untouched.
+		out = appendSystem(trimmed[:len(trimmed)-1], rid, self, etag, ts)
+		if unsafe.SliceData(out) != unsafe.SliceData(raw) {
+			// raw had no room: out is a new array, and body must be decoded from it.
+			body = nil
+		} else {
+			body["_rid"], body["_self"], body["_etag"], body["_attachments"], body["_ts"] = rid, self, etag, "attachments/", float64(ts)
+		}
 	} else {
+		body["_rid"], body["_self"], body["_etag"], body["_attachments"], body["_ts"] = rid, self, etag, "attachments/", float64(ts)
 		var err error
 		if out, err = json.Marshal(body); err != nil {
 			return nil, errf(400, "The document cannot be encoded: %v", err)
 		}
+		body = nil
 	}
 	if len(out) > maxItemBytes {
 		return nil, errf(413, "Request size is too large: an item may be at most 2 MB.")
 	}
+	if body == nil {
+		var err error
+		if body, err = jsondoc.DecodeObject(out); err != nil {
+			return nil, errf(400, "The document cannot be encoded: %v", err)
+		}
+	}
 	d := &doc{raw: out, id: id, lpk: lpk, pkVals: vals, rid: rid, etag: etag, ts: ts}
-	shareStrings(body, out)
 	d.Body, d.Size = body, len(out)
 	d.expires = c.expiry(body, ts)
 	d.terms = c.policy.Terms(body)
 	return d, nil
 }
+
+// appendSystem appends the system properties and the closing brace to the text of a JSON object
+// that stops just before its closing brace.
+func appendSystem(out []byte, rid, self, etag string, ts int64) []byte {
+	out = append(out, `,"_rid":"`...)
+	out = append(out, rid...)
+	out = append(out, `","_self":"`...)
+	out = append(out, self...)
+	out = append(out, `","_etag":`...)
+	out = strconv.AppendQuote(out, etag) // an etag is printable ASCII: Go quoting is JSON quoting
+	out = append(out, `,"_attachments":"attachments/","_ts":`...)
+	out = strconv.AppendInt(out, ts, 10)
+	return append(out, '}')
+}
+
+// systemRoom is how many bytes appendSystem adds to a stored item: the room readBody leaves after
+// a request body so that the item is stored in the request's own buffer. Every part of it has a
+// fixed length (rids, etags, a ten-digit timestamp).
+var systemRoom = len(appendSystem(nil, ridDoc(0, 0, 0), "dbs/"+ridDB(0)+"/colls/"+ridColl(0, 0)+"/docs/"+ridDoc(0, 0, 0)+"/",
+	formatETag("00000000", 0), 1<<31))
 
 // overlay stages the effects of one or more operations on a logical partition so that a batch
 // commits atomically or not at all.
@@ -328,19 +355,19 @@ func (s *Server) itemHeaders(q *request, p *partition, d *doc) {
 	if d != nil {
 		setHeader(q.out, "Etag", d.etag)
 	}
-	setHeader(q.out, "X-Ms-Documentdb-Partitionkeyrangeid", p.id)
-	setHeader(q.out, "X-Ms-Session-Token", p.id+":-1#"+strconv.FormatInt(s.lsn.Load(), 10))
+	setHeader(q.out, "x-ms-documentdb-partitionkeyrangeid", p.id)
+	setHeader(q.out, "x-ms-session-token", p.id+":-1#"+strconv.FormatInt(s.lsn.Load(), 10))
 }
 
 func minimal(q *request) bool {
-	return strings.Contains(strings.ToLower(q.hdr.Get("Prefer")), "return=minimal")
+	return strings.Contains(strings.ToLower(q.header("Prefer")), "return=minimal")
 }
 
 // writeItem serves create and upsert (POST docs) and replace (PUT docs/{id}).
 func (s *Server) writeItem(q *request, c *container, urlID string) (int, error) {
-	var body map[string]any
-	if err := json.Unmarshal(q.body, &body); err != nil || body == nil {
-		return 0, errf(400, "The request body is not a valid JSON object.")
+	body, err := jsondoc.DecodeObject(q.body)
+	if err != nil {
+		return 0, errf(400, "The request body is not a valid JSON object: %v.", err)
 	}
 	id, err := validID(body["id"])
 	if err != nil {
@@ -353,7 +380,7 @@ func (s *Server) writeItem(q *request, c *container, urlID string) (int, error) 
 		if id != urlID {
 			return 0, errf(400, "The id in the body (%q) does not match the id in the address (%q).", id, urlID)
 		}
-	case strings.EqualFold(q.hdr.Get("x-ms-documentdb-is-upsert"), "true"):
+	case strings.EqualFold(q.header("X-Ms-Documentdb-Is-Upsert"), "true"):
 		kind = "Upsert"
 	}
 	p, res, err := s.writeOne(q, c, kind, id, body, q.body, nil)
@@ -393,7 +420,7 @@ func (s *Server) readItem(q *request, c *container, id string) (int, error) {
 	q.charge = s.pointCharge(c, cost.Read, d, nil, 0, q.consistency())
 	s.consume(c, p, q.charge)
 	s.itemHeaders(q, p, d)
-	if inm := q.hdr.Get("If-None-Match"); inm != "" && (inm == d.etag || inm == "*") {
+	if inm := q.header("If-None-Match"); inm != "" && (inm == d.etag || inm == "*") {
 		return s.reply(q, http.StatusNotModified, nil)
 	}
 	return s.reply(q, 200, d.raw)
@@ -411,7 +438,7 @@ func (s *Server) writeOne(q *request, c *container, kind, id string, body map[st
 	}
 	p.mu.Lock()
 	o := s.newOverlay(c, p, lpk, vals)
-	res, err := s.stage(o, kind, id, q.hdr.Get("If-Match"), body, raw, patch, q.consistency())
+	res, err := s.stage(o, kind, id, q.header("If-Match"), body, raw, patch, q.consistency())
 	if err == nil {
 		s.commit(o)
 	}
@@ -493,41 +520,4 @@ func (s *Server) consume(c *container, p *partition, charge float64) {
 	}
 	p.budget.used += charge
 	p.eqMu.Unlock()
-}
-
-// minShared is the length from which a decoded string is worth pointing into the stored JSON.
-const minShared = 64
-
-// shareStrings makes the long strings of a decoded body point into raw, the item's stored JSON,
-// when raw holds their bytes verbatim (no escapes), so that each item keeps its long text once
-// instead of twice (the 100,000-item memory budget in docs/performance.md depends on it). Any match
-// holds the same bytes, so the string's value is unchanged. It is safe because raw is never written
-// after buildDoc returns: it is only sent, saved and copied.
-func shareStrings(body map[string]any, raw []byte) {
-	text := unsafe.String(unsafe.SliceData(raw), len(raw))
-	var walk func(v any) (string, bool)
-	walk = func(v any) (string, bool) {
-		switch x := v.(type) {
-		case string:
-			if len(x) >= minShared {
-				if i := strings.Index(text, x); i >= 0 {
-					return text[i : i+len(x)], true
-				}
-			}
-		case map[string]any:
-			for k, e := range x {
-				if n, ok := walk(e); ok {
-					x[k] = n
-				}
-			}
-		case []any:
-			for i, e := range x {
-				if n, ok := walk(e); ok {
-					x[i] = n
-				}
-			}
-		}
-		return "", false
-	}
-	walk(body)
 }

@@ -49,7 +49,11 @@ func storeItems(tb testing.TB, n int) uint64 {
 	mk := func(method, path string, body string, hdr map[string]string) int {
 		r := httptest.NewRequest(method, path, strings.NewReader(body))
 		w := httptest.NewRecorder()
-		q := &request{r: r, w: w, hdr: r.Header, out: w.Header(), body: []byte(body)}
+		b, err := readBody(r) // as serve reads it, with room for the system properties
+		if err != nil {
+			tb.Fatal(err)
+		}
+		q := &request{r: r, w: w, hdr: r.Header, out: w.Header(), body: b}
 		q.segs = strings.Split(strings.Trim(path, "/"), "/")
 		for k, v := range hdr {
 			r.Header.Set(k, v)

@@ -35,14 +35,14 @@ func validID(v any) (string, error) {
 
 // parseOffer reads the throughput headers of a create request.
 func parseOfferHeaders(q *request) (manual, autoscaleMax int, err error) {
-	if v := q.hdr.Get("x-ms-offer-throughput"); v != "" {
+	if v := q.header("X-Ms-Offer-Throughput"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 400 {
 			return 0, 0, errf(400, "The offer throughput %q is invalid: it must be a number of at least 400.", v)
 		}
 		return n, 0, nil
 	}
-	if v := q.hdr.Get("x-ms-cosmos-offer-autopilot-settings"); v != "" {
+	if v := q.header("X-Ms-Cosmos-Offer-Autopilot-Settings"); v != "" {
 		var a struct {
 			MaxThroughput int `json:"maxThroughput"`
 		}
@@ -157,7 +157,7 @@ func (s *Server) feed(q *request, key, rid string, docs []any) (int, error) {
 		docs = []any{}
 	}
 	body, _ := json.Marshal(map[string]any{"_rid": rid, key: docs, "_count": len(docs)})
-	setHeader(q.out, "X-Ms-Item-Count", strconv.Itoa(len(docs)))
+	setHeader(q.out, "x-ms-item-count", strconv.Itoa(len(docs)))
 	return s.reply(q, 200, body)
 }
 
@@ -431,7 +431,7 @@ func (s *Server) replaceContainer(q *request, dbID, id string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if im := q.hdr.Get("If-Match"); im != "" && im != c.etag {
+	if im := q.header("If-Match"); im != "" && im != c.etag {
 		return 0, errf(412, "The operation specified an etag that is different from the version on the server.")
 	}
 	// Take every partition lock so no write sees a half-changed policy.
@@ -518,7 +518,7 @@ func (s *Server) pkranges(q *request, dbID, id string) (int, error) {
 	}
 	etag := "\"pkr-" + c.rid + "\""
 	setHeader(q.out, "Etag", etag)
-	if q.hdr.Get("If-None-Match") == etag {
+	if q.header("If-None-Match") == etag {
 		return s.reply(q, 304, nil)
 	}
 	var out []any

@@ -105,7 +105,7 @@ func parseContinuation(h string) (continuation, error) {
 }
 
 func pageSize(q *request) int {
-	n, err := strconv.Atoi(q.hdr.Get("x-ms-max-item-count"))
+	n, err := strconv.Atoi(q.header("X-Ms-Max-Item-Count"))
 	if err != nil || n <= 0 {
 		return defaultPageSize
 	}
@@ -123,7 +123,7 @@ const maxRoutedKeys = 256
 // EPKs, a MultiHash prefix the ranges overlapping [prefixEPK, prefixEPK+"FF"), and anything else
 // fans out to every range. fanOut reports that more than one physical partition is read.
 func (s *Server) queryTargets(q *request, c *container, pq *sql.Query, params map[string]any) (parts []*partition, lpk string, fanOut bool, err error) {
-	vals, present, err := parsePKHeader(q.hdr.Get("x-ms-documentdb-partitionkey"))
+	vals, present, err := parsePKHeader(q.header("X-Ms-Documentdb-Partitionkey"))
 	if err != nil {
 		return nil, "", false, errf(400, "%s", err.Error())
 	}
@@ -221,7 +221,7 @@ func (s *Server) queryItems(q *request, c *container) (int, error) {
 		return 0, &apiError{status: 400, sub: subCrossPartitionQuery,
 			msg: "The provided cross partition query can not be directly served by the gateway. The query uses clauses (ORDER BY, TOP, OFFSET/LIMIT, aggregates, DISTINCT or GROUP BY) that need a client-side query engine across partitions."}
 	}
-	ct, err := parseContinuation(q.hdr.Get("x-ms-continuation"))
+	ct, err := parseContinuation(q.header("X-Ms-Continuation"))
 	if err != nil {
 		return 0, err
 	}
@@ -232,7 +232,7 @@ func (s *Server) queryItems(q *request, c *container) (int, error) {
 	if err := s.admit(c, p); err != nil {
 		return 0, err
 	}
-	metricsWanted := strings.EqualFold(q.hdr.Get("x-ms-cosmos-populateindexmetrics"), "true")
+	metricsWanted := strings.EqualFold(q.header("X-Ms-Cosmos-Populateindexmetrics"), "true")
 	key := ct.Key
 	var ex *execution
 	if key != "" {
@@ -284,14 +284,14 @@ func (s *Server) queryItems(q *request, c *container) (int, error) {
 		next = string(b)
 	}
 	if next != "" {
-		setHeader(q.out, "X-Ms-Continuation", next)
+		setHeader(q.out, "x-ms-continuation", next)
 	}
-	setHeader(q.out, "X-Ms-Documentdb-Partitionkeyrangeid", p.id)
-	setHeader(q.out, "X-Ms-Session-Token", p.id+":-1#"+strconv.FormatInt(s.lsn.Load(), 10))
-	setHeader(q.out, "X-Ms-Item-Count", strconv.Itoa(hi-lo))
-	setHeader(q.out, "X-Ms-Documentdb-Query-Metrics", queryMetrics(f, ex.took))
+	setHeader(q.out, "x-ms-documentdb-partitionkeyrangeid", p.id)
+	setHeader(q.out, "x-ms-session-token", p.id+":-1#"+strconv.FormatInt(s.lsn.Load(), 10))
+	setHeader(q.out, "x-ms-item-count", strconv.Itoa(hi-lo))
+	setHeader(q.out, "x-ms-documentdb-query-metrics", queryMetrics(f, ex.took))
 	if metricsWanted && ex.metrics != nil {
-		setHeader(q.out, "X-Ms-Cosmos-Index-Utilization", indexUtilization(ex.metrics))
+		setHeader(q.out, "x-ms-cosmos-index-utilization", indexUtilization(ex.metrics))
 	}
 	return s.reply(q, 200, envelope(c.rid, ex.items[lo:hi]))
 }
@@ -454,12 +454,12 @@ func indexUtilization(m *sql.IndexMetrics) string {
 
 // readFeed lists a container's items (GET docs), one or more pages per physical partition.
 func (s *Server) readFeed(q *request, c *container) (int, error) {
-	ct, err := parseContinuation(q.hdr.Get("x-ms-continuation"))
+	ct, err := parseContinuation(q.header("X-Ms-Continuation"))
 	if err != nil {
 		return 0, err
 	}
 	parts := c.parts
-	if id := q.hdr.Get("x-ms-documentdb-partitionkeyrangeid"); id != "" {
+	if id := q.header("X-Ms-Documentdb-Partitionkeyrangeid"); id != "" {
 		parts = nil
 		for _, p := range c.parts {
 			if p.id == id {
@@ -509,9 +509,9 @@ func (s *Server) readFeed(q *request, c *container) (int, error) {
 		next = string(b)
 	}
 	if next != "" {
-		setHeader(q.out, "X-Ms-Continuation", next)
+		setHeader(q.out, "x-ms-continuation", next)
 	}
-	setHeader(q.out, "X-Ms-Documentdb-Partitionkeyrangeid", p.id)
-	setHeader(q.out, "X-Ms-Item-Count", strconv.Itoa(len(items)))
+	setHeader(q.out, "x-ms-documentdb-partitionkeyrangeid", p.id)
+	setHeader(q.out, "x-ms-item-count", strconv.Itoa(len(items)))
 	return s.reply(q, 200, envelope(c.rid, items))
 }

@@ -1,0 +1,173 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"testing/iotest"
+	"unsafe"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
+)
+
+func TestReadBody(t *testing.T) {
+	body := strings.Repeat("b", 3000)
+	tests := []struct {
+		name    string
+		r       io.Reader
+		length  int64
+		want    string
+		status  int
+		exactly bool // the buffer holds the body and exactly systemRoom more
+	}{
+		{"announced", strings.NewReader(body), 3000, body, 0, true},
+		{"not announced", strings.NewReader(body), -1, body, 0, false},
+		{"one byte at a time", iotest.OneByteReader(strings.NewReader(body)), 3000, body, 0, true},
+		{"longer than announced", strings.NewReader(body), 10, body, 0, false},
+		{"empty", strings.NewReader(""), 0, "", 0, true},
+		{"announced too large", strings.NewReader(""), maxRequestBytes + 1, "", 413, false},
+		{"too large", strings.NewReader(strings.Repeat("x", maxRequestBytes+1)), -1, "", 413, false},
+		{"just fits", strings.NewReader(strings.Repeat("x", maxRequestBytes)), -1, strings.Repeat("x", maxRequestBytes), 0, false},
+		{"read error", iotest.ErrReader(errors.New("reset")), -1, "", 400, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := httptest.NewRequest("POST", "/dbs", tt.r)
+			r.ContentLength = tt.length
+			b, err := readBody(r)
+			if tt.status != 0 {
+				var ae *apiError
+				if !errors.As(err, &ae) || ae.status != tt.status {
+					t.Fatalf("error %v, want status %d", err, tt.status)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(b) != tt.want {
+				t.Fatalf("read %d bytes, want %d", len(b), len(tt.want))
+			}
+			if cap(b)-len(b) < systemRoom || tt.exactly && cap(b)-len(b) != systemRoom {
+				t.Errorf("room after the body = %d, want %d", cap(b)-len(b), systemRoom)
+			}
+		})
+	}
+}
+
+// TestStoredItem_HoldsItsTextOnce checks that a stored item's decoded strings point into its stored
+// JSON (no second copy), that the JSON and the decoded body agree, and that system properties
+// appear once, whether the item was spliced into the request's buffer or re-encoded (a body that
+// carries system properties, as a replace of an item read back does).
+func TestStoredItem_HoldsItsTextOnce(t *testing.T) {
+	s, client := startEngine(t, Options{})
+	c := newContainer(t, client, "db", azcosmos.ContainerProperties{ID: "c"}, 0)
+	ctx := context.Background()
+	pk := azcosmos.NewPartitionKeyString("p")
+	long := strings.Repeat("long text ", 20)
+	mustCreate(t, c, pk, map[string]any{"id": "a", "pk": "p", "text": long, "esc": "line\nbreak", "n": 1.5,
+		"nested": map[string]any{"list": []any{long, "é"}}})
+	read, err := c.ReadItem(ctx, pk, "a", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Replace with the body as read: it carries _rid, _etag, _ts and the rest.
+	var m map[string]any
+	_ = json.Unmarshal(read.Value, &m)
+	m["text"] = long + "changed"
+	b, _ := json.Marshal(m)
+	if _, err := c.ReplaceItem(ctx, pk, "a", b, nil); err != nil {
+		t.Fatal(err)
+	}
+	mustCreate(t, c, pk, map[string]any{"id": "b", "pk": "p", "text": long})
+
+	for _, id := range []string{"a", "b"} {
+		d := storedDoc(t, s, "db", "c", id)
+		var want map[string]any
+		if err := json.Unmarshal(d.raw, &want); err != nil {
+			t.Fatalf("%s: stored JSON does not decode: %v", id, err)
+		}
+		if got, _ := json.Marshal(d.Body); !bytes.Equal(got, mustMarshal(want)) {
+			t.Errorf("%s: decoded body %s differs from the stored JSON %s", id, got, d.raw)
+		}
+		if n := bytes.Count(d.raw, []byte(`"_rid"`)); n != 1 {
+			t.Errorf("%s: _rid appears %d times in %s", id, n, d.raw)
+		}
+		text := d.Body["text"].(string)
+		p := uintptr(unsafe.Pointer(unsafe.StringData(text)))
+		lo := uintptr(unsafe.Pointer(unsafe.SliceData(d.raw)))
+		if p < lo || p >= lo+uintptr(len(d.raw)) {
+			t.Errorf("%s: the text is a second copy, not a view of the stored JSON", id)
+		}
+	}
+}
+
+func mustMarshal(v any) []byte {
+	b, _ := json.Marshal(v)
+	return b
+}
+
+// storedDoc finds an item in the server's store.
+func storedDoc(t *testing.T, s *Server, db, coll, id string) *doc {
+	t.Helper()
+	s.mu.RLock()
+	c := s.dbs[db].colls[coll]
+	s.mu.RUnlock()
+	for _, p := range c.parts {
+		p.mu.RLock()
+		for _, lp := range p.logical {
+			if d := lp.byID[id]; d != nil {
+				p.mu.RUnlock()
+				return d
+			}
+		}
+		p.mu.RUnlock()
+	}
+	t.Fatalf("item %s not stored", id)
+	return nil
+}
+
+// TestRequestHeaderNamesAreCanonical reads the engine's sources for q.header("...") and checks
+// that each name is canonical: request.header looks names up without canonicalising them.
+func TestRequestHeaderNamesAreCanonical(t *testing.T) {
+	files, _ := filepath.Glob("*.go")
+	re := regexp.MustCompile(`q\.header\("([^"]+)"\)`)
+	n := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range re.FindAllStringSubmatch(string(src), -1) {
+			n++
+			if c := http.CanonicalHeaderKey(m[1]); c != m[1] {
+				t.Errorf("%s: q.header(%q) will never match: the server stores it as %q", f, m[1], c)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no q.header calls found: the test reads the wrong files")
+	}
+}
+
+func TestFormatETag(t *testing.T) {
+	for _, n := range []uint64{0, 1, 0xabc, 1 << 48, 0xffffffffffffffff} {
+		want := fmt.Sprintf("\"%s-0000-0000-%04x-%012x\"", "1a2b3c4d", (n>>48)&0xffff, n&0xffffffffffff)
+		if got := formatETag("1a2b3c4d", n); got != want {
+			t.Errorf("formatETag(%#x) = %s, want %s", n, got, want)
+		}
+	}
+}
