@@ -14,6 +14,8 @@
 package jsondoc
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strconv"
@@ -277,6 +279,14 @@ func (d *decoder) str() (string, error) {
 	d.i++ // opening quote
 	start := d.i
 	b := d.b
+	// Fast path: find the closing quote with IndexByte, then check the bytes before it eight at a
+	// time for anything that needs the byte loop below (a backslash, a control character,
+	// non-ASCII).
+	if q := bytes.IndexByte(b[start:], '"'); q >= 0 && plainASCII(b[start:start+q]) {
+		s := b[start : start+q]
+		d.i = start + q + 1
+		return unsafe.String(unsafe.SliceData(s), len(s)), nil
+	}
 	ascii := true
 	for d.i < len(b) {
 		c := b[d.i]
@@ -367,6 +377,26 @@ func (d *decoder) unescape(start int) (string, error) {
 		}
 	}
 	return "", d.fail("unexpected end of JSON input")
+}
+
+// plainASCII reports whether s holds only printable ASCII without backslashes.
+func plainASCII(s []byte) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for len(s) >= 8 {
+		v := binary.LittleEndian.Uint64(s)
+		bs := v ^ (ones * '\\') // a zero byte where s has a backslash
+		// v&highs: a byte >= 0x80; (v-0x20…)&^v: a byte < 0x20; (bs-ones)&^bs: a zero byte in bs.
+		if (v&highs) != 0 || ((v-ones*0x20)&^v&highs) != 0 || ((bs-ones)&^bs&highs) != 0 {
+			return false
+		}
+		s = s[8:]
+	}
+	for _, c := range s {
+		if c < 0x20 || c >= utf8.RuneSelf || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // fixUTF8 appends s to out with each invalid UTF-8 byte replaced by U+FFFD, as encoding/json does.

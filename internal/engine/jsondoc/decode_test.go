@@ -66,6 +66,10 @@ var cases = []string{
 	`"\u12"`, `"\uZZZZ"`, `"\x"`, `"\/\b\f\n\r\t\"\\"`, "\"a\x01b\"", "\"tab\there\"", `"\"`,
 	"\"\xff\"", "\"a\xc3\"", "\"\xc3\xa9\"", "\"\xef\xbf\xbd\"", "\"\\n\xff\"", "{\"\xff\":1}",
 	`{"id":"x","pad":"` + strings.Repeat("y", 900) + `"}`,
+	// Every byte class at every position of an eight-byte block (the fast path reads eight at once).
+	`"abcdefg\\hijklmnop"`, `"abcdefgh\\ijklmnop"`, `"\\nabcdefghijklmnop"`, `"abcdefghijklmno\\n"`,
+	"\"abcdefg\x01hijklmnop\"", "\"abcdefgh\x1fijklmnop\"", "\"abcdefgh\x7fijklmnop\"", "\"abcdefghijklmnop\x00\"",
+	"\"abcdefg\xc3\xa9hijklmnop\"", "\"abcdefghijklmno\xff\"", "\"abcdefgh ~!#$%&'()*+,-./\"",
 }
 
 func TestDecode_AgreesWithEncodingJSON(t *testing.T) {
