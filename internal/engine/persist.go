@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/cosmosdv/validate/internal/engine/jsondoc"
 	"github.com/cosmosdv/validate/internal/engine/sql"
 )
 
@@ -134,8 +135,8 @@ func (s *Server) load(path string) error {
 			newPartitions(c, max(sc.Partitions, 1))
 			d.colls[cid] = c
 			for _, raw := range sc.Items {
-				var body map[string]any
-				if err := json.Unmarshal(raw, &body); err != nil {
+				body, err := jsondoc.DecodeObject(raw) // strings point into raw, which is kept as the item
+				if err != nil {
 					return fmt.Errorf("load snapshot: container %s: %w", cid, err)
 				}
 				id, _ := body["id"].(string)
