@@ -4,7 +4,12 @@
 #   make emulator-down                  stop and remove every emulator the compose file started
 SERVE_IMAGE ?= cdv-serve:dev
 EMULATOR    ?= vnext
-COMPOSE     ?= docker compose -f docker/compose.yaml
+# Compose v2 (the docker plugin) when present, else v1 (docker-compose, as Debian packages it).
+COMPOSE_BIN := $(shell docker compose version >/dev/null 2>&1 && echo "docker compose" || echo docker-compose)
+COMPOSE     ?= $(COMPOSE_BIN) -p cosmosdv-emulators -f docker/compose.yaml
+# v1 has no --wait; there `make emulator-up` returns once the container runs, and validate's own
+# readiness checks (docker/README.md) do the waiting.
+COMPOSE_WAIT := $(if $(filter docker-compose,$(COMPOSE_BIN)),,--wait)
 
 .PHONY: image emulator-up emulator-down
 
@@ -14,7 +19,7 @@ image:            ## build the validate serve image $(SERVE_IMAGE) from docker/D
 	rm -f docker/validate
 
 emulator-up:      ## start EMULATOR (vnext, classic or serve) and wait until it is healthy
-	$(COMPOSE) up -d --wait $(EMULATOR)
+	$(COMPOSE) up -d $(COMPOSE_WAIT) $(EMULATOR)
 
 emulator-down:    ## stop and remove the emulators
 	$(COMPOSE) down --remove-orphans

@@ -23,9 +23,14 @@ the cost model (labelled "model"), honours indexing policies and hierarchical pa
 
 Flags mirror the Microsoft vNext emulator where they overlap (--port 8081, --protocol http, --key).
 The default key is the emulator's well-known key. It binds to loopback unless --bind says otherwise.
-Stop it with Ctrl-C; with --persist it saves its data to the file and loads it at the next start.`,
+Stop it with Ctrl-C; with --persist it saves its data to the file and loads it at the next start.
+
+SDKs connect to the address the account advertises, which is the listen address. In a container
+whose port 8081 is published elsewhere, say where with --public-endpoint (as GATEWAY_PUBLIC_ENDPOINT
+does for the vNext emulator).`,
 		Example: `  validate serve
-  validate serve --protocol https --port 8081 --persist ./cosmos.json`,
+  validate serve --protocol https --port 8081 --persist ./cosmos.json
+  validate serve --bind 0.0.0.0 --public-endpoint http://localhost:8083/   # in a container published on 8083`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, err := a.viper(cmd)
@@ -54,6 +59,7 @@ Stop it with Ctrl-C; with --persist it saves its data to the file and loads it a
 				Key:         v.GetString("key"),
 				Logger:      logger,
 				PersistPath: v.GetString("persist"),
+				PublicURL:   v.GetString("public-endpoint"),
 				Throttle:    false,
 			})
 			if err != nil {

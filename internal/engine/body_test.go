@@ -3,18 +3,23 @@ package engine
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
 	"unsafe"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
@@ -170,4 +175,53 @@ func TestFormatETag(t *testing.T) {
 			t.Errorf("formatETag(%#x) = %s, want %s", n, got, want)
 		}
 	}
+}
+
+func TestPublicURL(t *testing.T) {
+	s, _ := startEngine(t, Options{Protocol: "https", PublicURL: "https://cosmos.example:8083"})
+	resp, body := rawTLS(t, s, "GET", "/")
+	if resp.StatusCode != 200 {
+		t.Fatalf("GET /: %d %s", resp.StatusCode, body)
+	}
+	var acct struct {
+		Writable []struct{ DatabaseAccountEndpoint string } `json:"writableLocations"`
+	}
+	_ = json.Unmarshal(body, &acct)
+	if len(acct.Writable) != 1 || acct.Writable[0].DatabaseAccountEndpoint != "https://cosmos.example:8083/" {
+		t.Errorf("advertised %+v, want https://cosmos.example:8083/", acct.Writable)
+	}
+	if resp.Header.Get(EngineHeader) == "" {
+		t.Errorf("GET / without the %s header", EngineHeader)
+	}
+	if err := resp.TLS.PeerCertificates[0].VerifyHostname("cosmos.example"); err != nil {
+		t.Errorf("the certificate does not cover the public host: %v", err)
+	}
+	for _, bad := range []string{"cosmos.example:8083", "ftp://x/", "http://x:1/", "https://"} {
+		if _, err := Start(context.Background(), Options{Protocol: "https", PublicURL: bad}); err == nil {
+			t.Errorf("PublicURL %q accepted", bad)
+		}
+	}
+}
+
+// rawTLS sends a signed request to an HTTPS engine, trusting its certificate.
+func rawTLS(t *testing.T, s *Server, method, path string) (*http.Response, []byte) {
+	t.Helper()
+	date := time.Now().UTC().Format(http.TimeFormat)
+	rtype, link := resourceOf(strings.Split(strings.Trim(path, "/"), "/"))
+	if path == "/" {
+		rtype, link = "", ""
+	}
+	mac := hmac.New(sha256.New, s.key)
+	mac.Write([]byte(strings.ToLower(method) + "\n" + rtype + "\n" + link + "\n" + strings.ToLower(date) + "\n\n"))
+	req, _ := http.NewRequest(method, strings.TrimSuffix(s.URL(), "/")+path, nil)
+	req.Header.Set("Authorization", url.QueryEscape("type=master&ver=1.0&sig="+base64.StdEncoding.EncodeToString(mac.Sum(nil))))
+	req.Header.Set("x-ms-date", date)
+	c := &http.Client{Transport: &http.Transport{TLSClientConfig: s.TLSConfig()}}
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, b
 }

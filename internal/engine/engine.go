@@ -20,6 +20,7 @@ import (
 	"math/big"
 	"net"
 	"net/http"
+	"net/url"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -49,7 +50,17 @@ type Options struct {
 	Throttle bool
 	// Now is the clock for TTL, _ts and throttling windows; nil = time.Now.
 	Now func() time.Time
+	// PublicURL is the address the account advertises to SDKs as its read and write location,
+	// for clients that reach the server through another address than it listens on (a
+	// container's published port). Default: the listen address. The vNext emulator's
+	// GATEWAY_PUBLIC_ENDPOINT setting serves the same purpose.
+	PublicURL string
 }
+
+// EngineHeader is the response header by which the engine identifies itself, on the account
+// (GET /) and the database feed (GET /dbs): the targets read it to label an endpoint's charges
+// "model" rather than an emulator's.
+const EngineHeader = "x-cdv-engine"
 
 // Server is a running engine. Its methods are safe for concurrent use.
 type Server struct {
@@ -60,7 +71,8 @@ type Server struct {
 	key     []byte
 	keyText string
 	auth    *authCache
-	url     string
+	url     string // where the server listens
+	public  string // what the account advertises (Options.PublicURL)
 	ln      net.Listener
 	http    *http.Server
 	client  *tls.Config
@@ -136,9 +148,24 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 		advertised = "127.0.0.1"
 	}
 	s.url = fmt.Sprintf("%s://%s/", o.Protocol, net.JoinHostPort(advertised, port))
+	s.public = s.url
+	certHosts := []string{advertised}
+	if o.PublicURL != "" {
+		pu, err := url.Parse(o.PublicURL)
+		if err != nil || (pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" {
+			ln.Close()
+			return nil, fmt.Errorf("start engine: public URL %q: want http(s)://host:port/", o.PublicURL)
+		}
+		if pu.Scheme != o.Protocol {
+			ln.Close()
+			return nil, fmt.Errorf("start engine: public URL %q: the server speaks %s", o.PublicURL, o.Protocol)
+		}
+		s.public = pu.Scheme + "://" + pu.Host + "/"
+		certHosts = append(certHosts, pu.Hostname())
+	}
 	s.http = &http.Server{Handler: s, ReadHeaderTimeout: 30 * time.Second, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelDebug)}
 	if o.Protocol == "https" {
-		cert, pool, err := selfSigned(advertised)
+		cert, pool, err := selfSigned(certHosts...)
 		if err != nil {
 			ln.Close()
 			return nil, fmt.Errorf("start engine: %w", err)
@@ -230,8 +257,8 @@ func (s *Server) background() {
 	}
 }
 
-// selfSigned makes an ECDSA certificate for loopback names and the advertised host.
-func selfSigned(host string) (tls.Certificate, *x509.CertPool, error) {
+// selfSigned makes an ECDSA certificate for loopback names and the given hosts.
+func selfSigned(hosts ...string) (tls.Certificate, *x509.CertPool, error) {
 	priv, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return tls.Certificate{}, nil, fmt.Errorf("generate key: %w", err)
@@ -249,10 +276,12 @@ func selfSigned(host string) (tls.Certificate, *x509.CertPool, error) {
 		DNSNames:              []string{"localhost"},
 		IPAddresses:           []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback},
 	}
-	if ip := net.ParseIP(host); ip != nil {
-		tpl.IPAddresses = append(tpl.IPAddresses, ip)
-	} else if host != "" {
-		tpl.DNSNames = append(tpl.DNSNames, host)
+	for _, host := range hosts {
+		if ip := net.ParseIP(host); ip != nil {
+			tpl.IPAddresses = append(tpl.IPAddresses, ip)
+		} else if host != "" {
+			tpl.DNSNames = append(tpl.DNSNames, host)
+		}
 	}
 	der, err := x509.CreateCertificate(rand.Reader, tpl, tpl, &priv.PublicKey, priv)
 	if err != nil {

@@ -374,6 +374,7 @@ func (s *Server) route(q *request) (int, error) {
 			}
 			return s.createDatabase(q)
 		case http.MethodGet:
+			setHeader(q.out, EngineHeader, "validate")
 			return s.listDatabases(q)
 		}
 	case len(seg) == 2:
@@ -452,7 +453,8 @@ func isQuery(q *request) bool {
 
 // account answers GET /: the database account, advertising this server as its only region.
 func (s *Server) account(q *request) (int, error) {
-	loc := []map[string]string{{"name": "South Central US", "databaseAccountEndpoint": s.url}}
+	setHeader(q.out, EngineHeader, "validate")
+	loc := []map[string]string{{"name": "South Central US", "databaseAccountEndpoint": s.public}}
 	body, _ := json.Marshal(map[string]any{
 		"_self": "", "id": "localhost", "_rid": "localhost",
 		"media": "//media/", "addresses": "//addresses/", "_dbs": "//dbs/",

@@ -15,6 +15,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azidentity"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
 
+	"github.com/cosmosdv/validate/internal/engine"
 	"github.com/cosmosdv/validate/internal/probe"
 )
 
@@ -24,7 +25,7 @@ const verifyTimeout = 30 * time.Second
 
 // engineHeader, when an endpoint's response carries it, identifies this project's own engine
 // (`validate serve`), whose charges are modeled.
-const engineHeader = "X-Cdv-Engine"
+const engineHeader = engine.EngineHeader
 
 // azureSuffixes are the host suffixes of Azure Cosmos DB accounts in the public and sovereign
 // clouds ("<account>.documents.azure.com" and equivalents).
@@ -128,17 +129,31 @@ func openAccount(ctx context.Context, cfg Config) (*Target, error) {
 		return nil, err
 	}
 	t.Info.Kind = KindAccount
-	t.Info.Engine = "Azure Cosmos DB (" + host + ")"
-	t.Info.ChargeSource = ChargeService
-	t.Shared = true
+	classifyEngine(t, host)
 	return t, nil
+}
+
+// classifyEngine names what answered at host and where its charges come from: the service for Azure
+// hosts; the model when the endpoint identifies as this project's engine (engineHeader), even when
+// it was given as an account, so that a modeled figure is never labelled measured; otherwise an
+// emulator's indicative figures, until the measured charges say more (DetectPlaceholder).
+func classifyEngine(t *Target, host string) {
+	switch {
+	case isAzureHost(host):
+		t.Info.Engine, t.Info.ChargeSource = "Azure Cosmos DB ("+host+")", ChargeService
+		t.Shared = true
+	case t.Info.Engine == "validate":
+		t.Info.Engine, t.Info.ChargeSource = "validate serve ("+host+")", ChargeModel
+		t.Shared = !isLoopback(host)
+	default:
+		t.Info.Engine, t.Info.ChargeSource = "Cosmos DB-compatible endpoint ("+host+")", ChargeEmulatorIndicative
+		t.Shared = !isLoopback(host)
+	}
 }
 
 // openEndpoint connects to whatever answers at a URL: an emulator someone else started, this
 // project's `validate serve`, or an account. Without a key it uses the emulators' well-known key
-// (never for an Azure host). Its charge source is the service for Azure hosts, model when the
-// endpoint identifies as this project's engine, and otherwise indicative until the measured
-// charges say more (DetectPlaceholder).
+// (never for an Azure host). Its charge source is decided by classifyEngine.
 func openEndpoint(ctx context.Context, cfg Config) (*Target, error) {
 	creds, err := resolveCredentials(cfg)
 	if err != nil {
@@ -153,17 +168,7 @@ func openEndpoint(ctx context.Context, cfg Config) (*Target, error) {
 		return nil, err
 	}
 	t.Info.Kind = KindEndpoint
-	switch {
-	case isAzureHost(host):
-		t.Info.Engine, t.Info.ChargeSource = "Azure Cosmos DB ("+host+")", ChargeService
-		t.Shared = true
-	case t.Info.Engine == "validate":
-		t.Info.Engine, t.Info.ChargeSource = "validate serve ("+host+")", ChargeModel
-		t.Shared = !isLoopback(host)
-	default:
-		t.Info.Engine, t.Info.ChargeSource = "Cosmos DB-compatible endpoint ("+host+")", ChargeEmulatorIndicative
-		t.Shared = !isLoopback(host)
-	}
+	classifyEngine(t, host)
 	return t, nil
 }
 
@@ -177,7 +182,14 @@ func connect(ctx context.Context, cfg Config, creds credentials) (*Target, error
 		tlsConfig = &tls.Config{InsecureSkipVerify: true} //nolint:gosec // explicit --insecure
 	}
 	hc := httpClient(tlsConfig)
-	opts := clientOptions(hc, nil, nil)
+	// An emulator behind a published port advertises its in-container address, which the SDK
+	// would follow; keep every request on the address given. Not for Azure hosts, whose accounts
+	// may have several regions to follow.
+	var rewrite *url.URL
+	if !isAzureHost(u.Hostname()) {
+		rewrite = u
+	}
+	opts := clientOptions(hc, nil, rewrite)
 
 	vctx, cancel := context.WithTimeout(ctx, verifyTimeout)
 	defer cancel()

@@ -15,9 +15,11 @@ import (
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
 	cerrdefs "github.com/containerd/errdefs"
 	"github.com/moby/moby/client"
 
+	"github.com/cosmosdv/validate/internal/engine"
 	"github.com/cosmosdv/validate/internal/engine/enginetest"
 	"github.com/cosmosdv/validate/internal/target/targettest"
 )
@@ -279,13 +281,34 @@ func TestEndpoint_EmbeddedServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tgt.Close(context.Background())
-	if tgt.Info.Kind != KindEndpoint || tgt.Shared {
-		t.Errorf("info = %+v shared=%v", tgt.Info, tgt.Shared)
+	if tgt.Info.Kind != KindEndpoint || tgt.Shared || tgt.Info.ChargeSource != ChargeModel {
+		t.Errorf("info = %+v shared=%v; want an unshared endpoint with modeled charges", tgt.Info, tgt.Shared)
 	}
 	if _, err := Open(ctx, Config{Kind: KindEndpoint, Endpoint: emb.Info.Endpoint, Key: "d3Jvbmcta2V5LXdyb25nLWtleQ=="}); !errors.Is(err, ErrAuth) {
 		t.Errorf("wrong key: err = %v, want ErrAuth", err)
 	} else if strings.Contains(err.Error(), "d3Jvbmcta2V5") {
 		t.Errorf("error leaks the key: %v", err)
+	}
+}
+
+// TestEndpoint_AdvertisedAddressUnreachable stands in for an emulator behind a published port: the
+// account advertises an address the client cannot reach, and the endpoint target must keep every
+// request on the address it was given.
+func TestEndpoint_AdvertisedAddressUnreachable(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	srv, err := engine.Start(ctx, engine.Options{PublicURL: "http://127.0.0.1:1/"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close(context.Background())
+	tgt, err := Open(ctx, Config{Kind: KindEndpoint, Endpoint: srv.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tgt.Close(context.Background())
+	if _, err := tgt.Client.CreateDatabase(ctx, azcosmos.DatabaseProperties{ID: "advertised"}, nil); err != nil {
+		t.Fatalf("create database through the advertised address: %v", err)
 	}
 }
 
@@ -317,8 +340,10 @@ func TestAccount_KeyAndConnectionString(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer tgt.Close(context.Background())
-			if tgt.Info.Kind != KindAccount || tgt.Info.ChargeSource != ChargeService || !tgt.Shared {
-				t.Errorf("info = %+v shared=%v", tgt.Info, tgt.Shared)
+			// Given as an account, the engine still says what it is: its charges are modeled, and
+			// labelling them measured would be the one thing the reports must never do.
+			if tgt.Info.Kind != KindAccount || tgt.Info.ChargeSource != ChargeModel {
+				t.Errorf("info = %+v; want an account with modeled charges", tgt.Info)
 			}
 			if strings.Contains(fmt.Sprintf("%+v", tgt.Info), WellKnownEmulatorKey) {
 				t.Error("target info holds the key")
