@@ -21,8 +21,10 @@ func isUndefined(v any) bool {
 }
 
 // Type ranks used by ORDER BY and by MIN/MAX across types. The service documents the order
-// undefined < null < boolean < number < string; placing arrays and objects after strings is this
-// engine's assumption.
+// undefined < null < boolean < number < string (order-by.md). Arrays after strings and objects
+// after arrays is the order the .NET SDK adopted when ORDER BY on arrays and objects was added
+// ("arrays come before objects but after strings", azure-cosmos-dotnet-v3 pull request 853).
+// Within arrays, and within objects, the service orders by a hash; here they compare equal.
 const (
 	rankUndefined = iota
 	rankNull
