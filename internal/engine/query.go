@@ -312,7 +312,15 @@ func (s *Server) execute(c *container, p *partition, lpk string, pq *sql.Query, 
 			src.list = &lp.docs
 		}
 	}
-	res, err := sql.Execute(pq, src, sql.Options{Params: params, Policy: c.policy, PopulateIndexMetrics: metrics})
+	sizeOf := func(it any) (int64, bool) {
+		if m, ok := it.(map[string]any); ok {
+			if d := p.byBody(lpk, m); d != nil {
+				return int64(d.Size), true
+			}
+		}
+		return 0, false
+	}
+	res, err := sql.Execute(pq, src, sql.Options{Params: params, Policy: c.policy, PopulateIndexMetrics: metrics, SizeOf: sizeOf})
 	if err != nil {
 		p.mu.RUnlock()
 		return nil, queryError(err)

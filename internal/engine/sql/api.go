@@ -67,6 +67,10 @@ type Options struct {
 	// Now is the instant GetCurrentDateTime, GetCurrentTimestamp and GetCurrentTicks report; the zero
 	// value means time.Now() at the start of the execution. Tests inject a fixed instant.
 	Now time.Time
+	// SizeOf, when set, gives the JSON size of a result item the caller knows without encoding it
+	// (a stored document returned whole, whose size is Document.Size); ok false means unknown.
+	// Items it does not know are encoded to measure Facts.BytesOutput.
+	SizeOf func(item any) (size int64, ok bool)
 }
 
 // Result is the outcome of an execution over one Source.

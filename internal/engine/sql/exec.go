@@ -100,6 +100,12 @@ func Execute(q *Query, src Source, opts Options) (*Result, error) {
 	f := &res.Facts
 	f.DocsOutput = len(res.Items)
 	for _, it := range res.Items {
+		if opts.SizeOf != nil {
+			if n, ok := opts.SizeOf(it); ok {
+				f.BytesOutput += n
+				continue
+			}
+		}
 		f.BytesOutput += jsonSize(it)
 	}
 	f.FunctionCalls = x.fnCalls
