@@ -140,36 +140,28 @@ func readBody(r *http.Request) ([]byte, error) {
 	}
 	b := make([]byte, 0, size+systemRoom)
 	for {
+		var err error
 		if len(b) == cap(b)-systemRoom {
 			// Full up to the room: the end of the body, or more than was announced.
 			var one [1]byte
-			n, err := r.Body.Read(one[:])
-			if n == 1 {
+			var n int
+			if n, err = r.Body.Read(one[:]); n == 1 {
 				if len(b) >= maxRequestBytes {
 					return nil, errTooLarge()
 				}
 				b = append(slices.Grow(b, len(b)+systemRoom+1), one[0])
 			}
-			if err == io.EOF {
-				if len(b) > maxRequestBytes {
-					return nil, errTooLarge()
-				}
-				return b, nil
-			}
-			if err != nil {
-				return nil, errf(400, "The request body could not be read.")
-			}
-			continue
+		} else {
+			var n int
+			n, err = r.Body.Read(b[len(b) : cap(b)-systemRoom])
+			b = b[:len(b)+n]
 		}
-		n, err := r.Body.Read(b[len(b) : cap(b)-systemRoom])
-		b = b[:len(b)+n]
-		if err == io.EOF {
-			if len(b) > maxRequestBytes {
-				return nil, errTooLarge()
-			}
+		switch {
+		case err == io.EOF && len(b) > maxRequestBytes:
+			return nil, errTooLarge()
+		case err == io.EOF:
 			return b, nil
-		}
-		if err != nil {
+		case err != nil:
 			return nil, errf(400, "The request body could not be read.")
 		}
 	}
