@@ -108,11 +108,16 @@ func TestStoredItem_HoldsItsTextOnce(t *testing.T) {
 		if n := bytes.Count(d.raw, []byte(`"_rid"`)); n != 1 {
 			t.Errorf("%s: _rid appears %d times in %s", id, n, d.raw)
 		}
-		text := d.Body["text"].(string)
-		p := uintptr(unsafe.Pointer(unsafe.StringData(text)))
-		lo := uintptr(unsafe.Pointer(unsafe.SliceData(d.raw)))
-		if p < lo || p >= lo+uintptr(len(d.raw)) {
-			t.Errorf("%s: the text is a second copy, not a view of the stored JSON", id)
+		for _, k := range []string{"text", "_self", "_rid"} {
+			v := d.Body[k].(string)
+			p := uintptr(unsafe.Pointer(unsafe.StringData(v)))
+			lo := uintptr(unsafe.Pointer(unsafe.SliceData(d.raw)))
+			if p < lo || p >= lo+uintptr(len(d.raw)) {
+				t.Errorf("%s: %s is a second copy, not a view of the stored JSON", id, k)
+			}
+		}
+		if d.rid != d.Body["_rid"] {
+			t.Errorf("%s: rid %q, body _rid %q", id, d.rid, d.Body["_rid"])
 		}
 	}
 }

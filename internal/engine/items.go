@@ -92,6 +92,12 @@ func (s *Server) buildDoc(c *container, body map[string]any, raw []byte, id, lpk
 			// raw had no room: out is a new array, and body must be decoded from it.
 			body = nil
 		} else {
+			// The rid and self link stand verbatim in out: point to them there too.
+			text := unsafe.String(unsafe.SliceData(out), len(out))
+			i := len(trimmed) - 1 + len(`,"_rid":"`)
+			rid = text[i : i+len(rid)]
+			i += len(rid) + len(`","_self":"`)
+			self = text[i : i+len(self)]
 			body["_rid"], body["_self"], body["_etag"], body["_attachments"], body["_ts"] = rid, self, etag, "attachments/", float64(ts)
 		}
 	} else {
