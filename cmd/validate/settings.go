@@ -22,6 +22,8 @@ type setting struct {
 	usage  string
 	secret bool
 	cmds   []string // commands that take it as a flag
+	// cmdUsage overrides usage for one command, where the flag means something else there.
+	cmdUsage map[string]string
 }
 
 const envPrefix = "CDV"
@@ -34,7 +36,8 @@ var settings = []setting{
 	{key: "pull", def: false, usage: "let --target emulator pull the image when it is not present", cmds: []string{"run"}},
 	{key: "insecure", def: false, usage: "skip TLS certificate verification (emulator or endpoint with a self-signed certificate)", cmds: []string{"run"}},
 	{key: "endpoint", def: "", usage: "account or endpoint URL, e.g. https://myacct.documents.azure.com:443/", cmds: []string{"run"}},
-	{key: "key", def: "", usage: "account key (prefer the CDV_KEY variable; unset = Entra ID via DefaultAzureCredential)", secret: true, cmds: []string{"run", "serve"}},
+	{key: "key", def: "", usage: "account key (prefer the CDV_KEY variable; unset = Entra ID via DefaultAzureCredential)", secret: true, cmds: []string{"run", "serve"},
+		cmdUsage: map[string]string{"serve": "master key clients must sign with (prefer the CDV_KEY variable; unset = the emulators' well-known key)"}},
 	{key: "connection-string", def: "", usage: "connection string AccountEndpoint=...;AccountKey=... (prefer CDV_CONNECTION_STRING)", secret: true, cmds: []string{"run"}},
 	{key: "reuse-database", def: false, usage: "allow running in a database that already exists (never deleted)", cmds: []string{"run"}},
 	{key: "run-id", def: "", usage: "suffix of the run-scoped database name on accounts (default: random)", cmds: []string{"run"}},
@@ -85,21 +88,25 @@ func addFlags(cmd *cobra.Command, name string) {
 		if !contains(s.cmds, name) {
 			continue
 		}
+		usage := s.usage
+		if u, ok := s.cmdUsage[name]; ok {
+			usage = u
+		}
 		switch d := s.def.(type) {
 		case string:
-			fs.String(s.key, d, s.usage)
+			fs.String(s.key, d, usage)
 		case bool:
-			fs.Bool(s.key, d, s.usage)
+			fs.Bool(s.key, d, usage)
 		case int:
-			fs.Int(s.key, d, s.usage)
+			fs.Int(s.key, d, usage)
 		case int64:
-			fs.Int64(s.key, d, s.usage)
+			fs.Int64(s.key, d, usage)
 		case float64:
-			fs.Float64(s.key, d, s.usage)
+			fs.Float64(s.key, d, usage)
 		case []string:
-			fs.StringSlice(s.key, d, s.usage)
+			fs.StringSlice(s.key, d, usage)
 		case time.Duration:
-			fs.Duration(s.key, d, s.usage)
+			fs.Duration(s.key, d, usage)
 		default:
 			panic(fmt.Sprintf("setting %s: unsupported default %T", s.key, s.def))
 		}
