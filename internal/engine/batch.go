@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
+
+	"github.com/cosmosdv/validate/internal/engine/jsondoc"
 )
 
 // Transactional batch limits (transactional-batch.md, concepts-limits.md): at most 100 operations
@@ -56,10 +58,12 @@ func (s *Server) batch(q *request, c *container) (int, error) {
 		pr := prepared{kind: op.OperationType, id: op.ID}
 		switch op.OperationType {
 		case "Create", "Upsert", "Replace":
-			if err := json.Unmarshal(op.ResourceBody, &pr.body); err != nil || pr.body == nil {
+			body, err := jsondoc.DecodeObject(op.ResourceBody) // buildDoc wants it decoded from raw
+			if err != nil {
 				pr.err = errf(400, "The operation's resource body is not a JSON object.")
 				break
 			}
+			pr.body = body
 			id, err := validID(pr.body["id"])
 			if err != nil {
 				pr.err = err

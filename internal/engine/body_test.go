@@ -230,3 +230,59 @@ func rawTLS(t *testing.T, s *Server, method, path string) (*http.Response, []byt
 	b, _ := io.ReadAll(resp.Body)
 	return resp, b
 }
+
+// TestStoredItem_KeepsNothingElseAlive covers the ways a body can reach buildDoc other than the
+// SDK's announced-length create: trailing whitespace, no Content-Length, a batch, and a replace
+// with the system properties of a read. In each, the stored JSON keeps little spare capacity, and
+// the body's strings, the id and the key values point into it and nowhere else.
+func TestStoredItem_KeepsNothingElseAlive(t *testing.T) {
+	s, client := startEngine(t, Options{})
+	newContainer(t, client, "db", azcosmos.ContainerProperties{ID: "c"}, 0)
+	long := strings.Repeat("text ", 2000) // 10 KB
+	item := func(id string) []byte {
+		b, _ := json.Marshal(map[string]any{"id": id, "pk": "p", "text": long})
+		return b
+	}
+	pkHdr := map[string]string{"x-ms-documentdb-partitionkey": `["p"]`}
+	send := func(name string, resp *http.Response, body []byte) {
+		t.Helper()
+		if resp.StatusCode >= 300 {
+			t.Fatalf("%s: %d %s", name, resp.StatusCode, body)
+		}
+	}
+	resp, b := raw(t, s, "POST", "/dbs/db/colls/c/docs", pkHdr, append(item("spaces"), bytes.Repeat([]byte(" "), 1<<20)...))
+	send("trailing whitespace", resp, b)
+	resp, b = rawReader(t, s, "POST", "/dbs/db/colls/c/docs", nil, io.MultiReader(bytes.NewReader(item("chunked"))))
+	send("no Content-Length, no key header", resp, b)
+	ops, _ := json.Marshal([]map[string]any{{"operationType": "Create", "resourceBody": json.RawMessage(item("batched"))}})
+	resp, b = raw(t, s, "POST", "/dbs/db/colls/c/docs", map[string]string{"x-ms-documentdb-partitionkey": `["p"]`,
+		"x-ms-cosmos-is-batch-request": "True", "x-ms-cosmos-batch-atomic": "True"}, ops)
+	send("batch", resp, b)
+	resp, b = raw(t, s, "POST", "/dbs/db/colls/c/docs", pkHdr, item("readback"))
+	send("create", resp, b)
+	resp, b = raw(t, s, "GET", "/dbs/db/colls/c/docs/readback", pkHdr, nil)
+	send("read", resp, b)
+	resp, b = raw(t, s, "PUT", "/dbs/db/colls/c/docs/readback", pkHdr, b) // the read body, system properties and all
+	send("replace with system properties", resp, b)
+
+	for _, id := range []string{"spaces", "chunked", "batched", "readback"} {
+		d := storedDoc(t, s, "db", "c", id)
+		if spare := cap(d.raw) - len(d.raw); spare > maxSpare {
+			t.Errorf("%s: the stored JSON keeps %d bytes of spare capacity, want at most %d", id, spare, maxSpare)
+		}
+		inside := func(v string) bool {
+			p := uintptr(unsafe.Pointer(unsafe.StringData(v)))
+			lo := uintptr(unsafe.Pointer(unsafe.SliceData(d.raw)))
+			return p >= lo && p < lo+uintptr(len(d.raw))
+		}
+		if !inside(d.Body["text"].(string)) {
+			t.Errorf("%s: the text is a second copy", id)
+		}
+		if !inside(d.id) {
+			t.Errorf("%s: the id points outside the stored JSON", id)
+		}
+		if pk, ok := d.pkVals[0].(string); !ok || pk != "p" {
+			t.Errorf("%s: key values %v", id, d.pkVals)
+		}
+	}
+}

@@ -104,13 +104,20 @@ func mustCreate(t *testing.T, c *azcosmos.ContainerClient, pk azcosmos.Partition
 // its body read.
 func raw(t *testing.T, s *Server, method, path string, hdr map[string]string, body []byte) (*http.Response, []byte) {
 	t.Helper()
+	return rawReader(t, s, method, path, hdr, bytes.NewReader(body))
+}
+
+// rawReader is raw with the body from r: a reader other than *bytes.Reader, *bytes.Buffer or
+// *strings.Reader has no known length, so the request goes without Content-Length (chunked).
+func rawReader(t *testing.T, s *Server, method, path string, hdr map[string]string, body io.Reader) (*http.Response, []byte) {
+	t.Helper()
 	segs := strings.Split(strings.Trim(path, "/"), "/")
 	rtype, link := resourceOf(segs)
 	date := time.Now().UTC().Format(http.TimeFormat)
 	mac := hmac.New(sha256.New, s.key)
 	mac.Write([]byte(strings.ToLower(method) + "\n" + rtype + "\n" + link + "\n" + strings.ToLower(date) + "\n\n"))
 	sig := base64.StdEncoding.EncodeToString(mac.Sum(nil))
-	req, err := http.NewRequest(method, strings.TrimSuffix(s.URL(), "/")+path, bytes.NewReader(body))
+	req, err := http.NewRequest(method, strings.TrimSuffix(s.URL(), "/")+path, body)
 	if err != nil {
 		t.Fatal(err)
 	}

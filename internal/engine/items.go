@@ -60,13 +60,15 @@ func (c *container) expiry(body map[string]any, ts int64) int64 {
 func (d *doc) expired(now int64) bool { return d.expires != 0 && now >= d.expires }
 
 // buildDoc assigns system properties and renders the stored JSON. raw, when given, is the client's
-// JSON of body; when it carries no system properties they are appended to it, in place when raw has
-// the room (readBody leaves it), instead of re-encoding body.
+// JSON of body, and body must have been decoded from it by jsondoc; when it carries no system
+// properties they are appended to it — in raw's own array when readBody left the room, else in a
+// copy — instead of re-encoding body.
 //
-// The stored body is always decoded from the stored JSON by jsondoc, so its strings point into that
-// JSON: each item holds its text once (the 100,000-item memory budget in docs/performance.md depends
-// on it). That is safe because the stored JSON is never written after buildDoc returns: it is only
-// sent, saved and copied.
+// The stored body, and the item's id and key values, always point into the stored JSON: each item
+// holds its text once and holds nothing else alive (the 100,000-item memory budget in
+// docs/performance.md depends on it). When the stored JSON is not raw's array, the body is decoded
+// again from it. That is safe because the stored JSON is never written after buildDoc returns: it
+// is only sent, saved and copied.
 func (s *Server) buildDoc(c *container, body map[string]any, raw []byte, id, lpk string, vals []any, rid string) (*doc, error) {
 	ts := s.now().Unix()
 	if rid == "" {
@@ -86,19 +88,14 @@ func (s *Server) buildDoc(c *container, body map[string]any, raw []byte, id, lpk
 	var out []byte
 	trimmed := bytes.TrimRight(raw, " \t\r\n")
 	if raw != nil && !hadSystem && len(trimmed) > 2 && trimmed[len(trimmed)-1] == '}' {
+		base := trimmed[:len(trimmed)-1]
+		if cap(base)-len(base) < systemRoom {
+			base = append(make([]byte, 0, len(base)+systemRoom), base...)
+		}
 		// Appending from the closing brace on leaves every string body points to untouched.
-		out = appendSystem(trimmed[:len(trimmed)-1], rid, self, etag, ts)
+		out = appendSystem(base, rid, self, etag, ts)
 		if unsafe.SliceData(out) != unsafe.SliceData(raw) {
-			// raw had no room: out is a new array, and body must be decoded from it.
-			body = nil
-		} else {
-			// The rid and self link stand verbatim in out: point to them there too.
-			text := unsafe.String(unsafe.SliceData(out), len(out))
-			i := len(trimmed) - 1 + len(`,"_rid":"`)
-			rid = text[i : i+len(rid)]
-			i += len(rid) + len(`","_self":"`)
-			self = text[i : i+len(self)]
-			body["_rid"], body["_self"], body["_etag"], body["_attachments"], body["_ts"] = rid, self, etag, "attachments/", float64(ts)
+			body = nil // out is not the array body was decoded from
 		}
 	} else {
 		body["_rid"], body["_self"], body["_etag"], body["_attachments"], body["_ts"] = rid, self, etag, "attachments/", float64(ts)
@@ -111,11 +108,33 @@ func (s *Server) buildDoc(c *container, body map[string]any, raw []byte, id, lpk
 	if len(out) > maxItemBytes {
 		return nil, errf(413, "Request size is too large: an item may be at most 2 MB.")
 	}
-	if body == nil {
+	if cap(out)-len(out) > maxSpare {
+		// More spare capacity than an item should keep for its lifetime (trailing whitespace, a body
+		// whose length was not announced, an encoder's buffer): store an exact-size copy.
+		out = append(make([]byte, 0, len(out)), out...)
+		body = nil
+	}
+	if body != nil {
+		// The rid and self link stand verbatim in out: point to them there too.
+		text := unsafe.String(unsafe.SliceData(out), len(out))
+		i := len(trimmed) - 1 + len(`,"_rid":"`)
+		rid = text[i : i+len(rid)]
+		i += len(rid) + len(`","_self":"`)
+		self = text[i : i+len(self)]
+		body["_rid"], body["_self"], body["_etag"], body["_attachments"], body["_ts"] = rid, self, etag, "attachments/", float64(ts)
+	} else {
 		var err error
 		if body, err = jsondoc.DecodeObject(out); err != nil {
 			return nil, errf(400, "The document cannot be encoded: %v", err)
 		}
+		// The id and key values given point into the request; take them from the stored JSON.
+		if v, ok := body["id"].(string); ok && v == id {
+			id = v
+		}
+		if v := c.pkFromBody(body); canonicalPK(v) == lpk {
+			vals = v
+		}
+		rid, _ = body["_rid"].(string)
 	}
 	d := &doc{raw: out, id: id, lpk: lpk, pkVals: vals, rid: rid, etag: etag, ts: ts}
 	d.Body, d.Size = body, len(out)
@@ -123,6 +142,9 @@ func (s *Server) buildDoc(c *container, body map[string]any, raw []byte, id, lpk
 	d.terms = c.policy.Terms(body)
 	return d, nil
 }
+
+// maxSpare is the most unused capacity a stored item's JSON may keep beyond its length.
+const maxSpare = 64
 
 // appendSystem appends the system properties and the closing brace to the text of a JSON object
 // that stops just before its closing brace.
@@ -249,7 +271,7 @@ func (s *Server) commit(o *overlay) {
 			lp.docs.add(nd, true)
 		}
 		if nd != nil {
-			lp.byID[id] = nd
+			lp.byID[nd.id] = nd // nd.id points into the stored JSON; id may point into a request
 			p.index(nd, c)
 			for i, uk := range c.unique {
 				lp.uniq[i][uniqueTuple(nd.Body, uk)] = nd
