@@ -32,7 +32,7 @@ const engineHeader = engine.EngineHeader
 var azureSuffixes = []string{".documents.azure.com", ".documents.azure.us", ".documents.azure.cn"}
 
 func isAzureHost(host string) bool {
-	h := strings.ToLower(host)
+	h := strings.TrimSuffix(strings.ToLower(host), ".") // a fully qualified name may end in a dot
 	for _, s := range azureSuffixes {
 		if strings.HasSuffix(h, s) {
 			return true
@@ -130,6 +130,7 @@ func openAccount(ctx context.Context, cfg Config) (*Target, error) {
 	}
 	t.Info.Kind = KindAccount
 	classifyEngine(t, host)
+	t.Shared = true // an account is shared whatever its address (a tunnel, a port-forward)
 	return t, nil
 }
 

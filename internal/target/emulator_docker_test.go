@@ -342,8 +342,8 @@ func TestAccount_KeyAndConnectionString(t *testing.T) {
 			defer tgt.Close(context.Background())
 			// Given as an account, the engine still says what it is: its charges are modeled, and
 			// labelling them measured would be the one thing the reports must never do.
-			if tgt.Info.Kind != KindAccount || tgt.Info.ChargeSource != ChargeModel {
-				t.Errorf("info = %+v; want an account with modeled charges", tgt.Info)
+			if tgt.Info.Kind != KindAccount || tgt.Info.ChargeSource != ChargeModel || !tgt.Shared {
+				t.Errorf("info = %+v shared=%v; want a shared account with modeled charges", tgt.Info, tgt.Shared)
 			}
 			if strings.Contains(fmt.Sprintf("%+v", tgt.Info), WellKnownEmulatorKey) {
 				t.Error("target info holds the key")

@@ -523,3 +523,20 @@ func TestOpenUnknownKind(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+func TestIsAzureHost(t *testing.T) {
+	for host, want := range map[string]bool{
+		"acct.documents.azure.com":             true,
+		"ACCT.Documents.Azure.COM":             true,
+		"acct.documents.azure.com.":            true, // fully qualified
+		"acct.documents.azure.us":              true,
+		"acct.documents.azure.cn":              true,
+		"localhost":                            false,
+		"documents.azure.com.evil":             false,
+		"acct.documents.azure.com.example.org": false,
+	} {
+		if got := isAzureHost(host); got != want {
+			t.Errorf("isAzureHost(%q) = %v, want %v", host, got, want)
+		}
+	}
+}
