@@ -201,7 +201,8 @@ func TestPublicURL(t *testing.T) {
 	if err := resp.TLS.PeerCertificates[0].VerifyHostname("cosmos.example"); err != nil {
 		t.Errorf("the certificate does not cover the public host: %v", err)
 	}
-	for _, bad := range []string{"cosmos.example:8083", "ftp://x/", "http://x:1/", "https://"} {
+	for _, bad := range []string{"cosmos.example:8083", "ftp://x/", "http://x:1/", "https://", "https://u:p@x:1/",
+		"https://x:1/path", "https://x:1/?q=1"} {
 		if _, err := Start(context.Background(), Options{Protocol: "https", PublicURL: bad}); err == nil {
 			t.Errorf("PublicURL %q accepted", bad)
 		}

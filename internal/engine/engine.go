@@ -22,6 +22,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -152,9 +153,10 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 	certHosts := []string{advertised}
 	if o.PublicURL != "" {
 		pu, err := url.Parse(o.PublicURL)
-		if err != nil || (pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" {
+		if err != nil || (pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" || pu.User != nil ||
+			strings.Trim(pu.Path, "/") != "" || pu.RawQuery != "" || pu.Fragment != "" {
 			ln.Close()
-			return nil, fmt.Errorf("start engine: public URL %q: want http(s)://host:port/", o.PublicURL)
+			return nil, fmt.Errorf("start engine: public URL %q: want http(s)://host:port/ and nothing more", o.PublicURL)
 		}
 		if pu.Scheme != o.Protocol {
 			ln.Close()

@@ -149,7 +149,8 @@ func readBody(r *http.Request) ([]byte, error) {
 				if len(b) >= maxRequestBytes {
 					return nil, errTooLarge()
 				}
-				b = append(slices.Grow(b, len(b)+systemRoom+1), one[0])
+				// Double, but not far past the limit.
+				b = append(slices.Grow(b, min(len(b), maxRequestBytes-len(b))+systemRoom+1), one[0])
 			}
 		} else {
 			var n int
