@@ -67,6 +67,8 @@ func TestRun_UsageErrorsExit2(t *testing.T) {
 		{"update baseline without file", []string{"run", "--update-baseline", repo("designs", "ecommerce.yaml")}, "--baseline"},
 		{"compare one file", []string{"compare", "a.json"}, "missing OLD and NEW"},
 		{"serve bad protocol", []string{"serve", "--protocol", "gopher"}, "--protocol"},
+		{"serve public endpoint without scheme", []string{"serve", "--public-endpoint", "localhost:8083"}, "--public-endpoint"},
+		{"serve public endpoint of the other protocol", []string{"serve", "--public-endpoint", "https://localhost:8083/"}, "speaks http"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

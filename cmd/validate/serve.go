@@ -49,6 +49,11 @@ does for the vNext emulator).`,
 			if err != nil {
 				return err
 			}
+			if pub := v.GetString("public-endpoint"); pub != "" {
+				if _, err := engine.CheckPublicURL(pub, proto); err != nil {
+					return usageErr("--public-endpoint: %v", err)
+				}
+			}
 			bind := v.GetString("bind")
 			if ip := net.ParseIP(bind); ip != nil && !ip.IsLoopback() {
 				fmt.Fprintf(a.stderr, "warning: binding %s exposes the engine beyond this machine\n", bind)

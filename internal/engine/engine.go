@@ -58,6 +58,20 @@ type Options struct {
 	PublicURL string
 }
 
+// CheckPublicURL parses a public URL for Options.PublicURL: http(s)://host[:port]/, with the
+// scheme the server speaks and nothing after the host.
+func CheckPublicURL(raw, protocol string) (*url.URL, error) {
+	pu, err := url.Parse(raw)
+	if err != nil || (pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" || pu.User != nil ||
+		strings.Trim(pu.Path, "/") != "" || pu.RawQuery != "" || pu.Fragment != "" {
+		return nil, fmt.Errorf("public URL %q: want %s://host:port/ and nothing more", raw, protocol)
+	}
+	if pu.Scheme != protocol {
+		return nil, fmt.Errorf("public URL %q: the server speaks %s", raw, protocol)
+	}
+	return pu, nil
+}
+
 // EngineHeader is the response header by which the engine identifies itself, on the account
 // (GET /) and the database feed (GET /dbs): the targets read it to label an endpoint's charges
 // "model" rather than an emulator's.
@@ -152,15 +166,10 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 	s.public = s.url
 	certHosts := []string{advertised}
 	if o.PublicURL != "" {
-		pu, err := url.Parse(o.PublicURL)
-		if err != nil || (pu.Scheme != "http" && pu.Scheme != "https") || pu.Host == "" || pu.User != nil ||
-			strings.Trim(pu.Path, "/") != "" || pu.RawQuery != "" || pu.Fragment != "" {
+		pu, err := CheckPublicURL(o.PublicURL, o.Protocol)
+		if err != nil {
 			ln.Close()
-			return nil, fmt.Errorf("start engine: public URL %q: want http(s)://host:port/ and nothing more", o.PublicURL)
-		}
-		if pu.Scheme != o.Protocol {
-			ln.Close()
-			return nil, fmt.Errorf("start engine: public URL %q: the server speaks %s", o.PublicURL, o.Protocol)
+			return nil, fmt.Errorf("start engine: %w", err)
 		}
 		s.public = pu.Scheme + "://" + pu.Host + "/"
 		certHosts = append(certHosts, pu.Hostname())
