@@ -279,6 +279,45 @@ func TestQuery_RoutingByWhere(t *testing.T) {
 	})
 }
 
+// TestQuery_CrossPartitionShapesOnOnePhysicalPartition: whether the gateway serves ORDER BY, TOP,
+// aggregates and the rest depends on whether the query names one logical partition, not on how
+// many physical partitions the container has; one physical partition refuses them as many do.
+func TestQuery_CrossPartitionShapesOnOnePhysicalPartition(t *testing.T) {
+	_, client := startEngine(t, Options{})
+	c := newContainer(t, client, "onepart", azcosmos.ContainerProperties{ID: "h",
+		PartitionKeyDefinition: azcosmos.PartitionKeyDefinition{Kind: azcosmos.PartitionKeyKindMultiHash, Version: 2,
+			Paths: []string{"/tenantId", "/userId"}}}, 400)
+	for i := range 6 {
+		tenant, user := fmt.Sprintf("t%d", i%2), fmt.Sprintf("u%d", i%3)
+		b, _ := json.Marshal(map[string]any{"id": strconv.Itoa(i), "tenantId": tenant, "userId": user, "n": i})
+		if _, err := c.CreateItem(context.Background(), azcosmos.NewPartitionKeyString(tenant).AppendString(user), b, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	query := func(q string) error {
+		_, err := c.NewQueryItemsPager(q, azcosmos.NewPartitionKey(), nil).NextPage(context.Background())
+		return err
+	}
+	for _, q := range []string{
+		"SELECT * FROM c ORDER BY c.n",
+		"SELECT * FROM c WHERE c.tenantId = 't0' ORDER BY c.n",
+		"SELECT VALUE COUNT(1) FROM c WHERE c.tenantId = 't0'",
+		"SELECT DISTINCT c.userId FROM c WHERE c.tenantId IN ('t0', 't1') AND c.userId = 'u0'",
+	} {
+		if err := query(q); err == nil || !strings.Contains(err.Error(), "400") {
+			t.Errorf("%s: err %v, want 400 (cross-partition for the gateway)", q, err)
+		}
+	}
+	for _, q := range []string{
+		"SELECT * FROM c WHERE c.tenantId = 't0' AND c.userId = 'u0' ORDER BY c.n",
+		"SELECT * FROM c WHERE c.tenantId = 't0'", // no clause that needs a query engine
+	} {
+		if err := query(q); err != nil {
+			t.Errorf("%s: %v, want it served", q, err)
+		}
+	}
+}
+
 func TestQuery_Metrics(t *testing.T) {
 	_, client := startEngine(t, Options{})
 	c := newContainer(t, client, "metrics", azcosmos.ContainerProperties{ID: "m"}, 0)

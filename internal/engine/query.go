@@ -121,23 +121,27 @@ const maxRoutedKeys = 256
 // NewQueryItemsPager: "If the query itself contains WHERE clauses that filter down to a single
 // partition, the query will be executed on that partition"): full keys read the ranges owning their
 // EPKs, a MultiHash prefix the ranges overlapping [prefixEPK, prefixEPK+"FF"), and anything else
-// fans out to every range. fanOut reports that more than one physical partition is read.
-func (s *Server) queryTargets(q *request, c *container, pq *sql.Query, params map[string]any) (parts []*partition, lpk string, fanOut bool, err error) {
+// fans out to every range.
+//
+// cross reports a cross-partition query in the gateway's sense: one that does not name a single
+// logical partition, by a full key in the header or one full key pinned by WHERE ("filters on only
+// some of the partition keys a container defines" counts as cross-partition, same source). It
+// does not depend on how many physical partitions hold the data.
+func (s *Server) queryTargets(q *request, c *container, pq *sql.Query, params map[string]any) (parts []*partition, lpk string, cross bool, err error) {
 	vals, present, err := parsePKHeader(q.header("X-Ms-Documentdb-Partitionkey"))
 	if err != nil {
 		return nil, "", false, errf(400, "%s", err.Error())
 	}
 	switch {
 	case !present:
-		parts = c.routeByWhere(pq, params)
-		return parts, "", len(parts) > 1, nil
+		_, single := pq.SingleKey(c.pk.parts, params)
+		return c.routeByWhere(pq, params), "", !single, nil
 	case len(vals) == len(c.pk.Paths):
 		lpk = canonicalPK(vals)
 		return []*partition{c.partitionFor(effectivePartitionKey(c.pk.Kind, c.pk.Version, vals))}, lpk, false, nil
 	case c.pk.Kind == kindMultiHash && len(vals) < len(c.pk.Paths):
 		lo := effectivePartitionKey(c.pk.Kind, c.pk.Version, vals)
-		parts = c.partitionsOverlapping(lo, lo+"FF")
-		return parts, "", len(parts) > 1, nil
+		return c.partitionsOverlapping(lo, lo+"FF"), "", true, nil
 	}
 	return nil, "", false, errf(400, "Partition key provided either doesn't correspond to definition in the collection or doesn't match partition key field values specified in the document.")
 }
@@ -213,11 +217,11 @@ func (s *Server) queryItems(q *request, c *container) (int, error) {
 	if err != nil {
 		return 0, errf(400, "Syntax error: %s", err.Error())
 	}
-	parts, lpk, fanOut, err := s.queryTargets(q, c, pq, params)
+	parts, lpk, cross, err := s.queryTargets(q, c, pq, params)
 	if err != nil {
 		return 0, err
 	}
-	if fanOut && gatewayUnservable(pq.Shape()) {
+	if cross && gatewayUnservable(pq.Shape()) {
 		return 0, &apiError{status: 400, sub: subCrossPartitionQuery,
 			msg: "The provided cross partition query can not be directly served by the gateway. The query uses clauses (ORDER BY, TOP, OFFSET/LIMIT, aggregates, DISTINCT or GROUP BY) that need a client-side query engine across partitions."}
 	}

@@ -124,8 +124,10 @@ func (l *linter) planWarnings() {
 	}
 }
 
-// queryShapes flags queries the Go SDK cannot run: without a full partition key the request goes to
-// the gateway, which serves only filters and projections across partitions.
+// queryShapes flags queries the Go SDK cannot run: without a full partition key — in the pattern,
+// or pinned by WHERE to a single value per key path — the request is a cross-partition query for
+// the gateway, which serves only filters and projections across partitions. The engine draws the
+// same line (queryTargets in internal/engine/query.go), so lint and run agree.
 func (l *linter) queryShapes() {
 	for i := range l.d.AccessPatterns {
 		ap := &l.d.AccessPatterns[i]
@@ -140,6 +142,13 @@ func (l *linter) queryShapes() {
 		path := fmt.Sprintf("accessPatterns[%d].query", i)
 		if err != nil {
 			l.add(path, "query-syntax", "%v", err)
+			continue
+		}
+		paths := make([][]string, len(c.PartitionKey))
+		for k, p := range c.PartitionKey {
+			paths[k] = strings.Split(strings.TrimPrefix(p, "/"), "/")
+		}
+		if _, single := q.SingleKey(paths, ap.Params); single {
 			continue
 		}
 		var clauses []string

@@ -64,6 +64,9 @@ func TestCheck(t *testing.T) {
 		{"estimate below floor", "", "0.5", "SELECT c.id FROM c WHERE c.email = 'x'", []string{"estimate-below-floor"}, 27},
 		{"cross-partition ORDER BY", "", "1", "SELECT * FROM c ORDER BY c.createdAt", []string{"cross-partition-shape"}, 32},
 		{"cross-partition TOP", "", "1", "SELECT TOP 5 * FROM c", []string{"cross-partition-shape"}, 32},
+		// The key pinned by WHERE names one logical partition: the gateway serves it (as the engine does).
+		{"ORDER BY with the key in WHERE", "", "1", "SELECT * FROM c WHERE c.tenantId = 't-1' ORDER BY c.createdAt", nil, 0},
+		{"ORDER BY with two keys in WHERE", "", "1", "SELECT * FROM c WHERE c.tenantId IN ('t-1', 't-2') ORDER BY c.createdAt", []string{"cross-partition-shape"}, 32},
 		{"unique key a type lacks", "uniqueKeys: [[/email]]", "1", "SELECT c.id FROM c WHERE c.email = 'x'", []string{"unique-key-missing"}, 7},
 	}
 	for _, tc := range tests {

@@ -423,6 +423,16 @@ func testRouting(ctx context.Context, t *testing.T, db *azcosmos.DatabaseClient)
 	if len(items) != 2 || items[0]["n"] != 6.0 || items[1]["n"] != 0.0 {
 		t.Errorf("ORDER BY pinned to one logical partition: %v", items)
 	}
+	// A prefix of a hierarchical key, or several full keys, is a cross-partition query for the
+	// gateway, however few physical partitions hold the data (azcosmos NewQueryItemsPager: a query
+	// that filters on only some of the key paths runs as a cross-partition query).
+	for _, q := range []string{
+		"SELECT * FROM c WHERE c.tenantId = 't0' ORDER BY c.n",
+		"SELECT TOP 1 * FROM c WHERE c.tenantId = 't0' AND c.userId IN ('u0', 'u1')",
+	} {
+		_, _, err := run(q)
+		wantStatus(t, q, err, http.StatusBadRequest)
+	}
 }
 
 // testMetrics checks the query-metrics header on every query page and the index-metrics header

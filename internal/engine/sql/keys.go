@@ -39,6 +39,22 @@ func (q *Query) KeyEqualities(paths [][]string, params map[string]any) [][]any {
 	return out
 }
 
+// SingleKey reports the one full key WHERE pins: every path fixed to exactly one value by
+// KeyEqualities' rules. It is how the gateway tells a query that reads one logical partition from
+// a cross-partition one when the request carries no key (azcosmos v1.5.0, NewQueryItemsPager: a
+// query that filters on only some of the key paths is a cross-partition query).
+func (q *Query) SingleKey(paths [][]string, params map[string]any) ([]any, bool) {
+	eq := q.KeyEqualities(paths, params)
+	key := make([]any, len(eq))
+	for i, vs := range eq {
+		if len(vs) != 1 {
+			return nil, false
+		}
+		key[i] = vs[0]
+	}
+	return key, len(key) > 0
+}
+
 // keyPredicate matches "path = const", "const = path" and "path IN (consts)". ok is false for any
 // other shape, or when a constant is not a scalar (the predicate then pins nothing for routing).
 func (q *Query) keyPredicate(e expr, params map[string]any) (path []string, vals []any, ok bool) {
