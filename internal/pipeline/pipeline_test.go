@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -201,6 +202,35 @@ func TestRun_EndToEnd(t *testing.T) {
 	db, _ := client.NewDatabase("small")
 	if _, err := db.Read(ctx, nil); probe.StatusOf(err) != 404 {
 		t.Errorf("database still there after teardown: %v", err)
+	}
+}
+
+// TestRun_SameSeedSameCharges runs a design twice with one seed: every execution's charge must be
+// the same in both runs. Each run tags its probe-time documents with a random tag (their ids must
+// not collide on a shared account), and that tag must not change their content.
+func TestRun_SameSeedSameCharges(t *testing.T) {
+	client := startEngine(t)
+	d := smallDesign()
+	charges := func() map[string][]float64 {
+		run, err := Run(context.Background(), d, client, probe.TargetInfo{Kind: "embedded", ChargeSource: "model"}, Options{Samples: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string][]float64{}
+		for _, p := range run.Patterns {
+			for _, ex := range p.Executions {
+				out[p.ID] = append(out[p.ID], ex.RU)
+			}
+		}
+		return out
+	}
+	a, b := charges(), charges()
+	if !reflect.DeepEqual(a, b) {
+		for id := range a {
+			if !reflect.DeepEqual(a[id], b[id]) {
+				t.Errorf("%s: charges %v, then %v with the same seed", id, a[id], b[id])
+			}
+		}
 	}
 }
 
