@@ -15,7 +15,7 @@ whichever is larger; a pattern's 'regression' band overrides it), the patterns a
 verdicts that changed and what changed in the design itself.
 
 It refuses comparisons that would mislead: different charge sources (model vs service), different
-report schema versions, different seeds or sample counts (unless --force).
+report schema versions, different designs (by name), seeds or sample counts (unless --force).
 
 Exit 0 no regression, 1 regression, 2 usage or unreadable input.`,
 		Example: "  validate compare baselines/ecommerce.baseline.json reports/ecommerce.json",

@@ -61,7 +61,7 @@ var settings = []setting{
 	{key: "update-baseline", def: false, usage: "write the run's results to the --baseline file", cmds: []string{"run"}},
 	{key: "regression-pct", def: 10.0, usage: "drift that counts as a regression, percent", cmds: []string{"run", "compare"}},
 	{key: "regression-ru", def: 1.0, usage: "smallest drift in RU that counts as a regression", cmds: []string{"run", "compare"}},
-	{key: "force", def: false, usage: "compare runs with different seeds or sample counts", cmds: []string{"run", "compare"}},
+	{key: "force", def: false, usage: "compare runs of differently named designs (after a rename), seeds or sample counts", cmds: []string{"run", "compare"}},
 	// serve.
 	{key: "port", def: 8081, usage: "port to listen on (0 = any free port)", cmds: []string{"serve"}},
 	{key: "protocol", def: "http", usage: "http or https (https uses a certificate generated at start)", cmds: []string{"serve"}},

@@ -23,8 +23,9 @@ type CompareOptions struct {
 	// pattern (0 = default); a pattern's own regression band in the design replaces the result.
 	Pct float64
 	RU  float64
-	// Force compares reports with different seeds or sample counts (the comparison says so). Reports
-	// with different charge sources or schema versions are never compared.
+	// Force compares reports of differently named designs, or with different seeds or sample counts
+	// (the comparison says so). Reports with different charge sources or schema versions are never
+	// compared.
 	Force bool
 }
 
@@ -113,8 +114,8 @@ func (c *Comparison) Regressions() int {
 }
 
 // Compare reports the drift from old (the baseline) to new. It refuses, with ErrIncomparable, to
-// compare reports of different schema versions or charge sources, and of different seeds or sample
-// counts unless opts.Force is set.
+// compare reports of different schema versions or charge sources, and of different designs (by
+// name), seeds or sample counts unless opts.Force is set.
 func Compare(old, new *Report, opts CompareOptions) (*Comparison, error) {
 	if old == nil || new == nil {
 		return nil, fmt.Errorf("compare: %w: a report is missing", ErrIncomparable)
@@ -135,6 +136,9 @@ func Compare(old, new *Report, opts CompareOptions) (*Comparison, error) {
 		Patterns:      []PatternChange{},
 	}
 	var mismatch []string
+	if old.Design.Name != new.Design.Name {
+		mismatch = append(mismatch, fmt.Sprintf("design %s against %s", old.Design.Name, new.Design.Name))
+	}
 	if old.Seed != new.Seed {
 		mismatch = append(mismatch, fmt.Sprintf("seed %d against %d", old.Seed, new.Seed))
 	}
@@ -143,7 +147,7 @@ func Compare(old, new *Report, opts CompareOptions) (*Comparison, error) {
 	}
 	if len(mismatch) > 0 {
 		if !opts.Force {
-			return nil, fmt.Errorf("compare: %w: %s (different data or sample sizes make charges drift by themselves; force to compare anyway)",
+			return nil, fmt.Errorf("compare: %w: %s (another design, other data or other sample sizes make charges drift by themselves; --force compares anyway, e.g. after renaming a design)",
 				ErrIncomparable, strings.Join(mismatch, ", "))
 		}
 		c.Forced = mismatch

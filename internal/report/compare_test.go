@@ -208,6 +208,8 @@ func TestCompare_Refuses(t *testing.T) {
 		{"different seed", func(r *Report) { r.Seed = 43 }, false, "seed 42 against 43"},
 		{"different samples", func(r *Report) { r.Samples = 50 }, false, "5 samples against 50"},
 		{"different seed, forced", func(r *Report) { r.Seed = 43 }, true, ""},
+		{"another design", func(r *Report) { r.Design.Name = "other" }, false, "against other"},
+		{"a renamed design, forced", func(r *Report) { r.Design.Name = "renamed" }, true, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
