@@ -224,10 +224,34 @@ func TestConfig_PrecedenceAndRedaction(t *testing.T) {
 
 func TestConfig_UnknownKeyInFile(t *testing.T) {
 	cfg := filepath.Join(t.TempDir(), "validate.yaml")
-	os.WriteFile(cfg, []byte("sampels: 7\n"), 0o644)
+	os.WriteFile(cfg, []byte("seed: 1\nsampels: 7\n"), 0o644)
 	code, _, errOut := runCLI(t, "--config", cfg, "config")
-	if code != ExitUsage || !strings.Contains(errOut, `unknown key "sampels"`) {
+	if code != ExitUsage || !strings.Contains(errOut, cfg+`:2:1: unknown key "sampels"; did you mean "samples"?`) {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestConfig_WrongTypes: a value that does not fit its setting is an error naming where it was
+// written, not a silent zero.
+func TestConfig_WrongTypes(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "validate.yaml")
+	os.WriteFile(cfg, []byte("target: embedded\nsamples: four\n"), 0o644)
+	code, _, errOut := runCLI(t, "--config", cfg, "config")
+	if code != ExitUsage || !strings.Contains(errOut, cfg+`:2:1: samples: "four" is not a whole number`) {
+		t.Errorf("file: exit %d, stderr %q", code, errOut)
+	}
+	for env, want := range map[string]string{
+		"CDV_SAMPLES":        `CDV_SAMPLES: "abc" is not a whole number`,
+		"CDV_KEEP":           `CDV_KEEP: "abc" is not true or false`,
+		"CDV_REGRESSION_PCT": `CDV_REGRESSION_PCT: "abc" is not a number`,
+	} {
+		t.Run(env, func(t *testing.T) {
+			t.Setenv(env, "abc")
+			code, _, errOut := runCLI(t, "config")
+			if code != ExitUsage || !strings.Contains(errOut, want) {
+				t.Errorf("exit %d, stderr %q; want %q", code, errOut, want)
+			}
+		})
 	}
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -8,9 +9,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cosmosdv/validate/internal/design"
+	"github.com/spf13/cast"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
+	"go.yaml.in/yaml/v3"
 )
 
 // setting is one configuration key. The table below is the single place that names a key, its
@@ -143,10 +147,31 @@ func newViper(flags *pflag.FlagSet, configFile string) (*viper.Viper, error) {
 		if err := v.ReadInConfig(); err != nil {
 			return nil, usageErr("config file %s: %v", configFile, err)
 		}
+		pos := configPositions(configFile)
 		for _, k := range v.AllKeys() {
 			if settingFor(k) == nil {
-				return nil, usageErr("config file %s: unknown key %q (see 'validate config')", configFile, k)
+				hint := "the keys are the long flag names: " + strings.Join(settingKeys(), ", ")
+				if sg := design.Suggest(k, settingKeys()); sg != "" {
+					hint = fmt.Sprintf("did you mean %q?", sg)
+				}
+				return nil, usageErr("%s%s: unknown key %q; %s", configFile, pos[k], k, hint)
 			}
+		}
+	}
+	// A value from the file or the environment that does not fit its setting's type would otherwise
+	// read as the zero value, far from where it was written.
+	for _, st := range settings {
+		where := ""
+		var raw any
+		if env, ok := os.LookupEnv(envName(st.key)); ok {
+			where, raw = envName(st.key), env
+		} else if configFile != "" && v.InConfig(st.key) {
+			where, raw = configFile+configPositions(configFile)[st.key]+": "+st.key, v.Get(st.key)
+		} else {
+			continue
+		}
+		if err := fitsType(st.def, raw); err != nil {
+			return nil, usageErr("%s: %q %v", where, fmt.Sprint(raw), err)
 		}
 	}
 	if flags != nil {
@@ -161,6 +186,66 @@ func newViper(flags *pflag.FlagSet, configFile string) (*viper.Viper, error) {
 		}
 	}
 	return v, nil
+}
+
+// settingKeys lists every setting's key, sorted.
+func settingKeys() []string {
+	keys := make([]string, 0, len(settings))
+	for _, s := range settings {
+		keys = append(keys, s.key)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// configPositions maps each top-level key of a YAML file to ":line:col", for messages; a file that
+// does not parse gives an empty map.
+func configPositions(file string) map[string]string {
+	out := map[string]string{}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return out
+	}
+	var doc yaml.Node
+	if yaml.Unmarshal(b, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return out
+	}
+	m := doc.Content[0]
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := m.Content[i]
+		out[strings.ToLower(k.Value)] = fmt.Sprintf(":%d:%d", k.Line, k.Column)
+	}
+	return out
+}
+
+// fitsType reports whether raw, a value from the environment or the config file, converts to the
+// type of def (a setting's default).
+func fitsType(def, raw any) error {
+	var err error
+	switch def.(type) {
+	case bool:
+		_, err = cast.ToBoolE(raw)
+		if err != nil {
+			return errors.New("is not true or false")
+		}
+	case int, int64:
+		if _, err = cast.ToInt64E(raw); err != nil {
+			return errors.New("is not a whole number")
+		}
+	case float64:
+		if _, err = cast.ToFloat64E(raw); err != nil {
+			return errors.New("is not a number")
+		}
+	case time.Duration:
+		if _, err = cast.ToDurationE(raw); err != nil {
+			return errors.New("is not a duration such as 90s or 5m")
+		}
+	case []string:
+		if _, err = cast.ToStringSliceE(raw); err != nil {
+			return errors.New("is not a list")
+		}
+	}
+	return nil
 }
 
 // sourceOf says where the effective value of key comes from.
@@ -193,8 +278,8 @@ func printConfig(w io.Writer, v *viper.Viper, flags *pflag.FlagSet) {
 	for _, k := range keys {
 		s := settingFor(k)
 		val := fmt.Sprint(v.Get(k))
-		if sl, ok := v.Get(k).([]string); ok {
-			val = strings.Join(sl, ",")
+		if _, ok := s.def.([]string); ok {
+			val = strings.Join(v.GetStringSlice(k), ",")
 		}
 		if s.secret {
 			val = redact(v.GetString(k))

@@ -453,7 +453,7 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value, path string, depth
 		f, ok := byName[k.Value]
 		if !ok {
 			msg := fmt.Sprintf("unknown field %q", k.Value)
-			if s := suggest(k.Value, names); s != "" {
+			if s := Suggest(k.Value, names); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)
 			}
 			d.errorf(k, path, "%s", msg)
@@ -630,8 +630,8 @@ func parentPath(p string) string {
 	return ""
 }
 
-// suggest returns the name closest to s if it is close enough to be a likely typo.
-func suggest(s string, names []string) string {
+// Suggest returns the name closest to s if it is close enough to be a likely typo, else "".
+func Suggest(s string, names []string) string {
 	best, bestD := "", 1<<30
 	for _, n := range names {
 		if dist := levenshtein(strings.ToLower(s), strings.ToLower(n)); dist < bestD {

@@ -169,7 +169,7 @@ func (v *validator) checkEnum(path, got string, allowed []string) bool {
 		return true
 	}
 	msg := fmt.Sprintf("must be one of %s (got %q)", strings.Join(allowed, ", "), got)
-	if s := suggest(got, allowed); s != "" && got != "" {
+	if s := Suggest(got, allowed); s != "" && got != "" {
 		msg += fmt.Sprintf("; did you mean %q?", s)
 	}
 	v.errf(path, "%s", msg)
@@ -492,7 +492,7 @@ func typeNames(c *Container) []string {
 }
 
 func didYouMean(s string, names []string) string {
-	if m := suggest(s, names); m != "" {
+	if m := Suggest(s, names); m != "" {
 		return fmt.Sprintf("; did you mean %q?", m)
 	}
 	if len(names) > 0 && len(names) <= 8 {
