@@ -96,7 +96,7 @@ func Parse(data []byte, file string) (d *Design, err error) {
 		return nil, dec.errs
 	}
 	applyDefaults(d)
-	v := &validator{d: d, file: file, pos: dec.pos}
+	v := &validator{d: d, file: file, pos: dec.pos, badKey: map[string]bool{}}
 	v.run()
 	all := dec.errs
 	for _, e := range v.errs {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -82,9 +83,13 @@ func TestLoad_Invalid(t *testing.T) {
 				t.Fatal(err)
 			}
 			var wants []string
+			wantCount := 0 // "# want-count: N": exactly N errors, no follow-on ones
 			for _, line := range strings.Split(string(data), "\n") {
 				if w, ok := strings.CutPrefix(line, "# want: "); ok {
 					wants = append(wants, w)
+				}
+				if n, ok := strings.CutPrefix(line, "# want-count: "); ok {
+					wantCount, _ = strconv.Atoi(n)
 				}
 			}
 			if len(wants) == 0 {
@@ -106,6 +111,9 @@ func TestLoad_Invalid(t *testing.T) {
 			var es Errors
 			if !errors.As(err, &es) {
 				t.Fatalf("error is %T, want Errors", err)
+			}
+			if wantCount > 0 && len(es) != wantCount {
+				t.Errorf("%d errors, want %d:\n%s", len(es), wantCount, got)
 			}
 			for _, e := range es {
 				if e.Line == 0 {

@@ -133,7 +133,11 @@ func (v *validator) checkPattern(path string, p *AccessPattern) {
 	case n > 0 && n < levels && p.Op != OpQuery:
 		v.errf(path+".partitionKey", "has %d of %d levels; only queries may give a hierarchical key prefix", n, levels)
 	}
+	_, written := v.pos[path+".partitionKey"]
 	for i, t := range p.PartitionKey {
+		if !written && v.badKey[c.Name] {
+			break // derived from the container's key, which is reported already
+		}
 		v.checkTemplate(fmt.Sprintf("%s.partitionKey[%d]", path, i), t, x)
 	}
 	if p.ItemID != "" {
