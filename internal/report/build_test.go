@@ -178,3 +178,32 @@ func TestBuild_ContainerLoad(t *testing.T) {
 		t.Errorf("provisioned %v, measured %+v", orders.Provisioned, orders.Measured)
 	}
 }
+
+// TestBuild_EmptyResultsAdvice: a query that finds nothing in every execution, with no expectation
+// on its results, gets advice (shown in every format), not a silent pass.
+func TestBuild_EmptyResultsAdvice(t *testing.T) {
+	query := design.AccessPattern{Op: design.OpQuery, Estimate: design.Estimate{RU: 3}}
+	build := func(ap design.AccessPattern, results int) PatternResult {
+		model := runOf(SourceModel, execs(3, 200, results, 1, 3))
+		return Build(Input{Design: onePattern(ap), Measured: model, Modeled: model}).Patterns[0]
+	}
+	p := build(query, 0)
+	if p.Verdict != Pass || len(p.Advice) != 1 || !strings.Contains(p.Advice[0], "returned no items in any of its 3 executions") {
+		t.Fatalf("verdict %s, advice %q", p.Verdict, p.Advice)
+	}
+	var md strings.Builder
+	if err := Render(&md, &Report{Patterns: []PatternResult{p}}, "md"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "returned no items") {
+		t.Errorf("markdown lacks the advice of a passing pattern:\n%s", md.String())
+	}
+	if p := build(query, 2); len(p.Advice) != 0 {
+		t.Errorf("a query with results got advice %q", p.Advice)
+	}
+	none := query
+	none.Expect = &design.Expect{MaxResults: ptr(0)}
+	if p := build(none, 0); len(p.Advice) != 0 {
+		t.Errorf("a query expected to find nothing got advice %q", p.Advice)
+	}
+}

@@ -37,7 +37,7 @@ func renderHTML(w io.Writer, r *Report) error {
 		Legend:       legendLines(r),
 	}
 	for _, p := range r.Patterns {
-		if p.Verdict != Pass {
+		if notable(p) {
 			data.Notable = append(data.Notable, p)
 		}
 	}

@@ -25,15 +25,15 @@ func renderMarkdown(w io.Writer, r *Report) error {
 			fmtRU(p.Estimate), chargeCell(p.Modeled), measuredCell(r, p.Measured), verdictIcon[p.Verdict], p.Verdict)
 	}
 
-	var notable []PatternResult
+	var details []PatternResult
 	for _, p := range r.Patterns {
-		if p.Verdict != Pass {
-			notable = append(notable, p)
+		if notable(p) {
+			details = append(details, p)
 		}
 	}
-	if len(notable) > 0 {
+	if len(details) > 0 {
 		fmt.Fprintln(bw, "\n### Details")
-		for _, p := range notable {
+		for _, p := range details {
 			fmt.Fprintf(bw, "\n#### %s %s %s (%s)\n\n", verdictIcon[p.Verdict], mdEscape(p.ID), mdEscape(p.Name), p.Verdict)
 			if p.Query != "" {
 				fmt.Fprintf(bw, "```sql\n%s\n```\n\n", p.Query)
@@ -85,3 +85,6 @@ func mdEscape(s string) string {
 	r := strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;", "*", `\*`, "_", `\_`, "`", "\\`")
 	return r.Replace(s)
 }
+
+// notable reports whether a pattern gets a details entry: a verdict other than pass, or advice.
+func notable(p PatternResult) bool { return p.Verdict != Pass || len(p.Advice) > 0 }
