@@ -47,6 +47,7 @@ var planCodes = map[string]bool{
 	"month-length":         true,
 	"throughput-short":     true,
 	"hot-partition":        true,
+	"query-scan":           true,
 	"missing-key":          true,
 	"serverless":           true,
 }
@@ -117,6 +118,9 @@ func (l *linter) planWarnings() {
 		path := w.Subject
 		if pp, ok := l.patternPath(w.Subject); ok {
 			path = pp + ".estimate"
+			if strings.HasPrefix(w.Code, "query-") {
+				path = pp + ".query"
+			}
 		} else if cp, ok := l.containerPath(w.Subject); ok {
 			path = cp
 		}

@@ -67,6 +67,8 @@ func TestCheck(t *testing.T) {
 		// The key pinned by WHERE names one logical partition: the gateway serves it (as the engine does).
 		{"ORDER BY with the key in WHERE", "", "1", "SELECT * FROM c WHERE c.tenantId = 't-1' ORDER BY c.createdAt", nil, 0},
 		{"ORDER BY with two keys in WHERE", "", "1", "SELECT * FROM c WHERE c.tenantId IN ('t-1', 't-2') ORDER BY c.createdAt", []string{"cross-partition-shape"}, 32},
+		{"filter on an excluded path only", `indexing: {excluded: ["/text/?"]}`, "1", "SELECT c.id FROM c WHERE c.text = 'x'", []string{"query-scan"}, 32},
+		{"excluded path next to an indexed filter", `indexing: {excluded: ["/text/?"]}`, "1", "SELECT c.id FROM c WHERE c.email = 'x' AND c.text = 'x'", nil, 0},
 		{"unique key a type lacks", "uniqueKeys: [[/email]]", "1", "SELECT c.id FROM c WHERE c.email = 'x'", []string{"unique-key-missing"}, 7},
 	}
 	for _, tc := range tests {

@@ -125,7 +125,7 @@ type Document struct {
 type Warning struct {
 	// Code is stable for tooling: estimate-below-floor, estimate-off, price-unit, price, month-length,
 	// throughput-short, hot-partition, missing-key, serverless, indexing-policy, query-syntax,
-	// query-order-by.
+	// query-order-by, query-scan.
 	Code    string `json:"code"`
 	Subject string `json:"subject,omitempty"`
 	Message string `json:"message"`

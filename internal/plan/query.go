@@ -84,10 +84,17 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 		loadedAll = math.Max(served, matched)
 	}
 	f.FullScan = a.FullScan
+	var unindexed []string
 	for _, p := range a.Unindexed {
 		if dotted := strings.Join(p, "."); !isKeyPath(s.c, dotted) {
 			qe.Notes = append(qe.Notes, fmt.Sprintf("filter on /%s: path not indexed", strings.Join(p, "/")))
+			unindexed = append(unindexed, "/"+strings.Join(p, "/"))
 		}
+	}
+	if a.FullScan && len(unindexed) > 0 && err == nil {
+		qe.Warnings = append(qe.Warnings, Warning{Code: "query-scan", Subject: ap.ID,
+			Message: fmt.Sprintf("the query filters on %s, which the indexing policy does not index, and on nothing it does: every execution loads every document in scope; index %s/? or filter on an indexed path too",
+				strings.Join(unindexed, ", "), unindexed[0])})
 	}
 	if len(a.Functions) > 0 {
 		qe.Notes = append(qe.Notes, fmt.Sprintf("%s in WHERE cannot use the index", a.Functions[0]))
