@@ -342,6 +342,9 @@ func (a *app) runDesign(ctx context.Context, d *design.Design, o *runOptions, tg
 		if err := report.Render(a.stdout, rep, "text"); err != nil {
 			return 0, err
 		}
+	} else {
+		// The reports go to files only: the terminal still gets each design's verdict.
+		fmt.Fprintf(a.stdout, "%s: %s\n", d.Name, report.SummaryLine(rep))
 	}
 	if o.out != "" {
 		files, err := report.WriteAll(o.out, rep, o.formats)

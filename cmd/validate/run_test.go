@@ -36,6 +36,16 @@ func TestRun_Examples(t *testing.T) {
 	}
 }
 
+// TestRun_FilesOnlyStillSaysTheVerdict: with reports going to files only, the terminal still gets
+// each design's verdict line.
+func TestRun_FilesOnlyStillSaysTheVerdict(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "run", "--target", "embedded", "--progress", "none",
+		"--out", t.TempDir(), "--format", "json", repo("designs", "saas.yaml"))
+	if code != ExitOK || !strings.Contains(stdout, "saas: PASS: 8 patterns") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
 // TestRun_BrokenDesignFailsForTheRightReasons is the test design: a wrong estimate, a missing
 // composite index and a filter on an excluded path must each fail, with the reason said.
 func TestRun_BrokenDesignFailsForTheRightReasons(t *testing.T) {

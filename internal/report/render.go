@@ -163,6 +163,9 @@ func legendLine(source string) string {
 	return source
 }
 
+// SummaryLine is the one-line verdict of a report, as the text format's last line says it.
+func SummaryLine(r *Report) string { return summaryLine(r) }
+
 func summaryLine(r *Report) string {
 	s := r.Summary
 	return fmt.Sprintf("%s: %d patterns — %d pass, %d warn, %d fail, %d error (verdicts on %s)",
