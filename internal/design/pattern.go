@@ -94,8 +94,17 @@ func (v *validator) checkPattern(path string, p *AccessPattern) {
 			v.errf(path+"."+k, "does not apply to op %s", p.Op)
 		}
 	}
+	if slices.Contains(missing, "sample") {
+		// itemId and partitionKey default from the sample: without it they are missing too, but
+		// the sample is the one thing to add.
+		missing = slices.DeleteFunc(missing, func(k string) bool { return k == "itemId" || k == "partitionKey" })
+	}
 	if len(missing) > 0 {
-		v.errf(path, "op %s needs %s", p.Op, joinAnd(missing))
+		msg := fmt.Sprintf("op %s needs %s", p.Op, joinAnd(missing))
+		if slices.Contains(missing, "sample") && (slices.Contains(spec.required, "itemId") || slices.Contains(spec.required, "partitionKey")) {
+			msg += " (the document type it acts on; itemId and partitionKey default from it)"
+		}
+		v.errf(path, "%s", msg)
 	}
 	if p.Consistency != "" {
 		v.checkEnum(path+".consistency", p.Consistency, ConsistencyLevels)
