@@ -42,8 +42,9 @@ parsed or validated.`,
 					worst = max(worst, ExitFindings)
 					continue
 				}
-				fmt.Fprintf(a.stdout, "%s: ok (%d containers, %d document types, %d access patterns)\n",
-					path, len(d.Containers), countTypes(d), len(d.AccessPatterns))
+				fmt.Fprintf(a.stdout, "%s: ok (%s, %s, %s)\n",
+					path, design.Count(len(d.Containers), "container"), design.Count(countTypes(d), "document type"),
+					design.Count(len(d.AccessPatterns), "access pattern"))
 			}
 			if worst != ExitOK {
 				return &exitError{code: worst, printed: true}

@@ -103,7 +103,7 @@ func (a *app) viper(cmd *cobra.Command) (*viper.Viper, error) {
 func needArgs(n int, what string) cobra.PositionalArgs {
 	return func(cmd *cobra.Command, args []string) error {
 		if len(args) < n {
-			return usageErr("%s: missing %s\nRun '%s --help' for usage.", cmd.CommandPath(), what, cmd.CommandPath())
+			return usageErr("%s: missing %s\nRun '%s --help' for usage.", cmd.Name(), what, cmd.CommandPath())
 		}
 		return nil
 	}

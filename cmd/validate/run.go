@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,7 +41,8 @@ Modeled charges are computed on every target (the embedded engine runs alongside
 has a figure a verdict can rest on; a measured figure is shown with its source and never relabelled.
 
 Exit codes: 0 every pattern within tolerance, 1 a pattern failed or regressed, 2 usage or design error,
-3 infrastructure (target unreachable, Docker missing, authentication refused).`
+3 infrastructure (target unreachable, Docker missing, authentication refused) or interrupted (Ctrl-C,
+after removing what the run created).`
 
 var knownFormats = []string{"text", "md", "json", "junit", "html"}
 
@@ -417,9 +419,15 @@ func writeBaselineFile(path string, rep *report.Report) error {
 	return os.Rename(tmp.Name(), path)
 }
 
+// readReportFile reads a baseline or JSON report; its errors do not repeat the path, which the
+// callers put first.
 func readReportFile(path string) (*report.Report, error) {
 	f, err := os.Open(path)
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, pe.Err
+		}
 		return nil, err
 	}
 	defer f.Close()

@@ -865,3 +865,11 @@ func maxCount(c *Container, t *DocType, depth int) float64 {
 	}
 	return maxCount(c, p, depth+1) * float64(max(t.Parent.Per.Max, 0))
 }
+
+// Count renders n and a noun in the singular or plural: "1 container", "3 containers".
+func Count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -80,7 +80,7 @@ func Run(ctx context.Context, d *design.Design, client *azcosmos.Client, info pr
 	}
 	say := progressFunc(o.Progress)
 
-	say("provision: database %s (%d containers)", out.Database, len(d.Containers))
+	say("provision: database %s (%s)", out.Database, design.Count(len(d.Containers), "container"))
 	prov, err := provision.Provision(ctx, client, d, provision.Options{Database: out.Database, Reuse: o.ReuseDatabase, Throughput: o.Throughput})
 	defer func() {
 		if o.Keep || prov == nil {

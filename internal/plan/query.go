@@ -35,7 +35,7 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 	f.PartitionsChecked = 1
 	if len(ap.PartitionKey) == 0 {
 		f.PartitionsChecked = partitions
-		qe.Notes = append(qe.Notes, fmt.Sprintf("cross-partition: %d physical partitions checked", partitions))
+		qe.Notes = append(qe.Notes, "cross-partition: "+design.Count(partitions, "physical partition")+" checked")
 	} else if !single {
 		qe.Notes = append(qe.Notes, "key prefix: assumed to reach one physical partition")
 	}

@@ -122,10 +122,10 @@ func ReadBaseline(rd io.Reader) (*Report, error) {
 		SchemaVersion int    `json:"schemaVersion"`
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
-		return nil, fmt.Errorf("read baseline: %w", err)
+		return nil, fmt.Errorf("not a JSON report or baseline (%v): give a baseline file or a report written with --format json", err)
 	}
 	if head.SchemaVersion == 0 {
-		return nil, fmt.Errorf("read baseline: not a report or baseline (no schemaVersion)")
+		return nil, fmt.Errorf("not a report or baseline (no schemaVersion): give a baseline file or a report written with --format json")
 	}
 	if head.Kind != BaselineKind {
 		var r Report

@@ -129,7 +129,7 @@ func measuredCell(r *Report, c *Charge) string {
 		return chargeCell(c)
 	}
 	if r.Target.ChargeSource == SourceModel {
-		return "— (embedded)"
+		return "— (not measured)" // the target models its charges: embedded, or validate serve
 	}
 	return "—"
 }
@@ -168,7 +168,7 @@ func SummaryLine(r *Report) string { return summaryLine(r) }
 
 func summaryLine(r *Report) string {
 	s := r.Summary
-	return fmt.Sprintf("%s: %d patterns — %d pass, %d warn, %d fail, %d error (verdicts on %s)",
+	return fmt.Sprintf("%s: %d patterns — %d pass, %d warn, %d fail, %d error; verdicts on %s",
 		strings.ToUpper(string(s.Verdict)), s.Patterns, s.Pass, s.Warn, s.Fail, s.Error, s.Basis)
 }
 

@@ -163,7 +163,7 @@ func startEmulator(ctx context.Context, cfg Config, d *docker, allowPull bool) (
 		return nil, fmt.Errorf("%w: %v", ErrDockerUnavailable, err)
 	}
 	if !present && !allowPull {
-		return nil, fmt.Errorf("%w: %s (run `docker pull %s`, or allow pulling)", ErrImageMissing, image, image)
+		return nil, fmt.Errorf("%w: %s (`docker pull %s`)", ErrImageMissing, image, image)
 	}
 	fl := imageFlavor(image, labels)
 	protocol := cfg.EmulatorProtocol

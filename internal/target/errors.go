@@ -143,7 +143,7 @@ func advice(err error) string {
 	case errors.Is(err, ErrDockerUnavailable):
 		return "start Docker (or set DOCKER_HOST), or run with --target embedded"
 	case errors.Is(err, ErrImageMissing):
-		return "pull the image (or pass --pull), or run with --target embedded"
+		return "pull it, or pass --pull, or run with --target embedded"
 	case errors.Is(err, ErrEmulatorDied):
 		return "the emulator crashed or ran out of memory (the classic image also fails on Linux kernels " +
 			"6.7 and later); what this run created is gone with it; retry, or run with --target embedded"
