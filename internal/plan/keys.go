@@ -15,10 +15,14 @@ type keyDist struct {
 	Known bool    // false when the key field is missing from the type
 }
 
-// count is the expected number of documents of a type (children: parents × average per parent).
+// count is the number of documents of a type that `run` seeds with the default seed, or, when
+// that is unknown, the expected number (children: parents × average per parent).
 func (s *sizer) count(dt *design.DocType, depth int) float64 {
 	if dt == nil || depth > 8 {
 		return 0
+	}
+	if n, ok := s.seeded[dt.Type]; ok {
+		return float64(n)
 	}
 	if dt.Parent == nil {
 		return float64(max(dt.Count, 0))

@@ -11,10 +11,14 @@ import (
 
 	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/seed"
 )
 
 // SchemaVersion is the version of the JSON form of a Plan. Changes are additive only.
 const SchemaVersion = 1
+
+// DefaultSeed is the generator seed whose document counts the plan uses: `validate run`'s default.
+const DefaultSeed = 1
 
 // Options tune Build.
 type Options struct {
@@ -169,6 +173,11 @@ func Build(d *design.Design, opts Options) (*Plan, error) {
 	states := map[string]*cstate{}
 	var order []*cstate
 	var seededTotal float64
+	// Document counts: the ones `run` seeds with its default seed, so that plan and run agree.
+	var seeded map[string]int
+	if sp, err := seed.Compile(d, DefaultSeed); err == nil {
+		seeded = sp.Counts()
+	}
 	for i := range d.Containers {
 		c := &d.Containers[i]
 		if len(c.Documents) == 0 {
@@ -180,7 +189,7 @@ func Build(d *design.Design, opts Options) (*Plan, error) {
 			p.Warnings = append(p.Warnings, Warning{Code: "indexing-policy", Subject: c.Name,
 				Message: fmt.Sprintf("%v: planned as if every path were indexed", err)})
 		}
-		st := &cstate{s: &sizer{d: d, c: c, pol: pol}, ests: map[string]docEstimate{}}
+		st := &cstate{s: &sizer{d: d, c: c, pol: pol, seeded: seeded}, ests: map[string]docEstimate{}}
 		cp := &Container{Name: c.Name, PartitionKey: c.PartitionKey}
 		for j := range c.Documents {
 			dt := &c.Documents[j]
@@ -326,7 +335,7 @@ func assumptions(rc *cost.RateCard, a cost.Account) []string {
 		"autoscale bills each hour at the larger of the average RU/s and 10% of max (no hourly profile is known)",
 		"serverless bills the average RU/s over the whole month",
 		"document sizes and indexed terms come from the design's generators, plus about 180 bytes of system properties",
-		"query figures are static and rough: document counts are the seeded ones and selectivity comes from generator cardinalities, not from executing the query; physical partitions are at production scale",
+		"query figures are static and rough: document counts are the ones `run` seeds with its default seed (1) and selectivity comes from generator cardinalities, not from executing the query; physical partitions are at production scale",
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/seed"
 )
 
 func fp(x float64) *float64 { return &x }
@@ -377,5 +378,36 @@ func TestBuild_QuerySemantics(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestBuild_CountsAreTheSeededOnes: children per parent drawn from a skewed distribution average
+// well below (min+max)/2; the plan counts what `run` seeds, not the midpoint.
+func TestBuild_CountsAreTheSeededOnes(t *testing.T) {
+	d := smallDesign()
+	d.Containers[0].Documents = append(d.Containers[0].Documents, design.DocType{
+		Type: "note", Parent: &design.Parent{Type: "user", Per: design.Per{Min: 0, Max: 8, Dist: "zipf"}},
+		ID: "note-{seq}",
+		Fields: design.Fields{
+			{Name: "userId", Field: design.Field{Copy: "parent.userId"}},
+			{Name: "text", Field: design.Field{Gen: "text", Bytes: 100}},
+		},
+	})
+	sp, err := seed.Compile(d, DefaultSeed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sp.Counts()["note"]
+	p, err := Build(d, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dt := range p.Containers[0].Documents {
+		if dt.Type == "note" && int(dt.Count) != want {
+			t.Errorf("plan counts %v notes, run seeds %d", dt.Count, want)
+		}
+	}
+	if want >= 4000 {
+		t.Errorf("zipf children: %d seeded, expected well under the midpoint's 4000", want)
 	}
 }

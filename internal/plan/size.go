@@ -44,6 +44,9 @@ type sizer struct {
 	c *design.Container
 	// pol is the container's compiled policy; nil indexes everything.
 	pol *index.Compiled
+	// seeded is how many documents of each type `run` seeds (default seed); nil when the seed
+	// plan could not be built, and count falls back to averages.
+	seeded map[string]int
 }
 
 func (s *sizer) docType(name string) *design.DocType {
