@@ -97,7 +97,7 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 				strings.Join(unindexed, ", "), unindexed[0])})
 	}
 	if len(a.Functions) > 0 {
-		qe.Notes = append(qe.Notes, fmt.Sprintf("%s in WHERE cannot use the index", a.Functions[0]))
+		qe.Notes = append(qe.Notes, fmt.Sprintf("%s in WHERE is not served by the index (its path is not indexed, or the index cannot answer that function): evaluated on loaded documents", a.Functions[0]))
 	}
 	if a.FullScan {
 		qe.Notes = append(qe.Notes, "no filter is served by the index: scan")
