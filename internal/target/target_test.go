@@ -540,3 +540,17 @@ func TestIsAzureHost(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultEmulatorImage_PinnedEverywhere keeps the files that name the emulator image on the
+// tag the emulator target uses: the compose file and the nightly workflow pull or start it.
+func TestDefaultEmulatorImage_PinnedEverywhere(t *testing.T) {
+	for _, f := range []string{"../../docker/compose.yaml", "../../docs/workflows/nightly.yml"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), DefaultEmulatorImage) {
+			t.Errorf("%s does not name %s, the image --target emulator starts", f, DefaultEmulatorImage)
+		}
+	}
+}
