@@ -147,10 +147,23 @@ func (g *docState) getID() (string, error) {
 func (g *docState) getUUID() string {
 	if g.uuid == "" {
 		x := g.pool.get(g.seed, saltUUID)
-		g.uuid = uuidFrom(x.r)
+		if g.fresh != "" {
+			g.uuid = g.freshUUID(x.r)
+		} else {
+			g.uuid = uuidFrom(x.r)
+		}
 		g.pool.put(x)
 	}
 	return g.uuid
+}
+
+// freshUUID draws a UUID for a probe-time document from r mixed with the run's tag: a UUID is
+// meant to be unique, and the document's seed no longer depends on the tag (docSeed), so two runs
+// would otherwise write the same ones. The length is fixed, so charges do not change.
+func (g *docState) freshUUID(r *rand.Rand) string {
+	var pcg rand.PCG
+	pcg.Seed(r.Uint64(), hashString(g.fresh))
+	return uuidFrom(rand.New(&pcg))
 }
 
 func (g *docState) resolve(r ref) (any, bool, error) {
@@ -362,6 +375,9 @@ func (g *docState) basic(f *cfield, r *rand.Rand, unique bool) any {
 		}
 		return withSuffix(prefix+"-"+strconv.Itoa(100000+r.IntN(900000)), "-")
 	case "uuid":
+		if g.fresh != "" {
+			return g.freshUUID(r)
+		}
 		return uuidFrom(r)
 	case "int":
 		if unique {

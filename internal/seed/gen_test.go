@@ -368,10 +368,28 @@ func TestFresh(t *testing.T) {
 	if !bytes.Equal(a.Body, b.Body) || a.ID == c.ID {
 		t.Fatalf("fresh documents: %s vs %s vs %s", a.ID, b.ID, c.ID)
 	}
-	// Another run's tag of the same length changes the tagged values, nothing else: the same content
-	// and size, so the same charges from run to run with one seed.
-	if len(a.Body) != len(c.Body) || !bytes.Equal(bytes.ReplaceAll(c.Body, []byte("run2"), []byte("run1")), a.Body) {
-		t.Errorf("fresh documents of two runs differ beyond their tags:\n%s\n%s", a.Body, c.Body)
+	// Another run's tag of the same length changes the tagged values and UUIDs, nothing else: the
+	// same size, so the same charges from run to run with one seed.
+	uuid := regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}`)
+	untag := func(b []byte) []byte { return uuid.ReplaceAll(bytes.ReplaceAll(b, []byte("run2"), []byte("run1")), []byte("U")) }
+	if len(a.Body) != len(c.Body) || !bytes.Equal(untag(c.Body), untag(a.Body)) {
+		t.Errorf("fresh documents of two runs differ beyond their tags and UUIDs:\n%s\n%s", a.Body, c.Body)
+	}
+	// Orders have a {uuid} in their id and a uuid field: another run's differ.
+	parent0 := map[string]any{"id": "user-3", "userId": "user-3", "name": "Ada Berg"}
+	o1, _ := p.Fresh("order", 1, "run1-0", parent0)
+	o2, _ := p.Fresh("order", 1, "run2-0", parent0)
+	if ua, uc := uuid.FindAll(o1.Body, -1), uuid.FindAll(o2.Body, -1); len(ua) < 2 || len(ua) != len(uc) {
+		t.Errorf("fresh orders: UUIDs %s / %s", ua, uc)
+	} else {
+		for i := range ua {
+			if bytes.Equal(ua[i], uc[i]) {
+				t.Errorf("two runs' fresh orders share the UUID %s", ua[i])
+			}
+		}
+	}
+	if len(o1.Body) != len(o2.Body) || !bytes.Equal(untag(o1.Body), untag(o2.Body)) {
+		t.Errorf("fresh orders of two runs differ beyond their tags and UUIDs:\n%s\n%s", o1.Body, o2.Body)
 	}
 	parent := map[string]any{"id": "user-3", "userId": "user-3", "name": "Ada Berg"}
 	o, err := p.Fresh("order", 1, "x", parent)
