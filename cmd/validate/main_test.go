@@ -240,6 +240,17 @@ func TestConfig_WrongTypes(t *testing.T) {
 	if code != ExitUsage || !strings.Contains(errOut, cfg+`:2:1: samples: "four" is not a whole number`) {
 		t.Errorf("file: exit %d, stderr %q", code, errOut)
 	}
+	cfg2 := filepath.Join(t.TempDir(), "validate.yaml")
+	os.WriteFile(cfg2, []byte("samples: 5.5\ntarget: [embedded, emulator]\n"), 0o644)
+	if code, _, errOut := runCLI(t, "--config", cfg2, "config"); code != ExitUsage || !strings.Contains(errOut, "is not") {
+		t.Errorf("fraction and list: exit %d, stderr %q", code, errOut)
+	}
+	t.Run("empty variable is unset", func(t *testing.T) {
+		t.Setenv("CDV_FORCE", "")
+		if code, _, errOut := runCLI(t, "config"); code != ExitOK {
+			t.Errorf("CDV_FORCE empty: exit %d, stderr %q", code, errOut)
+		}
+	})
 	for env, want := range map[string]string{
 		"CDV_SAMPLES":        `CDV_SAMPLES: "abc" is not a whole number`,
 		"CDV_KEEP":           `CDV_KEEP: "abc" is not true or false`,

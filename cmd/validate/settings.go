@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sort"
 	"strings"
@@ -163,8 +164,8 @@ func newViper(flags *pflag.FlagSet, configFile string) (*viper.Viper, error) {
 	for _, st := range settings {
 		where := ""
 		var raw any
-		if env, ok := os.LookupEnv(envName(st.key)); ok {
-			where, raw = envName(st.key), env
+		if env, ok := os.LookupEnv(envName(st.key)); ok && env != "" {
+			where, raw = envName(st.key), env // an empty variable counts as unset, as viper reads it
 		} else if configFile != "" && v.InConfig(st.key) {
 			where, raw = configFile+configPositions(configFile)[st.key]+": "+st.key, v.Get(st.key)
 		} else {
@@ -229,8 +230,17 @@ func fitsType(def, raw any) error {
 			return errors.New("is not true or false")
 		}
 	case int, int64:
-		if _, err = cast.ToInt64E(raw); err != nil {
+		f, ferr := cast.ToFloat64E(raw)
+		if _, err = cast.ToInt64E(raw); err != nil || ferr != nil || f != math.Trunc(f) {
 			return errors.New("is not a whole number")
+		}
+	case string:
+		if _, err = cast.ToStringE(raw); err != nil {
+			return errors.New("is not a single value")
+		}
+		switch raw.(type) {
+		case []any, map[string]any:
+			return errors.New("is not a single value")
 		}
 	case float64:
 		if _, err = cast.ToFloat64E(raw); err != nil {
