@@ -188,7 +188,7 @@ func TestBuild_EmptyResultsAdvice(t *testing.T) {
 		return Build(Input{Design: onePattern(ap), Measured: model, Modeled: model}).Patterns[0]
 	}
 	p := build(query, 0)
-	if p.Verdict != Pass || len(p.Advice) != 1 || !strings.Contains(p.Advice[0], "returned no items in any of its 3 executions") {
+	if p.Verdict != Pass || len(p.Advice) != 1 || !strings.Contains(p.Advice[0], "returned no items in any of its 3 successful executions") {
 		t.Fatalf("verdict %s, advice %q", p.Verdict, p.Advice)
 	}
 	var md strings.Builder
@@ -205,5 +205,10 @@ func TestBuild_EmptyResultsAdvice(t *testing.T) {
 	none.Expect = &design.Expect{MaxResults: ptr(0)}
 	if p := build(none, 0); len(p.Advice) != 0 {
 		t.Errorf("a query expected to find nothing got advice %q", p.Advice)
+	}
+	failing := query
+	failing.Expect = &design.Expect{Status: 400}
+	if p := build(failing, 0); len(p.Advice) != 0 {
+		t.Errorf("a query expected to fail got advice %q", p.Advice)
 	}
 }

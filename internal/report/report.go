@@ -209,7 +209,8 @@ type PatternResult struct {
 	Checks []Check `json:"checks,omitempty"`
 	// Errors groups the failed executions by run, status and message.
 	Errors []ExecError `json:"errors,omitempty"`
-	// Advice holds index recommendations the target returned (index metrics).
+	// Advice holds index recommendations the target returned (index metrics), and notes on what the
+	// executions suggest about the design (a query that never finds anything).
 	Advice []string `json:"advice,omitempty"`
 	// Results and Partitions summarise executions of the run the checks rest on.
 	Results    IntRange `json:"results"`
