@@ -90,3 +90,45 @@ func TestCheck(t *testing.T) {
 		})
 	}
 }
+
+// TestCheck_KeyParamThatIsNotAScalar: a parameter drawn from an array field pins no key at run
+// time (the engine refuses the query as cross-partition), so lint must not count it as pinning one.
+func TestCheck_KeyParamThatIsNotAScalar(t *testing.T) {
+	src := `version: 1
+name: t
+containers:
+  - name: C
+    partitionKey: [/tenantId]
+    throughput: {manual: 400}
+    documents:
+      - type: user
+        count: 10
+        fields:
+          tenantId: {gen: code, prefix: t-, cardinality: 3}
+          tags: {array: {min: 1, max: 3}, of: {gen: word}}
+          createdAt: {gen: isoTime, from: 2025-01-01, to: 2026-01-01}
+accessPatterns:
+  - id: Q1
+    name: By tenant
+    container: C
+    op: query
+    sample: user
+    query: SELECT * FROM c WHERE c.tenantId = @t ORDER BY c.createdAt
+    params: {"@t": "{PARAM}"}
+    rps: {avg: 1}
+    estimate: {ru: 3}
+`
+	for param, want := range map[string]string{"tenantId": "", "tags": "cross-partition-shape"} {
+		d, err := design.Parse([]byte(strings.ReplaceAll(src, "PARAM", param)), "t.yaml")
+		if err != nil {
+			t.Fatalf("parse: %v", err)
+		}
+		var codes []string
+		for _, f := range Check(d) {
+			codes = append(codes, f.Code)
+		}
+		if got := strings.Join(codes, ","); got != want {
+			t.Errorf("@t from {%s}: findings %q, want %q", param, got, want)
+		}
+	}
+}
