@@ -124,11 +124,13 @@ func defaultField(f *Field) {
 func keyTemplates(paths []string) []string {
 	out := make([]string, 0, len(paths))
 	for _, p := range paths {
-		name := strings.TrimPrefix(p, "/")
-		if !identRe.MatchString(name) {
-			return nil
+		segs := strings.Split(strings.TrimPrefix(p, "/"), "/")
+		for _, seg := range segs {
+			if !identRe.MatchString(seg) {
+				return nil
+			}
 		}
-		out = append(out, "{"+name+"}")
+		out = append(out, "{"+strings.Join(segs, ".")+"}") // /address/city → {address.city}
 	}
 	return out
 }

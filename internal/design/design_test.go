@@ -416,3 +416,50 @@ func TestValidate_GoBuiltDesign(t *testing.T) {
 		t.Errorf("Validate = %v", err)
 	}
 }
+
+// TestNestedKey: a nested key path gets a dotted placeholder by default, and dotted placeholders
+// name fields inside objects.
+func TestNestedKey(t *testing.T) {
+	src := `version: 1
+name: nested
+containers:
+  - name: C
+    partitionKey: [/address/city]
+    documents:
+      - type: user
+        count: 5
+        fields:
+          address:
+            object:
+              city: {gen: city}
+          label: {template: "{address.city} office"}
+accessPatterns:
+  - id: R1
+    name: read
+    container: C
+    op: read
+    sample: user
+    rps: {avg: 1}
+    estimate: {ru: 1}
+  - id: Q1
+    name: query
+    container: C
+    op: query
+    sample: user
+    query: SELECT * FROM c WHERE c.address.city = @c
+    params: {"@c": "PARAM"}
+    rps: {avg: 1}
+    estimate: {ru: 3}
+`
+	d, err := Parse([]byte(strings.ReplaceAll(src, "PARAM", "{address.city}")), "n.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := d.AccessPatterns[0].PartitionKey; len(got) != 1 || got[0] != "{address.city}" {
+		t.Errorf("default key of a nested path: %q, want [{address.city}]", got)
+	}
+	_, err = Parse([]byte(strings.ReplaceAll(src, "PARAM", "{address.cty}")), "n.yaml")
+	if err == nil || !strings.Contains(err.Error(), "{address.cty} is not a field of type user") {
+		t.Errorf("a misspelt nested placeholder: %v", err)
+	}
+}

@@ -94,15 +94,26 @@ func (v *validator) checkPattern(path string, p *AccessPattern) {
 			v.errf(path+"."+k, "does not apply to op %s", p.Op)
 		}
 	}
+	// itemId, partitionKey (and a replace's document) default from the sample: without it they are
+	// missing too, but the sample is the one thing to add.
+	var defaulted []string
 	if slices.Contains(missing, "sample") {
-		// itemId and partitionKey default from the sample: without it they are missing too, but
-		// the sample is the one thing to add.
-		missing = slices.DeleteFunc(missing, func(k string) bool { return k == "itemId" || k == "partitionKey" })
+		missing = slices.DeleteFunc(missing, func(k string) bool {
+			d := k == "itemId" || k == "partitionKey" || (k == "document" && p.Op == OpReplace)
+			if d {
+				defaulted = append(defaulted, k)
+			}
+			return d
+		})
 	}
 	if len(missing) > 0 {
 		msg := fmt.Sprintf("op %s needs %s", p.Op, joinAnd(missing))
-		if slices.Contains(missing, "sample") && (slices.Contains(spec.required, "itemId") || slices.Contains(spec.required, "partitionKey")) {
-			msg += " (the document type it acts on; itemId and partitionKey default from it)"
+		if len(defaulted) > 0 {
+			verb := "default"
+			if len(defaulted) == 1 {
+				verb = "defaults"
+			}
+			msg += fmt.Sprintf(" (the document type it acts on; %s %s from it)", joinAnd(defaulted), verb)
 		}
 		v.errf(path, "%s", msg)
 	}

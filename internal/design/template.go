@@ -51,7 +51,7 @@ func Placeholders(template string) []string {
 	return out
 }
 
-var placeholderNameRe = regexp.MustCompile(`^(parent\.)?[A-Za-z_][A-Za-z0-9_]*$`)
+var placeholderNameRe = regexp.MustCompile(`^(parent\.)?[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$`)
 
 // QueryParams returns the @parameters a query text uses, each once, in order of first appearance.
 // Text inside string literals ('...' or "...") is skipped.

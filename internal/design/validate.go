@@ -311,7 +311,7 @@ func (v *validator) checkKeyGenerated(path string, c *Container) {
 		var names []string
 		for ti := range c.Documents {
 			t := &c.Documents[ti]
-			names = append(names, fieldNames(t.Fields)...)
+			names = append(names, fieldPaths("", t.Fields, 0)...)
 			f := lookupPath(t.Fields, kp)
 			switch {
 			case f == nil:
@@ -322,8 +322,8 @@ func (v *validator) checkKeyGenerated(path string, c *Container) {
 		}
 		if len(lacking) == len(c.Documents) {
 			hint := fmt.Sprintf("; add a field %q to the document types, or key on a field they have", strings.TrimPrefix(kp, "/"))
-			if m := Suggest(strings.TrimPrefix(kp, "/"), names); m != "" && !strings.Contains(kp[1:], "/") {
-				hint = fmt.Sprintf("; did you mean %q?", "/"+m)
+			if m := Suggest(kp, names); m != "" {
+				hint = fmt.Sprintf("; did you mean %q?", m)
 			}
 			v.errf(fmt.Sprintf("%s.partitionKey[%d]", path, i), "%s is not a field of any document type of %s%s", kp, c.Name, hint)
 			v.badKey[c.Name] = true
@@ -428,14 +428,25 @@ func (x docCtx) resolvable(name string) bool {
 		if rest == "id" {
 			return true
 		}
-		_, ok := x.parent.Fields.Lookup(rest)
-		return ok
+		return lookupDotted(x.parent.Fields, rest) != nil
 	}
 	if x.t == nil {
 		return false
 	}
-	_, ok := x.t.Fields.Lookup(name)
-	return ok
+	return lookupDotted(x.t.Fields, name) != nil
+}
+
+// lookupDotted finds the field a placeholder names: "city", or "address.city" inside an object.
+func lookupDotted(fs Fields, name string) *Field {
+	var f *Field
+	for seg := range strings.SplitSeq(name, ".") {
+		g, ok := fs.Lookup(seg)
+		if !ok {
+			return nil
+		}
+		f, fs = g, g.Object
+	}
+	return f
 }
 
 func (v *validator) checkDocType(path string, c *Container, t *DocType) {
@@ -537,7 +548,7 @@ func (v *validator) checkTemplate(path, tmpl string, x docCtx) {
 	}
 	for _, name := range Placeholders(tmpl) {
 		if !placeholderNameRe.MatchString(name) {
-			v.errf(path, "{%s} is not a valid placeholder; use {field}, {parent.field} or a built-in ({seq}, {uuid}, {now}, {type})", name)
+			v.errf(path, "{%s} is not a valid placeholder; use {field}, {object.field}, {parent.field} or a built-in ({seq}, {uuid}, {now}, {type})", name)
 			continue
 		}
 		if x.resolvable(name) {
@@ -556,6 +567,20 @@ func (v *validator) checkTemplate(path, tmpl string, x docCtx) {
 			v.errf(path, "{%s} is not a field of type %s%s", name, owner, didYouMean(strings.TrimPrefix(name, "parent."), fieldNames(fs)))
 		}
 	}
+}
+
+// fieldPaths lists the key paths of fields ("/tenantId", "/address/city"), objects included, to
+// suggest the path meant by a mistyped key.
+func fieldPaths(prefix string, fs Fields, depth int) []string {
+	var out []string
+	for _, f := range fs {
+		p := prefix + "/" + f.Name
+		out = append(out, p)
+		if depth < 3 {
+			out = append(out, fieldPaths(p, f.Field.Object, depth+1)...)
+		}
+	}
+	return out
 }
 
 func fieldNames(fs Fields) []string {

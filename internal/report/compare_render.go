@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/cosmosdv/validate/internal/design"
 )
 
 // RenderComparison writes a comparison as "text", "md" or "json".
@@ -37,8 +39,8 @@ func compareSummaryLine(c *Comparison) string {
 	if s.Regressions > 0 {
 		head = "REGRESSIONS"
 	}
-	return fmt.Sprintf("%s: %d patterns — %d regressed, %d improved, %d unchanged, %d added, %d removed; verdicts changed: %d",
-		head, s.Patterns, s.Regressions, s.Improvements, s.Unchanged, s.Added, s.Removed, s.VerdictChanges)
+	return fmt.Sprintf("%s: %s — %d regressed, %d improved, %d unchanged, %d added, %d removed; verdicts changed: %d",
+		head, design.Count(s.Patterns, "pattern"), s.Regressions, s.Improvements, s.Unchanged, s.Added, s.Removed, s.VerdictChanges)
 }
 
 func driftCell(d *Drift) string {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/cosmosdv/validate/internal/design"
 )
 
 var verdictIcon = map[Verdict]string{Pass: "✅", Warn: "⚠️", Fail: "❌", Error: "💥"}
@@ -14,8 +16,8 @@ func renderMarkdown(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
 	s := r.Summary
 	fmt.Fprintf(bw, "## %s Cosmos DB design `%s`\n\n", verdictIcon[s.Verdict], mdEscape(r.Design.Name))
-	fmt.Fprintf(bw, "**%d patterns: %d pass, %d warn, %d fail, %d error** — verdicts on %s.\n\n",
-		s.Patterns, s.Pass, s.Warn, s.Fail, s.Error, s.Basis)
+	fmt.Fprintf(bw, "**%s: %d pass, %d warn, %d fail, %d error** — verdicts on %s.\n\n",
+		design.Count(s.Patterns, "pattern"), s.Pass, s.Warn, s.Fail, s.Error, s.Basis)
 	fmt.Fprintf(bw, "%s\n\n", mdEscape(targetLine(r)))
 
 	fmt.Fprintln(bw, "| ID | Pattern | Op | Estimate (RU) | Modeled (RU) | Measured (RU) | Verdict |")

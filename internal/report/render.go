@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/cosmosdv/validate/internal/design"
 )
 
 // Formats lists the report formats Render accepts, with the file extension WriteAll gives each.
@@ -168,8 +170,8 @@ func SummaryLine(r *Report) string { return summaryLine(r) }
 
 func summaryLine(r *Report) string {
 	s := r.Summary
-	return fmt.Sprintf("%s: %d patterns — %d pass, %d warn, %d fail, %d error; verdicts on %s",
-		strings.ToUpper(string(s.Verdict)), s.Patterns, s.Pass, s.Warn, s.Fail, s.Error, s.Basis)
+	return fmt.Sprintf("%s: %s — %d pass, %d warn, %d fail, %d error; verdicts on %s",
+		strings.ToUpper(string(s.Verdict)), design.Count(s.Patterns, "pattern"), s.Pass, s.Warn, s.Fail, s.Error, s.Basis)
 }
 
 func targetLine(r *Report) string {
