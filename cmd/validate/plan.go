@@ -46,7 +46,7 @@ price in the wrong unit, a hot partition), 2 when a design cannot be read.`,
 			out := v.GetString("out")
 			warnings := 0
 			for _, d := range designs {
-				p, err := plan.Build(d, plan.Options{})
+				p, err := plan.Build(d, plan.Options{Seed: v.GetInt64("seed")})
 				if err != nil {
 					return usageErr("%s: %v", d.File, err)
 				}

@@ -47,7 +47,7 @@ var settings = []setting{
 	{key: "reuse-database", def: false, usage: "allow running in a database that already exists (never deleted)", cmds: []string{"run"}},
 	{key: "run-id", def: "", usage: "suffix of the run-scoped database name on accounts (default: random)", cmds: []string{"run"}},
 	// Pipeline.
-	{key: "seed", def: int64(1), usage: "generator seed: the same seed gives byte-identical documents", cmds: []string{"run"}},
+	{key: "seed", def: int64(1), usage: "generator seed: the same seed gives byte-identical documents (plan: the document counts of that seed)", cmds: []string{"run", "plan"}},
 	{key: "samples", def: 20, usage: "executions of each access pattern", cmds: []string{"run"}},
 	{key: "keep", def: false, usage: "keep the database and containers after the run", cmds: []string{"run"}},
 	{key: "concurrency", def: 16, usage: "concurrent requests while seeding", cmds: []string{"run"}},

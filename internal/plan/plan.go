@@ -4,6 +4,7 @@
 package plan
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -24,6 +25,8 @@ const DefaultSeed = 1
 type Options struct {
 	// RateCard is the card to price with (nil = cost.Current).
 	RateCard *cost.RateCard
+	// Seed is the generator seed whose seeded document counts the plan uses; 0 = DefaultSeed.
+	Seed int64
 }
 
 // Plan is the static plan of one design.
@@ -129,7 +132,7 @@ type Document struct {
 type Warning struct {
 	// Code is stable for tooling: estimate-below-floor, estimate-off, price-unit, price, month-length,
 	// throughput-short, hot-partition, missing-key, serverless, indexing-policy, query-syntax,
-	// query-order-by, query-scan.
+	// query-order-by, query-scan, seed-plan.
 	Code    string `json:"code"`
 	Subject string `json:"subject,omitempty"`
 	Message string `json:"message"`
@@ -157,7 +160,8 @@ func Build(d *design.Design, opts Options) (*Plan, error) {
 		Account:       Account{Regions: acct.Regions, MultiRegionWrites: acct.MultiRegionWrites, Consistency: consistencyOf(d, nil)},
 		Warnings:      []Warning{},
 	}
-	p.Assumptions = assumptions(rc, acct)
+	seedN := cmp.Or(opts.Seed, DefaultSeed)
+	p.Assumptions = assumptions(rc, acct, seedN)
 
 	// Per container: sizers, document estimates and seeded bytes.
 	type cstate struct {
@@ -173,10 +177,13 @@ func Build(d *design.Design, opts Options) (*Plan, error) {
 	states := map[string]*cstate{}
 	var order []*cstate
 	var seededTotal float64
-	// Document counts: the ones `run` seeds with its default seed, so that plan and run agree.
+	// Document counts: the ones `run` seeds with the same seed, so that plan and run agree.
 	var seeded map[string]int
-	if sp, err := seed.Compile(d, DefaultSeed); err == nil {
+	if sp, err := seed.Compile(d, seedN); err == nil {
 		seeded = sp.Counts()
+	} else {
+		p.Warnings = append(p.Warnings, Warning{Code: "seed-plan", Subject: d.Name,
+			Message: fmt.Sprintf("the documents cannot be generated (%v): counts are averages of the designed ranges", err)})
 	}
 	for i := range d.Containers {
 		c := &d.Containers[i]
@@ -321,7 +328,7 @@ func Build(d *design.Design, opts Options) (*Plan, error) {
 	return p, nil
 }
 
-func assumptions(rc *cost.RateCard, a cost.Account) []string {
+func assumptions(rc *cost.RateCard, a cost.Account, seedN int64) []string {
 	price := rc.ManualPrice
 	if a.MultiRegionWrites {
 		price = rc.ManualMRWPrice
@@ -335,7 +342,7 @@ func assumptions(rc *cost.RateCard, a cost.Account) []string {
 		"autoscale bills each hour at the larger of the average RU/s and 10% of max (no hourly profile is known)",
 		"serverless bills the average RU/s over the whole month",
 		"document sizes and indexed terms come from the design's generators, plus about 180 bytes of system properties",
-		"query figures are static and rough: document counts are the ones `run` seeds with its default seed (1) and selectivity comes from generator cardinalities, not from executing the query; physical partitions are at production scale",
+		fmt.Sprintf("query figures are static and rough: document counts are the ones `run --seed %d` seeds and selectivity comes from generator cardinalities, not from executing the query; physical partitions are at production scale", seedN),
 	}
 }
 
