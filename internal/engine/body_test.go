@@ -3,23 +3,18 @@ package engine
 import (
 	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"testing/iotest"
-	"time"
 	"unsafe"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
@@ -184,7 +179,7 @@ func TestFormatETag(t *testing.T) {
 
 func TestPublicURL(t *testing.T) {
 	s, _ := startEngine(t, Options{Protocol: "https", PublicURL: "https://cosmos.example:8083"})
-	resp, body := rawTLS(t, s, "GET", "/")
+	resp, body := raw(t, s, "GET", "/", nil, nil)
 	if resp.StatusCode != 200 {
 		t.Fatalf("GET /: %d %s", resp.StatusCode, body)
 	}
@@ -209,28 +204,6 @@ func TestPublicURL(t *testing.T) {
 	}
 }
 
-// rawTLS sends a signed request to an HTTPS engine, trusting its certificate.
-func rawTLS(t *testing.T, s *Server, method, path string) (*http.Response, []byte) {
-	t.Helper()
-	date := time.Now().UTC().Format(http.TimeFormat)
-	rtype, link := resourceOf(strings.Split(strings.Trim(path, "/"), "/"))
-	if path == "/" {
-		rtype, link = "", ""
-	}
-	mac := hmac.New(sha256.New, s.key)
-	mac.Write([]byte(strings.ToLower(method) + "\n" + rtype + "\n" + link + "\n" + strings.ToLower(date) + "\n\n"))
-	req, _ := http.NewRequest(method, strings.TrimSuffix(s.URL(), "/")+path, nil)
-	req.Header.Set("Authorization", url.QueryEscape("type=master&ver=1.0&sig="+base64.StdEncoding.EncodeToString(mac.Sum(nil))))
-	req.Header.Set("x-ms-date", date)
-	c := &http.Client{Transport: &http.Transport{TLSClientConfig: s.TLSConfig()}}
-	resp, err := c.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
-	return resp, b
-}
 
 // TestStoredItem_KeepsNothingElseAlive covers the ways a body can reach buildDoc other than the
 // SDK's announced-length create: trailing whitespace, no Content-Length, a batch, and a replace

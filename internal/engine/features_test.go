@@ -127,7 +127,11 @@ func rawReader(t *testing.T, s *Server, method, path string, hdr map[string]stri
 	for k, v := range hdr {
 		req.Header.Set(k, v)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	client := http.DefaultClient
+	if tc := s.TLSConfig(); tc != nil { // an HTTPS engine: trust its generated certificate
+		client = &http.Client{Transport: &http.Transport{TLSClientConfig: tc}}
+	}
+	resp, err := client.Do(req)
 	if err != nil {
 		t.Fatalf("%s %s: %v", method, path, err)
 	}
