@@ -2,7 +2,6 @@ package design
 
 import (
 	"regexp"
-	"strings"
 )
 
 // Built-in placeholders, resolvable in every template.
@@ -88,38 +87,4 @@ func QueryParams(query string) []string {
 
 func isIdentByte(c byte, first bool) bool {
 	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (!first && c >= '0' && c <= '9')
-}
-
-// hasKeyword reports whether the query text holds the keyword outside string literals,
-// case-insensitively and as a whole word.
-func hasKeyword(query, kw string) bool {
-	q := strings.ToUpper(stripLiterals(query))
-	kw = strings.ToUpper(kw)
-	for i := 0; ; {
-		j := strings.Index(q[i:], kw)
-		if j < 0 {
-			return false
-		}
-		s, e := i+j, i+j+len(kw)
-		if (s == 0 || !isIdentByte(q[s-1], false)) && (e == len(q) || !isIdentByte(q[e], false)) {
-			return true
-		}
-		i = e
-	}
-}
-
-func stripLiterals(query string) string {
-	b := []byte(query)
-	for i := 0; i < len(b); i++ {
-		if c := b[i]; c == '\'' || c == '"' {
-			for i++; i < len(b) && b[i] != c; i++ {
-				if b[i] == '\\' && i+1 < len(b) {
-					b[i] = ' '
-					i++
-				}
-				b[i] = ' '
-			}
-		}
-	}
-	return string(b)
 }

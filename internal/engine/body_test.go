@@ -204,7 +204,6 @@ func TestPublicURL(t *testing.T) {
 	}
 }
 
-
 // TestStoredItem_KeepsNothingElseAlive covers the ways a body can reach buildDoc other than the
 // SDK's announced-length create: trailing whitespace, no Content-Length, a batch, and a replace
 // with the system properties of a read. In each, the stored JSON keeps little spare capacity, and

@@ -12,8 +12,6 @@ import (
 	"github.com/cosmosdv/validate/internal/seed"
 )
 
-func fp(x float64) *float64 { return &x }
-
 // smallDesign is one container of users with a fixed shape, so sizes can be checked by hand.
 func smallDesign() *design.Design {
 	return &design.Design{

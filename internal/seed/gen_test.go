@@ -371,7 +371,9 @@ func TestFresh(t *testing.T) {
 	// Another run's tag of the same length changes the tagged values and UUIDs, nothing else: the
 	// same size, so the same charges from run to run with one seed.
 	uuid := regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}`)
-	untag := func(b []byte) []byte { return uuid.ReplaceAll(bytes.ReplaceAll(b, []byte("run2"), []byte("run1")), []byte("U")) }
+	untag := func(b []byte) []byte {
+		return uuid.ReplaceAll(bytes.ReplaceAll(b, []byte("run2"), []byte("run1")), []byte("U"))
+	}
 	if len(a.Body) != len(c.Body) || !bytes.Equal(untag(c.Body), untag(a.Body)) {
 		t.Errorf("fresh documents of two runs differ beyond their tags and UUIDs:\n%s\n%s", a.Body, c.Body)
 	}

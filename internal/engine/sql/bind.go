@@ -2,7 +2,6 @@ package sql
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/cosmosdv/validate/internal/engine/index"
 )
@@ -360,6 +359,3 @@ func splitAnd(e expr, out []expr) []expr {
 	}
 	return append(out, e)
 }
-
-// upper is strings.ToUpper, named for readability at call sites.
-func upper(s string) string { return strings.ToUpper(s) }
