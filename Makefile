@@ -4,13 +4,15 @@ DESIGNS ?= $(wildcard designs/*.yaml)
 REPORTS ?= reports
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
+GOFMT   ?= $(shell $(GO) env GOROOT)/bin/gofmt
 
 .PHONY: build test validate plan lint fmt fuzz bench nightly schema clean
 
 build:            ## build bin/validate
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/validate ./cmd/validate
 
-test:             ## vet and run every test (the CI command)
+test:             ## gofmt check, vet and every test (the CI command)
+	@test -z "$$($(GOFMT) -l $$(git ls-files '*.go'))" || (echo "gofmt needed:"; $(GOFMT) -l $$(git ls-files '*.go'); exit 1)
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 30m ./...
 
@@ -21,17 +23,18 @@ plan: build       ## cost and capacity of every example design from the model al
 	./bin/validate plan $(DESIGNS)
 
 lint:             ## gofmt, go vet, staticcheck when installed, and the example designs
-	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
+	@test -z "$$($(GOFMT) -l $$(git ls-files '*.go'))" || ($(GOFMT) -l $$(git ls-files '*.go'); exit 1)
 	$(GO) vet ./...
 	@command -v staticcheck >/dev/null && staticcheck ./... || true
 	$(GO) run ./cmd/validate lint $(DESIGNS)
 
 fmt:
-	gofmt -w $$(git ls-files '*.go')
+	$(GOFMT) -w $$(git ls-files '*.go')
 
-fuzz:             ## a short fuzzing pass over the design parser and the query language
+fuzz:             ## a short fuzzing pass over the design parser, the query language and item decoding
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s -fuzzminimizetime 5s ./internal/design
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s -fuzzminimizetime 5s ./internal/engine/sql
+	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime 60s -fuzzminimizetime 5s ./internal/engine/jsondoc
 
 bench:            ## engine and query benchmarks (figures in docs/performance.md)
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/engine/...
