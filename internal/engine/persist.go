@@ -135,6 +135,9 @@ func (s *Server) load(path string) error {
 			newPartitions(c, max(sc.Partitions, 1))
 			d.colls[cid] = c
 			for _, raw := range sc.Items {
+				if cap(raw)-len(raw) > maxSpare {
+					raw = append(make([]byte, 0, len(raw)), raw...) // kept for the engine's lifetime
+				}
 				body, err := jsondoc.DecodeObject(raw) // strings point into raw, which is kept as the item
 				if err != nil {
 					return fmt.Errorf("load snapshot: container %s: %w", cid, err)
