@@ -11,10 +11,16 @@ GOFMT   ?= $(shell $(GO) env GOROOT)/bin/gofmt
 build:            ## build bin/validate
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/validate ./cmd/validate
 
-test:             ## gofmt check, vet and every test (the CI command)
+test:             ## gofmt check, vet, every test, and the race detector on the concurrent packages (the CI command)
 	@test -z "$$($(GOFMT) -l $$(git ls-files '*.go'))" || (echo "gofmt needed:"; $(GOFMT) -l $$(git ls-files '*.go'); exit 1)
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 30m ./...
+	@# The concurrent packages again under the race detector (it needs cgo; skipped without a C compiler).
+	@if [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null; then \
+		$(GO) test -race -count=1 -timeout 30m $(RACE_PKGS); \
+	else echo "race detector skipped: no cgo"; fi
+
+RACE_PKGS := ./internal/engine/... ./internal/pipeline ./internal/seed ./internal/probe ./internal/report
 
 validate: build   ## run every example design end to end on the default target; exits by the verdicts
 	./bin/validate run --out $(REPORTS) --format text,md,json,junit,html $(DESIGNS)
