@@ -37,10 +37,11 @@ lint:             ## gofmt, go vet, staticcheck when installed, and the example 
 fmt:
 	$(GOFMT) -w $$(git ls-files '*.go')
 
-fuzz:             ## a short fuzzing pass over the design parser, the query language and item decoding
+fuzz:             ## a short fuzzing pass: design parser, query language, item decoding, the gateway
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s -fuzzminimizetime 5s ./internal/design
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s -fuzzminimizetime 5s ./internal/engine/sql
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime 60s -fuzzminimizetime 5s ./internal/engine/jsondoc
+	$(GO) test -run '^$$' -fuzz FuzzServe -fuzztime 60s -fuzzminimizetime 5s ./internal/engine
 
 bench:            ## engine and query benchmarks (figures in docs/performance.md)
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/engine/...
