@@ -94,7 +94,12 @@ func TestLoad_BacksOffOn429(t *testing.T) {
 	// waits as told and retries, and every document lands exactly once.
 	d := shopDesign(15)
 	d.Containers[0].UniqueKeys = nil
-	containers := loadTarget(t, d, engine.Options{Throttle: true})
+	// The engine's budget windows are whole seconds of its clock. On the wall clock a run this short
+	// (30 ms unthrottled) may straddle a second boundary and fit in two budgets; this clock starts
+	// just after a boundary and runs at wall speed, so the writes meet one budget and exceed it.
+	start, base := time.Now(), time.Unix(1_700_000_000, 1e6)
+	now := func() time.Time { return base.Add(time.Since(start)) }
+	containers := loadTarget(t, d, engine.Options{Throttle: true, Now: now})
 	p, err := Compile(d, 2)
 	if err != nil {
 		t.Fatal(err)
