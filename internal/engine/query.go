@@ -274,25 +274,13 @@ func (s *Server) queryItems(q *request, c *container) (int, error) {
 	q.charge = cost.Query(f)
 	s.consume(c, p, q.charge)
 
-	next := ""
-	switch {
-	case hi < len(ex.items):
-		if key == "" {
-			key = s.activityID()
-			s.queries.put(key, ex)
-		}
-		b, _ := json.Marshal(continuation{Range: ct.Range, Offset: hi, Key: key})
-		next = string(b)
-	case ct.Range+1 < len(parts):
-		b, _ := json.Marshal(continuation{Range: ct.Range + 1})
-		next = string(b)
+	more := hi < len(ex.items)
+	if more && key == "" {
+		key = s.activityID()
+		s.queries.put(key, ex)
 	}
-	if next != "" {
-		setHeader(q.out, "x-ms-continuation", next)
-	}
-	setHeader(q.out, "x-ms-documentdb-partitionkeyrangeid", p.id)
+	pageHeaders(q, p, nextPage(ct, more, hi, key, len(parts)), hi-lo)
 	setHeader(q.out, "x-ms-session-token", p.id+":-1#"+strconv.FormatInt(s.lsn.Load(), 10))
-	setHeader(q.out, "x-ms-item-count", strconv.Itoa(hi-lo))
 	setHeader(q.out, "x-ms-documentdb-query-metrics", queryMetrics(f, ex.took))
 	if metricsWanted && ex.metrics != nil {
 		setHeader(q.out, "x-ms-cosmos-index-utilization", indexUtilization(ex.metrics))
@@ -511,19 +499,32 @@ func (s *Server) readFeed(q *request, c *container) (int, error) {
 	}
 	q.charge = cost.Query(f)
 	s.consume(c, p, q.charge)
-	next := ""
+	pageHeaders(q, p, nextPage(ct, more, pos, "", len(parts)), len(items))
+	return s.reply(q, 200, envelope(c.rid, items))
+}
+
+// nextPage renders the continuation after a page of a feed (a query or a read feed): the same
+// range from offset when it has more, else the next of the ranges, else none ("").
+func nextPage(ct continuation, more bool, offset int, key string, ranges int) string {
+	var next continuation
 	switch {
 	case more:
-		b, _ := json.Marshal(continuation{Range: ct.Range, Offset: pos})
-		next = string(b)
-	case ct.Range+1 < len(parts):
-		b, _ := json.Marshal(continuation{Range: ct.Range + 1})
-		next = string(b)
+		next = continuation{Range: ct.Range, Offset: offset, Key: key}
+	case ct.Range+1 < ranges:
+		next = continuation{Range: ct.Range + 1}
+	default:
+		return ""
 	}
+	b, _ := json.Marshal(next)
+	return string(b)
+}
+
+// pageHeaders sets the headers of a feed page: its continuation, the range that answered and the
+// number of items.
+func pageHeaders(q *request, p *partition, next string, count int) {
 	if next != "" {
 		setHeader(q.out, "x-ms-continuation", next)
 	}
 	setHeader(q.out, "x-ms-documentdb-partitionkeyrangeid", p.id)
-	setHeader(q.out, "x-ms-item-count", strconv.Itoa(len(items)))
-	return s.reply(q, 200, envelope(c.rid, items))
+	setHeader(q.out, "x-ms-item-count", strconv.Itoa(count))
 }

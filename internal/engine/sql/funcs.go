@@ -264,30 +264,27 @@ func init() {
 		}
 		return float64(start + utf8.RuneCountInString(string(rs[start:])[:i]))
 	})
-	reg("LEFT", 2, 2, func(_ *execCtx, a []any) any {
-		s, ok1 := str(a[0])
-		n, ok2 := num(a[1])
-		if !ok1 || !ok2 || n < 0 {
-			return Undefined
+	// LEFT and RIGHT keep the first or last n characters.
+	edge := func(fromEnd bool) func(*execCtx, []any) any {
+		return func(_ *execCtx, a []any) any {
+			s, ok1 := str(a[0])
+			n, ok2 := num(a[1])
+			if !ok1 || !ok2 || n < 0 {
+				return Undefined
+			}
+			rs := []rune(s)
+			if k := int(n); k < len(rs) {
+				if fromEnd {
+					rs = rs[len(rs)-k:]
+				} else {
+					rs = rs[:k]
+				}
+			}
+			return string(rs)
 		}
-		rs := []rune(s)
-		if int(n) < len(rs) {
-			rs = rs[:int(n)]
-		}
-		return string(rs)
-	})
-	reg("RIGHT", 2, 2, func(_ *execCtx, a []any) any {
-		s, ok1 := str(a[0])
-		n, ok2 := num(a[1])
-		if !ok1 || !ok2 || n < 0 {
-			return Undefined
-		}
-		rs := []rune(s)
-		if int(n) < len(rs) {
-			rs = rs[len(rs)-int(n):]
-		}
-		return string(rs)
-	})
+	}
+	reg("LEFT", 2, 2, edge(false))
+	reg("RIGHT", 2, 2, edge(true))
 	reg("LENGTH", 1, 1, func(_ *execCtx, a []any) any {
 		s, ok := str(a[0])
 		if !ok {

@@ -390,32 +390,22 @@ func (p *parser) parseExpr() (expr, error) {
 	return c, nil
 }
 
-func (p *parser) parseOr() (expr, error) {
-	l, err := p.parseAnd()
-	if err != nil {
-		return nil, err
-	}
-	for p.acceptKw("OR") {
-		r, err := p.parseAnd()
-		if err != nil {
-			return nil, err
-		}
-		l = &binary{op: "OR", l: l, r: r}
-	}
-	return l, nil
-}
+func (p *parser) parseOr() (expr, error) { return p.parseKeywordChain("OR", p.parseAnd) }
 
-func (p *parser) parseAnd() (expr, error) {
-	l, err := p.parseNot()
+func (p *parser) parseAnd() (expr, error) { return p.parseKeywordChain("AND", p.parseNot) }
+
+// parseKeywordChain parses operands joined by a keyword operator (OR, AND), left-associative.
+func (p *parser) parseKeywordChain(kw string, operand func() (expr, error)) (expr, error) {
+	l, err := operand()
 	if err != nil {
 		return nil, err
 	}
-	for p.acceptKw("AND") {
-		r, err := p.parseNot()
+	for p.acceptKw(kw) {
+		r, err := operand()
 		if err != nil {
 			return nil, err
 		}
-		l = &binary{op: "AND", l: l, r: r}
+		l = &binary{op: kw, l: l, r: r}
 	}
 	return l, nil
 }
