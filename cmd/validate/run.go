@@ -17,7 +17,7 @@ import (
 	"github.com/cosmosdv/validate/internal/engine"
 	"github.com/cosmosdv/validate/internal/pipeline"
 	"github.com/cosmosdv/validate/internal/plan"
-	"github.com/cosmosdv/validate/internal/probe"
+	"github.com/cosmosdv/validate/internal/record"
 	"github.com/cosmosdv/validate/internal/report"
 	"github.com/cosmosdv/validate/internal/target"
 	"github.com/spf13/cobra"
@@ -153,7 +153,7 @@ func readRunOptions(v *viper.Viper) (*runOptions, error) {
 		return nil, err
 	}
 	o.target = target.Config{
-		Kind:             kind,
+		Kind:             record.Kind(kind),
 		EmulatorImage:    v.GetString("emulator-image"),
 		EmulatorProtocol: v.GetString("emulator-protocol"),
 		Insecure:         v.GetBool("insecure"),
@@ -269,8 +269,8 @@ func (a *app) run(ctx context.Context, paths []string, o *runOptions) error {
 
 	// The modeled figures come from the embedded engine; on other targets it runs alongside.
 	modelTgt := tgt
-	if tgt.Info.Kind != "embedded" {
-		modelTgt, err = target.Open(ctx, target.Config{Kind: "embedded", Engine: engine.Options{Partitions: plan.lookup}})
+	if tgt.Info.Kind != record.KindEmbedded {
+		modelTgt, err = target.Open(ctx, target.Config{Kind: record.KindEmbedded, Engine: engine.Options{Partitions: plan.lookup}})
 		if err != nil {
 			return infraErr(fmt.Errorf("start the embedded engine for modeled charges: %w", err))
 		}
@@ -307,7 +307,7 @@ func (a *app) runDesign(ctx context.Context, d *design.Design, o *runOptions, tg
 		Concurrency:   o.concurrency,
 	}
 	a.setProgress(&popts, o.progress)
-	if tgt.Info.Kind == "account" {
+	if tgt.Info.Kind == record.KindAccount {
 		fmt.Fprintf(a.stderr, "%s: %s\n", d.Name, target.RunCostSummary(d, o.samples))
 	}
 	fmt.Fprintf(a.stderr, "%s: provisioning database %q on %s\n", d.Name, dbName, tgt.Info.Kind)
@@ -504,8 +504,8 @@ func loadDesigns(stderr io.Writer, paths []string) ([]*design.Design, error) {
 
 // relabelPlaceholder marks an endpoint's charges as placeholders when every charge is identical, the
 // sign of an emulator that does not compute request units.
-func relabelPlaceholder(r *probe.Run) bool {
-	if r.Target.Kind != "endpoint" {
+func relabelPlaceholder(r *record.Run) bool {
+	if r.Target.Kind != record.KindEndpoint {
 		return false
 	}
 	var charges []float64
@@ -517,7 +517,7 @@ func relabelPlaceholder(r *probe.Run) bool {
 		}
 	}
 	if target.DetectPlaceholder(charges) {
-		r.Target.ChargeSource = "emulator-placeholder"
+		r.Target.ChargeSource = record.ChargeEmulatorPlaceholder
 		return true
 	}
 	return false

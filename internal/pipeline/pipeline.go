@@ -16,6 +16,8 @@ import (
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/probe"
 	"github.com/cosmosdv/validate/internal/provision"
+	"github.com/cosmosdv/validate/internal/record"
+	"github.com/cosmosdv/validate/internal/sdk"
 	"github.com/cosmosdv/validate/internal/seed"
 )
 
@@ -44,7 +46,7 @@ type Options struct {
 
 // IsInfrastructure reports whether err is a failure of the target (unreachable, refused credentials,
 // dying) rather than of the design or a pattern. The CLI maps it to its own exit code.
-func IsInfrastructure(err error) bool { return probe.IsInfrastructure(err) }
+func IsInfrastructure(err error) bool { return sdk.IsInfrastructure(err) }
 
 // ErrDatabaseExists is returned when the database exists and ReuseDatabase is false.
 var ErrDatabaseExists = provision.ErrDatabaseExists
@@ -54,7 +56,7 @@ var ErrDatabaseExists = provision.ErrDatabaseExists
 // bounded context. Pattern failures are recorded in the returned run and never abort it; a target
 // failure returns an error for which IsInfrastructure is true. On error the returned run holds what
 // was observed so far (it may be nil when nothing was).
-func Run(ctx context.Context, d *design.Design, client *azcosmos.Client, info probe.TargetInfo, o Options) (run *probe.Run, err error) {
+func Run(ctx context.Context, d *design.Design, client *azcosmos.Client, info record.TargetInfo, o Options) (run *record.Run, err error) {
 	if d == nil || client == nil {
 		return nil, errors.New("pipeline: design and client are required")
 	}
@@ -71,7 +73,7 @@ func Run(ctx context.Context, d *design.Design, client *azcosmos.Client, info pr
 	if err != nil {
 		return nil, fmt.Errorf("seed plan: %w", err)
 	}
-	out := &probe.Run{Target: info, Seed: o.Seed, Samples: o.Samples, Database: o.Database}
+	out := &record.Run{Target: info, Seed: o.Seed, Samples: o.Samples, Database: o.Database}
 	if out.Database == "" {
 		out.Database = d.Database
 		if out.Database == "" {

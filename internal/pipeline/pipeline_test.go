@@ -17,8 +17,9 @@ import (
 
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/engine"
-	"github.com/cosmosdv/validate/internal/probe"
 	"github.com/cosmosdv/validate/internal/provision"
+	"github.com/cosmosdv/validate/internal/record"
+	"github.com/cosmosdv/validate/internal/sdk"
 	"github.com/cosmosdv/validate/internal/seed"
 )
 
@@ -130,7 +131,7 @@ func TestRun_EndToEnd(t *testing.T) {
 	ctx := context.Background()
 	d := smallDesign()
 	var progress bytes.Buffer
-	run, err := Run(ctx, d, client, probe.TargetInfo{Kind: "embedded", ChargeSource: "model"},
+	run, err := Run(ctx, d, client, record.TargetInfo{Kind: "embedded", ChargeSource: "model"},
 		Options{Samples: 3, Progress: &progress})
 	if err != nil {
 		t.Fatalf("run: %v\nprogress:\n%s", err, progress.String())
@@ -155,7 +156,7 @@ func TestRun_EndToEnd(t *testing.T) {
 	if len(run.Patterns) != len(d.AccessPatterns) {
 		t.Fatalf("%d patterns recorded, want %d", len(run.Patterns), len(d.AccessPatterns))
 	}
-	byID := map[string]probe.Pattern{}
+	byID := map[string]record.Pattern{}
 	for _, p := range run.Patterns {
 		byID[p.ID] = p
 		if len(p.Executions) != 3 {
@@ -200,7 +201,7 @@ func TestRun_EndToEnd(t *testing.T) {
 	}
 	// Torn down: the database is gone.
 	db, _ := client.NewDatabase("small")
-	if _, err := db.Read(ctx, nil); probe.StatusOf(err) != 404 {
+	if _, err := db.Read(ctx, nil); sdk.StatusOf(err) != 404 {
 		t.Errorf("database still there after teardown: %v", err)
 	}
 }
@@ -212,7 +213,7 @@ func TestRun_SameSeedSameCharges(t *testing.T) {
 	client := startEngine(t)
 	d := smallDesign()
 	charges := func() map[string][]float64 {
-		run, err := Run(context.Background(), d, client, probe.TargetInfo{Kind: "embedded", ChargeSource: "model"}, Options{Samples: 3})
+		run, err := Run(context.Background(), d, client, record.TargetInfo{Kind: "embedded", ChargeSource: "model"}, Options{Samples: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -240,7 +241,7 @@ func TestRun_SeededDataIntact(t *testing.T) {
 	client := startEngine(t)
 	ctx := context.Background()
 	d := smallDesign()
-	run, err := Run(ctx, d, client, probe.TargetInfo{Kind: "embedded"}, Options{Samples: 2, Keep: true})
+	run, err := Run(ctx, d, client, record.TargetInfo{Kind: "embedded"}, Options{Samples: 2, Keep: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,10 +262,10 @@ func TestRun_SeededDataIntact(t *testing.T) {
 		}
 	}
 	// A second run refuses the existing database unless reuse is allowed.
-	if _, err := Run(ctx, d, client, probe.TargetInfo{}, Options{Samples: 1}); !errors.Is(err, ErrDatabaseExists) {
+	if _, err := Run(ctx, d, client, record.TargetInfo{}, Options{Samples: 1}); !errors.Is(err, ErrDatabaseExists) {
 		t.Errorf("second run: %v, want ErrDatabaseExists", err)
 	}
-	if _, err := Run(ctx, d, client, probe.TargetInfo{}, Options{Samples: 1, ReuseDatabase: true, Keep: true}); err != nil {
+	if _, err := Run(ctx, d, client, record.TargetInfo{}, Options{Samples: 1, ReuseDatabase: true, Keep: true}); err != nil {
 		t.Errorf("reuse: %v", err)
 	}
 }
@@ -276,12 +277,12 @@ func TestRun_CancelledStillTearsDown(t *testing.T) {
 	d.Containers[0].Documents[0].Count = 400
 	// Cancel as soon as seeding reports progress.
 	w := &cancelWriter{cancel: cancel, after: "seed:"}
-	_, err := Run(ctx, d, client, probe.TargetInfo{}, Options{Samples: 1, Progress: w, Concurrency: 2})
+	_, err := Run(ctx, d, client, record.TargetInfo{}, Options{Samples: 1, Progress: w, Concurrency: 2})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 	db, _ := client.NewDatabase("small")
-	if _, err := db.Read(context.Background(), nil); probe.StatusOf(err) != 404 {
+	if _, err := db.Read(context.Background(), nil); sdk.StatusOf(err) != 404 {
 		t.Errorf("database still there after a cancelled run: %v", err)
 	}
 }
@@ -308,7 +309,7 @@ func TestRun_Unreachable(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	_, err = Run(ctx, smallDesign(), client, probe.TargetInfo{}, Options{Samples: 1})
+	_, err = Run(ctx, smallDesign(), client, record.TargetInfo{}, Options{Samples: 1})
 	if err == nil || !IsInfrastructure(err) {
 		t.Fatalf("err = %v, want an infrastructure error", err)
 	}
@@ -333,7 +334,7 @@ func BenchmarkSeed(b *testing.B) {
 	}
 	docs := 0
 	for i := 0; b.Loop(); i++ {
-		_, err := Run(ctx, d, client, probe.TargetInfo{}, Options{Samples: 1, Database: "bench" + string(rune('a'+i%26)) + time.Now().Format("150405.000000")})
+		_, err := Run(ctx, d, client, record.TargetInfo{}, Options{Samples: 1, Database: "bench" + string(rune('a'+i%26)) + time.Now().Format("150405.000000")})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -405,7 +406,7 @@ func TestRun_Examples(t *testing.T) {
 					}
 				}
 			}
-			run, err := Run(context.Background(), d, client, probe.TargetInfo{Kind: "embedded"}, Options{Samples: 2, Database: "ex-" + d.Name})
+			run, err := Run(context.Background(), d, client, record.TargetInfo{Kind: "embedded"}, Options{Samples: 2, Database: "ex-" + d.Name})
 			if err != nil {
 				t.Fatalf("run: %v", err)
 			}

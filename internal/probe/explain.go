@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/sdk"
 )
 
 // explain says in plain words why an execution failed and what to do about it.
@@ -44,7 +45,7 @@ func explain(ap *design.AccessPattern, c *design.Container, status int, msg stri
 		return "no item with this id in this logical partition: check the pattern's itemId and partitionKey templates against the sampled type"
 	case 409:
 		if len(c.UniqueKeys) > 0 {
-			return UniqueKeyHint(c.UniqueKeys)
+			return sdk.UniqueKeyHint(c.UniqueKeys)
 		}
 		return "conflict: an item with this id already exists in the logical partition"
 	case 412:
@@ -188,17 +189,4 @@ func filtersOn(q, alias, path string) bool {
 	segs := splitPath(path)
 	dotted := alias + "." + strings.Join(segs, ".")
 	return regexp.MustCompile(`\b` + regexp.QuoteMeta(dotted) + `\b`).MatchString(s)
-}
-
-// UniqueKeyHint explains a unique-key conflict. Unique keys hold per logical partition, and a document
-// that lacks the property counts as having one (missing) value, so a second document type without it
-// in the same partition conflicts.
-func UniqueKeyHint(keys [][]string) string {
-	var sets []string
-	for _, k := range keys {
-		sets = append(sets, "("+strings.Join(k, ", ")+")")
-	}
-	return "conflict on the unique key " + strings.Join(sets, " ") + " (or the id): unique keys hold per logical partition, and " +
-		"documents that lack the property all share one missing value, so every document type stored in the partition needs " +
-		"distinct values for it (or the unique key belongs in a container of its own type)"
 }

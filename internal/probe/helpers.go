@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/record"
 )
 
 var placeholderRe = regexp.MustCompile(`\{([^{}]+)\}`)
@@ -190,7 +191,7 @@ type wireIndexMetrics struct {
 
 // decodeIndexMetrics decodes the index-metrics header: base64 of JSON as the service sends it (plain
 // JSON is accepted too). nil when it cannot be decoded.
-func decodeIndexMetrics(h string) *IndexMetrics {
+func decodeIndexMetrics(h string) *record.IndexMetrics {
 	raw := []byte(h)
 	if dec, err := base64.StdEncoding.DecodeString(strings.TrimSpace(h)); err == nil {
 		raw = dec
@@ -199,7 +200,7 @@ func decodeIndexMetrics(h string) *IndexMetrics {
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return nil
 	}
-	im := &IndexMetrics{}
+	im := &record.IndexMetrics{}
 	for _, s := range w.UtilizedSingleIndexes {
 		im.UtilizedSingle = append(im.UtilizedSingle, s.IndexSpec)
 	}
@@ -216,7 +217,7 @@ func decodeIndexMetrics(h string) *IndexMetrics {
 }
 
 // mergeIndexMetrics unions b into a (pages of one query), without duplicates.
-func mergeIndexMetrics(a, b *IndexMetrics) *IndexMetrics {
+func mergeIndexMetrics(a, b *record.IndexMetrics) *record.IndexMetrics {
 	if a == nil {
 		return b
 	}
@@ -241,14 +242,4 @@ func mergeIndexMetrics(a, b *IndexMetrics) *IndexMetrics {
 	a.UtilizedComposite = addC(a.UtilizedComposite, b.UtilizedComposite)
 	a.PotentialComposite = addC(a.PotentialComposite, b.PotentialComposite)
 	return a
-}
-
-// Charge converts the SDK's float32 request charge to the float64 it stands for (2.52, not
-// 2.5199999809265137).
-func Charge(f float32) float64 {
-	v, err := strconv.ParseFloat(strconv.FormatFloat(float64(f), 'g', -1, 32), 64)
-	if err != nil {
-		return float64(f)
-	}
-	return v
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/record"
 )
 
 func TestResolve(t *testing.T) {
@@ -130,25 +131,15 @@ func TestMetricsDecoding(t *testing.T) {
 		`"PotentialSingleIndexes":[],"UtilizedCompositeIndexes":[],` +
 		`"PotentialCompositeIndexes":[{"IndexSpecs":["/userId ASC","/ts DESC"],"IndexImpactScore":"High"}]}`
 	im := decodeIndexMetrics(base64.StdEncoding.EncodeToString([]byte(raw)))
-	want := &IndexMetrics{UtilizedSingle: []string{"/userId/?"}, PotentialComposite: [][]string{{"/userId ASC", "/ts DESC"}}}
+	want := &record.IndexMetrics{UtilizedSingle: []string{"/userId/?"}, PotentialComposite: [][]string{{"/userId ASC", "/ts DESC"}}}
 	if !reflect.DeepEqual(im, want) {
 		t.Fatalf("index metrics: %+v", im)
 	}
 	if decodeIndexMetrics("not json") != nil {
 		t.Fatal("garbage decoded")
 	}
-	merged := mergeIndexMetrics(im, &IndexMetrics{UtilizedSingle: []string{"/userId/?", "/ts/?"}})
+	merged := mergeIndexMetrics(im, &record.IndexMetrics{UtilizedSingle: []string{"/userId/?", "/ts/?"}})
 	if !reflect.DeepEqual(merged.UtilizedSingle, []string{"/userId/?", "/ts/?"}) {
 		t.Fatalf("merge: %v", merged.UtilizedSingle)
-	}
-}
-
-func TestPartitionKey_FromScratch(t *testing.T) {
-	// Keys built from a shared prefix must not alias each other.
-	prefix := []any{"t1"}
-	a := PartitionKey(append(prefix[:1:1], "u1"))
-	b := PartitionKey(append(prefix[:1:1], "u2"))
-	if reflect.DeepEqual(a, b) {
-		t.Fatal("distinct keys compare equal")
 	}
 }

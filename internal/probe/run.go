@@ -13,6 +13,8 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
 
 	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/record"
+	"github.com/cosmosdv/validate/internal/sdk"
 )
 
 // Options tune RunPatterns.
@@ -29,29 +31,29 @@ type Options struct {
 type runner struct {
 	d          *design.Design
 	containers map[string]*azcosmos.ContainerClient
-	docs       Documents
+	docs       record.Documents
 	o          Options
 	fresh      int
-	findings   []Finding
+	findings   []record.Finding
 }
 
 // RunPatterns executes every access pattern of d Samples times and returns one Pattern per access
 // pattern, in design order, plus findings about the patterns themselves (e.g. a hierarchical prefix
 // query that does not filter on the prefix). A failed execution is recorded in its Execution and never
 // stops the pass; only a target failure (returned wrapped as ErrInfrastructure) or ctx does.
-func RunPatterns(ctx context.Context, d *design.Design, containers map[string]*azcosmos.ContainerClient, docs Documents, o Options) ([]Pattern, []Finding, error) {
+func RunPatterns(ctx context.Context, d *design.Design, containers map[string]*azcosmos.ContainerClient, docs record.Documents, o Options) ([]record.Pattern, []record.Finding, error) {
 	if o.Samples <= 0 {
 		o.Samples = 20
 	}
 	r := &runner{d: d, containers: containers, docs: docs, o: o}
-	out := make([]Pattern, 0, len(d.AccessPatterns))
+	out := make([]record.Pattern, 0, len(d.AccessPatterns))
 	for pi := range d.AccessPatterns {
 		ap := &d.AccessPatterns[pi]
 		n := o.Samples
 		if ap.Samples > 0 {
 			n = ap.Samples
 		}
-		pat := Pattern{ID: ap.ID, Executions: make([]Execution, 0, n)}
+		pat := record.Pattern{ID: ap.ID, Executions: make([]record.Execution, 0, n)}
 		r.checkPattern(ap)
 		for i := range n {
 			if err := ctx.Err(); err != nil {
@@ -81,7 +83,7 @@ func (r *runner) pick(pi, i int) int {
 }
 
 func (r *runner) note(ap *design.AccessPattern, level, msg string) {
-	r.findings = append(r.findings, Finding{Stage: "probe", Level: level, Subject: "pattern " + ap.ID, Message: msg})
+	r.findings = append(r.findings, record.Finding{Stage: "probe", Level: level, Subject: "pattern " + ap.ID, Message: msg})
 }
 
 // checkPattern records findings about a pattern's shape that no single execution would explain.
@@ -109,11 +111,11 @@ type failure struct {
 	expl   string
 }
 
-func (r *runner) execute(ctx context.Context, pi int, ap *design.AccessPattern, i int) (Execution, error) {
+func (r *runner) execute(ctx context.Context, pi int, ap *design.AccessPattern, i int) (record.Execution, error) {
 	c := r.d.Container(ap.Container)
 	cc := r.containers[ap.Container]
 	if c == nil || cc == nil {
-		return Execution{Error: "container " + ap.Container + " is not provisioned",
+		return record.Execution{Error: "container " + ap.Container + " is not provisioned",
 			Explanation: "the pattern names a container the design does not define"}, nil
 	}
 	x := &exec{r: r, ap: ap, c: c, cc: cc}
@@ -124,12 +126,12 @@ func (r *runner) execute(ctx context.Context, pi int, ap *design.AccessPattern, 
 	if sampleType != "" {
 		doc, ok := r.docs.Sample(sampleType, r.pick(pi, i))
 		if !ok {
-			return Execution{Error: "no seeded document of type " + sampleType,
+			return record.Execution{Error: "no seeded document of type " + sampleType,
 				Explanation: "the pattern draws its parameters from a type that has no seeded documents; give the type a count or a parent"}, nil
 		}
 		x.sample = doc
 	}
-	var ex Execution
+	var ex record.Execution
 	var err error
 	switch ap.Op {
 	case design.OpRead:
@@ -143,22 +145,22 @@ func (r *runner) execute(ctx context.Context, pi int, ap *design.AccessPattern, 
 	case design.OpBatch:
 		ex, err = x.batch(ctx)
 	default:
-		return Execution{Error: "unknown operation " + ap.Op}, nil
+		return record.Execution{Error: "unknown operation " + ap.Op}, nil
 	}
 	x.cleanup()
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			return ex, err
 		}
-		if TargetFailed(err) {
-			return ex, Infrastructure("probe "+ap.ID, errors.New(ServiceMessage(err)))
+		if sdk.TargetFailed(err) {
+			return ex, sdk.Infrastructure("probe "+ap.ID, errors.New(sdk.ServiceMessage(err)))
 		}
 		var f *failure
 		if errors.As(err, &f) {
 			ex.Status, ex.Error, ex.Explanation = f.status, f.msg, f.expl
 		} else {
-			ex.Status = StatusOf(err)
-			ex.Error = ServiceMessage(err)
+			ex.Status = sdk.StatusOf(err)
+			ex.Error = sdk.ServiceMessage(err)
 			ex.Explanation = explain(ap, c, ex.Status, ex.Error)
 		}
 		if ap.Expect != nil && ap.Expect.Status != 0 && ap.Expect.Status == ex.Status {
@@ -238,7 +240,7 @@ func (x *exec) fullKey() (azcosmos.PartitionKey, []any, error) {
 			expl: "a point operation or batch must give every level of the partition key (" +
 				strings.Join(x.c.PartitionKey, ", ") + "); only queries may pass a hierarchical prefix"}
 	}
-	return PartitionKey(vals), vals, nil
+	return sdk.PartitionKey(vals), vals, nil
 }
 
 func (x *exec) itemID() (string, error) {
@@ -253,44 +255,44 @@ func (x *exec) itemID() (string, error) {
 	return toString(v), nil
 }
 
-func (x *exec) read(ctx context.Context) (Execution, error) {
+func (x *exec) read(ctx context.Context) (record.Execution, error) {
 	pk, _, err := x.fullKey()
 	if err != nil {
-		return Execution{}, err
+		return record.Execution{}, err
 	}
 	id, err := x.itemID()
 	if err != nil {
-		return Execution{}, err
+		return record.Execution{}, err
 	}
 	start := time.Now()
 	resp, err := x.cc.ReadItem(ctx, pk, id, &azcosmos.ItemOptions{ConsistencyLevel: x.consistency()})
-	ex := Execution{Latency: time.Since(start), Pages: 1, Partitions: 1}
+	ex := record.Execution{Latency: time.Since(start), Pages: 1, Partitions: 1}
 	if err != nil {
 		ex.RU = chargeOf(err)
 		return ex, err
 	}
-	ex.RU, ex.Status, ex.Results = Charge(resp.RequestCharge), resp.RawResponse.StatusCode, 1
+	ex.RU, ex.Status, ex.Results = sdk.Charge(resp.RequestCharge), resp.RawResponse.StatusCode, 1
 	return ex, nil
 }
 
-func (x *exec) query(ctx context.Context) (Execution, error) {
+func (x *exec) query(ctx context.Context) (record.Execution, error) {
 	vals, err := x.key()
 	if err != nil {
-		return Execution{}, err
+		return record.Execution{}, err
 	}
 	pk := azcosmos.NewPartitionKey() // cross-partition, or a hierarchical prefix given in WHERE
 	if len(x.ap.PartitionKey) > 0 && len(vals) == len(x.c.PartitionKey) {
-		pk = PartitionKey(vals)
+		pk = sdk.PartitionKey(vals)
 	}
 	opts := &azcosmos.QueryOptions{PopulateIndexMetrics: true, ConsistencyLevel: x.consistency()}
 	for _, name := range sortedParamNames(x.ap.Params) {
 		v, err := resolve(x.ap.Params[name], x.sample)
 		if err != nil {
-			return Execution{}, &failure{msg: "parameter " + name + ": " + err.Error(), expl: "the parameter template names a field the sampled document does not have"}
+			return record.Execution{}, &failure{msg: "parameter " + name + ": " + err.Error(), expl: "the parameter template names a field the sampled document does not have"}
 		}
 		opts.QueryParameters = append(opts.QueryParameters, azcosmos.QueryParameter{Name: name, Value: v})
 	}
-	ex := Execution{}
+	ex := record.Execution{}
 	ranges := map[string]bool{}
 	start := time.Now()
 	pager := x.cc.NewQueryItemsPager(x.ap.Query, pk, opts)
@@ -303,7 +305,7 @@ func (x *exec) query(ctx context.Context) (Execution, error) {
 			return ex, err
 		}
 		ex.Pages++
-		ex.RU += Charge(page.RequestCharge)
+		ex.RU += sdk.Charge(page.RequestCharge)
 		ex.Results += len(page.Items)
 		if page.RawResponse != nil {
 			ex.Status = page.RawResponse.StatusCode
@@ -357,21 +359,21 @@ func (x *exec) freshDoc(docType string) (map[string]any, error) {
 	return doc, nil
 }
 
-func (x *exec) write(ctx context.Context) (Execution, error) {
+func (x *exec) write(ctx context.Context) (record.Execution, error) {
 	docType := x.ap.Document
 	if docType == "" {
 		docType = x.ap.Sample
 	}
 	doc, err := x.freshDoc(docType)
 	if err != nil {
-		return Execution{}, err
+		return record.Execution{}, err
 	}
 	vals := keyValues(x.c, doc)
 	body, err := json.Marshal(doc)
 	if err != nil {
-		return Execution{}, &failure{msg: "encode document: " + err.Error()}
+		return record.Execution{}, &failure{msg: "encode document: " + err.Error()}
 	}
-	pk := PartitionKey(vals)
+	pk := sdk.PartitionKey(vals)
 	start := time.Now()
 	var resp azcosmos.ItemResponse
 	if x.ap.Op == design.OpUpsert {
@@ -379,13 +381,13 @@ func (x *exec) write(ctx context.Context) (Execution, error) {
 	} else {
 		resp, err = x.cc.CreateItem(ctx, pk, body, nil)
 	}
-	ex := Execution{Latency: time.Since(start), Pages: 1, Partitions: 1}
+	ex := record.Execution{Latency: time.Since(start), Pages: 1, Partitions: 1}
 	if err != nil {
 		ex.RU = chargeOf(err)
 		return ex, err
 	}
-	x.scratch = append(x.scratch, scratchDoc{id: toString(doc["id"]), pk: PartitionKey(vals)})
-	ex.RU, ex.Status, ex.Results = Charge(resp.RequestCharge), resp.RawResponse.StatusCode, 1
+	x.scratch = append(x.scratch, scratchDoc{id: toString(doc["id"]), pk: sdk.PartitionKey(vals)})
+	ex.RU, ex.Status, ex.Results = sdk.Charge(resp.RequestCharge), resp.RawResponse.StatusCode, 1
 	return ex, nil
 }
 
@@ -396,10 +398,10 @@ func (x *exec) makeScratch(ctx context.Context, id string, vals []any) (map[stri
 	if x.sample != nil && toString(x.sample["id"]) == id {
 		base = cloneMap(x.sample)
 	} else {
-		resp, err := x.cc.ReadItem(ctx, PartitionKey(vals), id, nil)
+		resp, err := x.cc.ReadItem(ctx, sdk.PartitionKey(vals), id, nil)
 		if err != nil {
-			if StatusOf(err) == http.StatusNotFound {
-				return nil, &failure{status: 404, msg: ServiceMessage(err),
+			if sdk.StatusOf(err) == http.StatusNotFound {
+				return nil, &failure{status: 404, msg: sdk.ServiceMessage(err),
 					expl: fmt.Sprintf("item %q does not exist in partition %v: check the itemId and partitionKey templates", id, vals)}
 			}
 			return nil, err
@@ -427,43 +429,43 @@ func (x *exec) makeScratch(ctx context.Context, id string, vals []any) (map[stri
 	if err != nil {
 		return nil, &failure{msg: "encode scratch copy: " + err.Error()}
 	}
-	pk := PartitionKey(vals)
+	pk := sdk.PartitionKey(vals)
 	if _, err := x.cc.CreateItem(ctx, pk, body, nil); err != nil {
-		if TargetFailed(err) || ctx.Err() != nil {
+		if sdk.TargetFailed(err) || ctx.Err() != nil {
 			return nil, err
 		}
 		expl := "the probe writes to a copy of the sampled document so that seeded data stays intact; creating that copy failed"
-		if StatusOf(err) == http.StatusConflict && len(x.c.UniqueKeys) > 0 {
-			expl += ": " + UniqueKeyHint(x.c.UniqueKeys)
+		if sdk.StatusOf(err) == http.StatusConflict && len(x.c.UniqueKeys) > 0 {
+			expl += ": " + sdk.UniqueKeyHint(x.c.UniqueKeys)
 		}
-		return nil, &failure{status: StatusOf(err), msg: "scratch copy: " + ServiceMessage(err), expl: expl}
+		return nil, &failure{status: sdk.StatusOf(err), msg: "scratch copy: " + sdk.ServiceMessage(err), expl: expl}
 	}
-	x.scratch = append(x.scratch, scratchDoc{id: newID, pk: PartitionKey(vals)})
+	x.scratch = append(x.scratch, scratchDoc{id: newID, pk: sdk.PartitionKey(vals)})
 	return base, nil
 }
 
-func (x *exec) modify(ctx context.Context) (Execution, error) {
+func (x *exec) modify(ctx context.Context) (record.Execution, error) {
 	pk, vals, err := x.fullKey()
 	if err != nil {
-		return Execution{}, err
+		return record.Execution{}, err
 	}
 	id, err := x.itemID()
 	if err != nil {
-		return Execution{}, err
+		return record.Execution{}, err
 	}
 	scratch, err := x.makeScratch(ctx, id, vals)
 	if err != nil {
-		return Execution{}, err
+		return record.Execution{}, err
 	}
 	sid := toString(scratch["id"])
-	ex := Execution{Pages: 1, Partitions: 1}
+	ex := record.Execution{Pages: 1, Partitions: 1}
 	var resp azcosmos.ItemResponse
 	var start time.Time
 	switch x.ap.Op {
 	case design.OpReplace:
 		body, err := x.replacement(scratch)
 		if err != nil {
-			return Execution{}, err
+			return record.Execution{}, err
 		}
 		start = time.Now()
 		resp, err = x.cc.ReplaceItem(ctx, pk, sid, body, nil)
@@ -475,7 +477,7 @@ func (x *exec) modify(ctx context.Context) (Execution, error) {
 	case design.OpPatch:
 		ops, err := patchOps(x.ap.Patch, scratch)
 		if err != nil {
-			return Execution{}, err
+			return record.Execution{}, err
 		}
 		if x.ap.Condition != "" {
 			ops.SetCondition(x.ap.Condition)
@@ -497,7 +499,7 @@ func (x *exec) modify(ctx context.Context) (Execution, error) {
 		}
 		x.scratch = x.scratch[:len(x.scratch)-1]
 	}
-	ex.RU, ex.Status, ex.Results = Charge(resp.RequestCharge), resp.RawResponse.StatusCode, 1
+	ex.RU, ex.Status, ex.Results = sdk.Charge(resp.RequestCharge), resp.RawResponse.StatusCode, 1
 	return ex, nil
 }
 
@@ -535,17 +537,17 @@ func (x *exec) replacement(target map[string]any) ([]byte, error) {
 }
 
 // batch runs a transactional batch in the sampled document's logical partition.
-func (x *exec) batch(ctx context.Context) (Execution, error) {
+func (x *exec) batch(ctx context.Context) (record.Execution, error) {
 	pk, vals, err := x.fullKey()
 	if err != nil {
-		return Execution{}, err
+		return record.Execution{}, err
 	}
 	total := 0
 	for _, op := range x.ap.Batch {
 		total += max(op.Repeat, 1)
 	}
 	if total > 100 {
-		return Execution{}, &failure{status: 400, msg: fmt.Sprintf("batch has %d operations", total),
+		return record.Execution{}, &failure{status: 400, msg: fmt.Sprintf("batch has %d operations", total),
 			expl: "a transactional batch holds at most 100 operations; split it"}
 	}
 	b := x.cc.NewTransactionalBatch(pk)
@@ -561,7 +563,7 @@ func (x *exec) batch(ctx context.Context) (Execution, error) {
 				}
 				doc, err := x.freshDoc(docType)
 				if err != nil {
-					return Execution{}, err
+					return record.Execution{}, err
 				}
 				for li, path := range x.c.PartitionKey {
 					setPath(doc, splitPath(path), vals[li])
@@ -572,28 +574,28 @@ func (x *exec) batch(ctx context.Context) (Execution, error) {
 				} else {
 					b.UpsertItem(body, nil)
 				}
-				x.scratch = append(x.scratch, scratchDoc{id: toString(doc["id"]), pk: PartitionKey(vals)})
+				x.scratch = append(x.scratch, scratchDoc{id: toString(doc["id"]), pk: sdk.PartitionKey(vals)})
 			case design.OpRead:
 				id, err := x.batchItemID(op)
 				if err != nil {
-					return Execution{}, err
+					return record.Execution{}, err
 				}
 				b.ReadItem(id, nil)
 			case design.OpReplace, design.OpDelete, design.OpPatch:
 				id, err := x.batchItemID(op)
 				if err != nil {
-					return Execution{}, err
+					return record.Execution{}, err
 				}
 				scratch, err := x.makeScratch(ctx, id, vals)
 				if err != nil {
-					return Execution{}, err
+					return record.Execution{}, err
 				}
 				sid := toString(scratch["id"])
 				switch op.Op {
 				case design.OpReplace:
 					body, err := x.replacement(scratch)
 					if err != nil {
-						return Execution{}, err
+						return record.Execution{}, err
 					}
 					b.ReplaceItem(sid, body, nil)
 				case design.OpDelete:
@@ -601,23 +603,23 @@ func (x *exec) batch(ctx context.Context) (Execution, error) {
 				case design.OpPatch:
 					ops, err := patchOps(op.Patch, scratch)
 					if err != nil {
-						return Execution{}, err
+						return record.Execution{}, err
 					}
 					b.PatchItem(sid, ops, nil)
 				}
 			default:
-				return Execution{}, &failure{msg: "unknown batch operation " + op.Op}
+				return record.Execution{}, &failure{msg: "unknown batch operation " + op.Op}
 			}
 		}
 	}
 	start := time.Now()
 	resp, err := x.cc.ExecuteTransactionalBatch(ctx, b, nil)
-	ex := Execution{Latency: time.Since(start), Pages: 1, Partitions: 1}
+	ex := record.Execution{Latency: time.Since(start), Pages: 1, Partitions: 1}
 	if err != nil {
 		ex.RU = chargeOf(err)
 		return ex, err
 	}
-	ex.RU = Charge(resp.RequestCharge)
+	ex.RU = sdk.Charge(resp.RequestCharge)
 	ex.Status = resp.RawResponse.StatusCode
 	if !resp.Success {
 		for i, res := range resp.OperationResults {

@@ -10,18 +10,19 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
 
 	"github.com/cosmosdv/validate/internal/design"
-	"github.com/cosmosdv/validate/internal/probe"
+	"github.com/cosmosdv/validate/internal/record"
+	"github.com/cosmosdv/validate/internal/sdk"
 )
 
 // readBack reads the stored container and its throughput and reports every difference from want.
 func readBack(ctx context.Context, cc *azcosmos.ContainerClient, c *design.Container, want azcosmos.ContainerProperties,
-	tp azcosmos.ThroughputProperties, created bool) ([]probe.Finding, error) {
+	tp azcosmos.ThroughputProperties, created bool) ([]record.Finding, error) {
 	resp, err := cc.Read(ctx, nil)
 	if err != nil {
 		return nil, wrap("read container "+c.Name, err)
 	}
 	if resp.ContainerProperties == nil {
-		return []probe.Finding{{Stage: "provision", Level: "warn", Subject: "container " + c.Name,
+		return []record.Finding{{Stage: "provision", Level: "warn", Subject: "container " + c.Name,
 			Message: "the target returned no container properties; nothing could be compared"}}, nil
 	}
 	fs := Diff(c.Name, want, *resp.ContainerProperties)
@@ -42,29 +43,29 @@ func readBack(ctx context.Context, cc *azcosmos.ContainerClient, c *design.Conta
 				describeThroughput(*tr.ThroughputProperties))))
 		}
 	case err == nil:
-	case probe.TargetFailed(err):
+	case sdk.TargetFailed(err):
 		return nil, wrap("read throughput "+c.Name, err)
-	case probe.StatusOf(err) == http.StatusNotFound || probe.StatusOf(err) == http.StatusBadRequest:
+	case sdk.StatusOf(err) == http.StatusNotFound || sdk.StatusOf(err) == http.StatusBadRequest:
 		if hasThroughput(tp) {
 			fs = append(fs, finding(c.Name, "warn", fmt.Sprintf("throughput: designed %s, but the target reports no offer for the container",
 				describeThroughput(tp))))
 		}
 	default:
-		fs = append(fs, finding(c.Name, "warn", "throughput could not be read back: "+probe.ServiceMessage(err)))
+		fs = append(fs, finding(c.Name, "warn", "throughput could not be read back: "+sdk.ServiceMessage(err)))
 	}
 	return fs, nil
 }
 
-func finding(container, level, msg string) probe.Finding {
-	return probe.Finding{Stage: "provision", Level: level, Subject: "container " + container, Message: msg}
+func finding(container, level, msg string) record.Finding {
+	return record.Finding{Stage: "provision", Level: level, Subject: "container " + container, Message: msg}
 }
 
 // Diff compares designed and stored container properties and returns one finding per difference.
 // Partition-key differences are errors (nothing measured on such a container means what the design
 // says); indexing, unique keys and TTL are warnings, because a target that ignores them (the vNext
 // emulator ignores custom indexing policies) still runs every pattern, only with other charges.
-func Diff(name string, want, got azcosmos.ContainerProperties) []probe.Finding {
-	var fs []probe.Finding
+func Diff(name string, want, got azcosmos.ContainerProperties) []record.Finding {
+	var fs []record.Finding
 	wk, gk := want.PartitionKeyDefinition, got.PartitionKeyDefinition
 	if !slices.Equal(wk.Paths, gk.Paths) {
 		fs = append(fs, finding(name, "error", fmt.Sprintf("partition key: designed %v, stored %v", wk.Paths, gk.Paths)))
@@ -98,12 +99,12 @@ func Diff(name string, want, got azcosmos.ContainerProperties) []probe.Finding {
 
 // diffIndexing compares indexing policies path by path. The service adds the system path /"_etag"/?
 // to the excluded paths on its own; that is not a difference.
-func diffIndexing(name string, want, got *azcosmos.IndexingPolicy) []probe.Finding {
+func diffIndexing(name string, want, got *azcosmos.IndexingPolicy) []record.Finding {
 	if want == nil {
 		return nil
 	}
 	if got == nil {
-		return []probe.Finding{finding(name, "warn", "indexing policy: the target stored none; it probably ignores indexing policies, so query charges and composite-index errors will not reflect the design")}
+		return []record.Finding{finding(name, "warn", "indexing policy: the target stored none; it probably ignores indexing policies, so query charges and composite-index errors will not reflect the design")}
 	}
 	var diffs []string
 	if !strings.EqualFold(string(want.IndexingMode), string(got.IndexingMode)) && got.IndexingMode != "" {
@@ -127,7 +128,7 @@ func diffIndexing(name string, want, got *azcosmos.IndexingPolicy) []probe.Findi
 	if len(diffs) == 0 {
 		return nil
 	}
-	return []probe.Finding{finding(name, "warn", "indexing policy differs ("+strings.Join(diffs, "; ")+
+	return []record.Finding{finding(name, "warn", "indexing policy differs ("+strings.Join(diffs, "; ")+
 		"): the target did not keep the designed policy, so query charges and composite-index errors will not reflect the design")}
 }
 

@@ -15,7 +15,8 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
 
 	"github.com/cosmosdv/validate/internal/design"
-	"github.com/cosmosdv/validate/internal/probe"
+	"github.com/cosmosdv/validate/internal/record"
+	"github.com/cosmosdv/validate/internal/sdk"
 )
 
 // ErrDatabaseExists is returned when the database already exists and reuse was not allowed: the
@@ -47,11 +48,11 @@ type Provisioned struct {
 	// Containers maps a container name to its client.
 	Containers map[string]*azcosmos.ContainerClient
 	// Findings are the differences between designed and stored, and other observations.
-	Findings []probe.Finding
+	Findings []record.Finding
 }
 
 // Provision creates the database and containers of d. A failure of the target is returned wrapped as
-// probe.ErrInfrastructure. On error, what was already created is still described by the returned
+// sdk.ErrInfrastructure. On error, what was already created is still described by the returned
 // Provisioned (when non-nil) so that the caller can tear it down.
 func Provision(ctx context.Context, client *azcosmos.Client, d *design.Design, o Options) (*Provisioned, error) {
 	name := o.Database
@@ -69,7 +70,7 @@ func Provision(ctx context.Context, client *azcosmos.Client, d *design.Design, o
 	switch {
 	case err == nil:
 		p.CreatedDatabase = true
-	case probe.StatusOf(err) == http.StatusConflict:
+	case sdk.StatusOf(err) == http.StatusConflict:
 		if !o.Reuse {
 			return nil, fmt.Errorf("provision %s: %w (allow reuse, or choose another name)", name, ErrDatabaseExists)
 		}
@@ -97,7 +98,7 @@ func Provision(ctx context.Context, client *azcosmos.Client, d *design.Design, o
 		case err == nil:
 			created = true
 			p.Created = append(p.Created, c.Name)
-		case probe.StatusOf(err) == http.StatusConflict && o.Reuse:
+		case sdk.StatusOf(err) == http.StatusConflict && o.Reuse:
 			p.Reused = append(p.Reused, c.Name)
 		default:
 			return p, wrap("create container "+c.Name, err)
@@ -113,7 +114,7 @@ func Provision(ctx context.Context, client *azcosmos.Client, d *design.Design, o
 		}
 		p.Findings = append(p.Findings, fs...)
 		if o.Throughput != nil && !sameThroughput(tp, designedThroughput(c)) {
-			p.Findings = append(p.Findings, probe.Finding{Stage: "provision", Level: "info", Subject: "container " + c.Name,
+			p.Findings = append(p.Findings, record.Finding{Stage: "provision", Level: "info", Subject: "container " + c.Name,
 				Message: fmt.Sprintf("provisioned with %s instead of the designed %s", describeThroughput(tp), describeThroughput(designedThroughput(c)))})
 		}
 	}
@@ -131,7 +132,7 @@ func (p *Provisioned) Teardown(ctx context.Context) error {
 		return fmt.Errorf("teardown %s: %w", p.Database, err)
 	}
 	if p.CreatedDatabase {
-		if _, err := db.Delete(ctx, nil); err != nil && probe.StatusOf(err) != http.StatusNotFound {
+		if _, err := db.Delete(ctx, nil); err != nil && sdk.StatusOf(err) != http.StatusNotFound {
 			return wrap("delete database "+p.Database, err)
 		}
 		p.CreatedDatabase, p.Created = false, nil
@@ -144,7 +145,7 @@ func (p *Provisioned) Teardown(ctx context.Context) error {
 			errs = append(errs, err)
 			continue
 		}
-		if _, err := cc.Delete(ctx, nil); err != nil && probe.StatusOf(err) != http.StatusNotFound {
+		if _, err := cc.Delete(ctx, nil); err != nil && sdk.StatusOf(err) != http.StatusNotFound {
 			errs = append(errs, wrap("delete container "+name, err))
 		}
 	}
@@ -156,13 +157,13 @@ func (p *Provisioned) Teardown(ctx context.Context) error {
 const TeardownTimeout = 60 * time.Second
 
 func wrap(op string, err error) error {
-	if probe.TargetFailed(err) {
-		return probe.Infrastructure(op, errors.New(probe.ServiceMessage(err)))
+	if sdk.TargetFailed(err) {
+		return sdk.Infrastructure(op, errors.New(sdk.ServiceMessage(err)))
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Errorf("%s: %w", op, err)
 	}
-	return fmt.Errorf("%s: %s", op, probe.ServiceMessage(err))
+	return fmt.Errorf("%s: %s", op, sdk.ServiceMessage(err))
 }
 
 // ContainerProperties translates a designed container into the SDK's properties. The indexing policy

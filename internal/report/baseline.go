@@ -7,7 +7,7 @@ import (
 	"io"
 
 	"github.com/cosmosdv/validate/internal/design"
-	"github.com/cosmosdv/validate/internal/probe"
+	"github.com/cosmosdv/validate/internal/record"
 )
 
 // BaselineKind marks a baseline file, so ReadBaseline can tell it from a full report.
@@ -26,9 +26,9 @@ type baselineDoc struct {
 }
 
 type baselineTarget struct {
-	Kind         string `json:"kind"`
-	Engine       string `json:"engine,omitempty"`
-	ChargeSource string `json:"chargeSource"`
+	Kind         record.Kind         `json:"kind"`
+	Engine       string              `json:"engine,omitempty"`
+	ChargeSource record.ChargeSource `json:"chargeSource"`
 }
 
 type baselinePattern struct {
@@ -46,9 +46,9 @@ type baselinePattern struct {
 }
 
 type baselineCharge struct {
-	Source string  `json:"source"`
-	Median float64 `json:"median"`
-	P95    float64 `json:"p95"`
+	Source record.ChargeSource `json:"source"`
+	Median float64             `json:"median"`
+	P95    float64             `json:"p95"`
 }
 
 // WriteBaseline writes the baseline of r: small, stable JSON with sorted keys and rounded charges,
@@ -141,7 +141,7 @@ func ReadBaseline(rd io.Reader) (*Report, error) {
 	r := &Report{
 		SchemaVersion: doc.SchemaVersion,
 		Design:        doc.Design,
-		Target:        probe.TargetInfo{Kind: doc.Target.Kind, Engine: doc.Target.Engine, ChargeSource: doc.Target.ChargeSource},
+		Target:        record.TargetInfo{Kind: doc.Target.Kind, Engine: doc.Target.Engine, ChargeSource: doc.Target.ChargeSource},
 		Seed:          doc.Seed,
 		Samples:       doc.Samples,
 		Patterns:      []PatternResult{},

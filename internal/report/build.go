@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/cosmosdv/validate/internal/design"
-	"github.com/cosmosdv/validate/internal/probe"
+	"github.com/cosmosdv/validate/internal/record"
 )
 
 // Build computes the verdict of every access pattern of in.Design from the runs. It never fails:
@@ -37,10 +37,10 @@ func Build(in Input) *Report {
 	}
 
 	modelRun, measRun := in.Modeled, in.Measured
-	if modelRun == nil && measRun != nil && measRun.Target.ChargeSource == SourceModel {
+	if modelRun == nil && measRun != nil && measRun.Target.ChargeSource == record.ChargeModel {
 		modelRun = measRun
 	}
-	if measRun == modelRun || (measRun != nil && measRun.Target.ChargeSource == SourceModel) {
+	if measRun == modelRun || (measRun != nil && measRun.Target.ChargeSource == record.ChargeModel) {
 		// One run whose charges are modeled: never show them a second time as measured.
 		measRun = nil
 	}
@@ -78,7 +78,7 @@ func Build(in Input) *Report {
 
 	modelBy := patternsByID(modelRun)
 	measBy := patternsByID(measRun)
-	measSource := ""
+	var measSource record.ChargeSource
 	if measRun != nil {
 		measSource = measRun.Target.ChargeSource
 	}
@@ -93,11 +93,11 @@ func Build(in Input) *Report {
 	return r
 }
 
-func patternsByID(run *probe.Run) map[string]*probe.Pattern {
+func patternsByID(run *record.Run) map[string]*record.Pattern {
 	if run == nil {
 		return nil
 	}
-	m := make(map[string]*probe.Pattern, len(run.Patterns))
+	m := make(map[string]*record.Pattern, len(run.Patterns))
 	for i := range run.Patterns {
 		m[run.Patterns[i].ID] = &run.Patterns[i]
 	}
@@ -153,7 +153,7 @@ func bandRU(b design.Band, estimate float64) float64 {
 }
 
 // expectedStatus reports whether an execution ended the way the design expects.
-func expectedStatus(ap *design.AccessPattern, e *probe.Execution) bool {
+func expectedStatus(ap *design.AccessPattern, e *record.Execution) bool {
 	if ap.Expect != nil && ap.Expect.Status != 0 {
 		return e.Status == ap.Expect.Status
 	}
@@ -161,8 +161,8 @@ func expectedStatus(ap *design.AccessPattern, e *probe.Execution) bool {
 }
 
 // okExecutions returns the executions that ended as expected.
-func okExecutions(ap *design.AccessPattern, p *probe.Pattern) []probe.Execution {
-	var out []probe.Execution
+func okExecutions(ap *design.AccessPattern, p *record.Pattern) []record.Execution {
+	var out []record.Execution
 	for _, e := range p.Executions {
 		if expectedStatus(ap, &e) {
 			out = append(out, e)
@@ -171,8 +171,8 @@ func okExecutions(ap *design.AccessPattern, p *probe.Pattern) []probe.Execution 
 	return out
 }
 
-func evaluate(d *design.Design, ap *design.AccessPattern, modelBy, measBy map[string]*probe.Pattern,
-	haveModel, haveMeas bool, measSource string, opts Options) PatternResult {
+func evaluate(d *design.Design, ap *design.AccessPattern, modelBy, measBy map[string]*record.Pattern,
+	haveModel, haveMeas bool, measSource record.ChargeSource, opts Options) PatternResult {
 	band, from := tolerance(d, ap, opts)
 	pr := PatternResult{
 		ID:            ap.ID,
@@ -193,12 +193,12 @@ func evaluate(d *design.Design, ap *design.AccessPattern, modelBy, measBy map[st
 
 	type runView struct {
 		name   string // "modeled" or "measured"
-		source string
-		pat    *probe.Pattern
+		source record.ChargeSource
+		pat    *record.Pattern
 	}
 	var runs []runView
 	if haveModel {
-		runs = append(runs, runView{"modeled", SourceModel, modelBy[ap.ID]})
+		runs = append(runs, runView{"modeled", record.ChargeModel, modelBy[ap.ID]})
 	}
 	if haveMeas {
 		runs = append(runs, runView{"measured", measSource, measBy[ap.ID]})
@@ -210,7 +210,7 @@ func evaluate(d *design.Design, ap *design.AccessPattern, modelBy, measBy map[st
 	}
 
 	var errReasons, checkReasons []string
-	var checksOn *probe.Pattern
+	var checksOn *record.Pattern
 	totals := map[string]int{}
 	for _, rv := range runs {
 		if rv.pat != nil {
@@ -241,7 +241,7 @@ func evaluate(d *design.Design, ap *design.AccessPattern, modelBy, measBy map[st
 		c.CarriesVerdict = CarriesVerdict(rv.source)
 		if c.CarriesVerdict {
 			c.Band = width
-			if rv.source == SourceIndicative {
+			if rv.source == record.ChargeEmulatorIndicative {
 				c.Band = width * opts.IndicativeFactor
 			}
 			c.Band = round2(c.Band)
@@ -342,7 +342,7 @@ func chargeVerdict(ap *design.AccessPattern, modeled, measured *Charge, opts Opt
 		// The figures disagree. The service is ground truth; otherwise the disagreement is a warning.
 		v = Warn
 		for _, c := range outside {
-			if c.Source == SourceService {
+			if c.Source == record.ChargeService {
 				v = Fail
 			}
 		}
@@ -368,7 +368,7 @@ func chargeVerdict(ap *design.AccessPattern, modeled, measured *Charge, opts Opt
 }
 
 // summarizeCharge computes median, p95 and the rest over executions.
-func summarizeCharge(source string, execs []probe.Execution) *Charge {
+func summarizeCharge(source record.ChargeSource, execs []record.Execution) *Charge {
 	vals := make([]float64, len(execs))
 	sum := 0.0
 	for i, e := range execs {
@@ -419,7 +419,7 @@ func fmtRU(v float64) string {
 	return strings.TrimSuffix(s, ".")
 }
 
-func groupErrors(ap *design.AccessPattern, run string, p *probe.Pattern) []ExecError {
+func groupErrors(ap *design.AccessPattern, run string, p *record.Pattern) []ExecError {
 	var out []ExecError
 	for _, e := range p.Executions {
 		if expectedStatus(ap, &e) {
@@ -448,14 +448,14 @@ func groupErrors(ap *design.AccessPattern, run string, p *probe.Pattern) []ExecE
 	return out
 }
 
-func checkExpectations(ap *design.AccessPattern, run string, p *probe.Pattern) []Check {
+func checkExpectations(ap *design.AccessPattern, run string, p *record.Pattern) []Check {
 	x := ap.Expect
 	if x == nil {
 		return nil
 	}
 	var out []Check
 	n := len(p.Executions)
-	countBad := func(bad func(e *probe.Execution) bool) int {
+	countBad := func(bad func(e *record.Execution) bool) int {
 		c := 0
 		for i := range p.Executions {
 			if bad(&p.Executions[i]) {
@@ -471,26 +471,26 @@ func checkExpectations(ap *design.AccessPattern, run string, p *probe.Pattern) [
 		return fmt.Sprintf("%s in %d of %d executions", worst, bad, n)
 	}
 	if x.SinglePartition != nil && *x.SinglePartition {
-		bad := countBad(func(e *probe.Execution) bool { return e.Partitions > 1 })
+		bad := countBad(func(e *record.Execution) bool { return e.Partitions > 1 })
 		_, parts := ranges(p)
 		out = append(out, Check{Name: "singlePartition", Run: run, Want: "one partition per execution",
 			Got: gotText(bad, fmt.Sprintf("up to %d partitions", parts.Max)), OK: bad == 0})
 	}
 	if x.MinResults != nil {
-		bad := countBad(func(e *probe.Execution) bool { return e.Results < *x.MinResults })
+		bad := countBad(func(e *record.Execution) bool { return e.Results < *x.MinResults })
 		res, _ := ranges(p)
 		out = append(out, Check{Name: "minResults", Run: run, Want: fmt.Sprintf("at least %d results per execution", *x.MinResults),
 			Got: gotText(bad, fmt.Sprintf("as few as %d results", res.Min)), OK: bad == 0})
 	}
 	if x.MaxResults != nil {
-		bad := countBad(func(e *probe.Execution) bool { return e.Results > *x.MaxResults })
+		bad := countBad(func(e *record.Execution) bool { return e.Results > *x.MaxResults })
 		res, _ := ranges(p)
 		out = append(out, Check{Name: "maxResults", Run: run, Want: fmt.Sprintf("at most %d results per execution", *x.MaxResults),
 			Got: gotText(bad, fmt.Sprintf("as many as %d results", res.Max)), OK: bad == 0})
 	}
 	if x.Status != 0 {
 		var other []int
-		bad := countBad(func(e *probe.Execution) bool {
+		bad := countBad(func(e *record.Execution) bool {
 			if e.Status != x.Status {
 				if !slices.Contains(other, e.Status) {
 					other = append(other, e.Status)
@@ -505,7 +505,7 @@ func checkExpectations(ap *design.AccessPattern, run string, p *probe.Pattern) [
 	return out
 }
 
-func ranges(p *probe.Pattern) (results, partitions IntRange) {
+func ranges(p *record.Pattern) (results, partitions IntRange) {
 	for i, e := range p.Executions {
 		if i == 0 {
 			results = IntRange{e.Results, e.Results}
@@ -518,7 +518,7 @@ func ranges(p *probe.Pattern) (results, partitions IntRange) {
 	return results, partitions
 }
 
-func medianLatencyMs(p *probe.Pattern) float64 {
+func medianLatencyMs(p *record.Pattern) float64 {
 	vals := make([]float64, len(p.Executions))
 	for i, e := range p.Executions {
 		vals[i] = float64(e.Latency.Microseconds()) / 1000
@@ -528,7 +528,7 @@ func medianLatencyMs(p *probe.Pattern) float64 {
 }
 
 // mergeAdvice collects the composite and single indexes the target recommended.
-func mergeAdvice(advice []string, p *probe.Pattern) []string {
+func mergeAdvice(advice []string, p *record.Pattern) []string {
 	for _, e := range p.Executions {
 		if e.IndexMetrics == nil {
 			continue
@@ -549,7 +549,7 @@ func mergeAdvice(advice []string, p *probe.Pattern) []string {
 	return advice
 }
 
-func summarize(ps []PatternResult, haveModel, haveMeas bool, measSource string) Summary {
+func summarize(ps []PatternResult, haveModel, haveMeas bool, measSource record.ChargeSource) Summary {
 	s := Summary{Patterns: len(ps), Verdict: Pass}
 	for _, p := range ps {
 		switch p.Verdict {
@@ -580,7 +580,7 @@ func summarize(ps []PatternResult, haveModel, haveMeas bool, measSource string) 
 	return s
 }
 
-func containerLoads(d *design.Design, ps []PatternResult, measSource string) []ContainerLoad {
+func containerLoads(d *design.Design, ps []PatternResult, measSource record.ChargeSource) []ContainerLoad {
 	var out []ContainerLoad
 	for _, c := range d.Containers {
 		cl := ContainerLoad{Name: c.Name, Throughput: throughputText(c.Throughput), Estimate: Load{Source: "estimate"}}
@@ -607,13 +607,13 @@ func containerLoads(d *design.Design, ps []PatternResult, measSource string) []C
 			add(&cl.Estimate, p.Estimate)
 			if p.Modeled != nil {
 				if cl.Modeled == nil {
-					cl.Modeled = &Load{Source: SourceModel}
+					cl.Modeled = &Load{Source: string(record.ChargeModel)}
 				}
 				add(cl.Modeled, p.Modeled.Median)
 			}
 			if p.Measured != nil && CarriesVerdict(measSource) {
 				if cl.Measured == nil {
-					cl.Measured = &Load{Source: measSource}
+					cl.Measured = &Load{Source: string(measSource)}
 				}
 				add(cl.Measured, p.Measured.Median)
 			}

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/cosmosdv/validate/internal/design"
-	"github.com/cosmosdv/validate/internal/probe"
+	"github.com/cosmosdv/validate/internal/record"
 )
 
 func onePattern(ap design.AccessPattern) *design.Design {
@@ -19,9 +19,9 @@ func onePattern(ap design.AccessPattern) *design.Design {
 		AccessPatterns: []design.AccessPattern{ap}}
 }
 
-func runOf(source string, ex []probe.Execution) *probe.Run {
-	return &probe.Run{Target: probe.TargetInfo{Kind: "k", ChargeSource: source}, Seed: 1, Samples: len(ex),
-		Patterns: []probe.Pattern{{ID: "X1", Executions: ex}}}
+func runOf(source record.ChargeSource, ex []record.Execution) *record.Run {
+	return &record.Run{Target: record.TargetInfo{Kind: "k", ChargeSource: source}, Seed: 1, Samples: len(ex),
+		Patterns: []record.Pattern{{ID: "X1", Executions: ex}}}
 }
 
 func TestBuild_Verdicts(t *testing.T) {
@@ -31,9 +31,9 @@ func TestBuild_Verdicts(t *testing.T) {
 	tests := []struct {
 		name       string
 		ap         design.AccessPattern
-		modeled    []probe.Execution
-		measSource string // "" = embedded only
-		measured   []probe.Execution
+		modeled    []record.Execution
+		measSource record.ChargeSource // "" = embedded only
+		measured   []record.Execution
 		want       Verdict
 		wantReason string
 		wantNoMeas bool
@@ -44,25 +44,25 @@ func TestBuild_Verdicts(t *testing.T) {
 		{name: "median not mean decides", ap: query, modeled: execs(3, 200, 1, 1, 10, 10, 90), want: Pass},
 		{name: "point floor of 1 RU", ap: point, modeled: execs(1, 200, 1, 1, 1.9), want: Warn},
 		{name: "point beyond floor", ap: point, modeled: execs(1, 200, 1, 1, 2.1), want: Fail},
-		{name: "service outside is ground truth", ap: query, modeled: execs(1, 200, 1, 1, 10), measSource: SourceService,
+		{name: "service outside is ground truth", ap: query, modeled: execs(1, 200, 1, 1, 10), measSource: record.ChargeService,
 			measured: execs(1, 200, 1, 1, 20), want: Fail, wantReason: "so the figures disagree"},
-		{name: "service within, model outside warns", ap: query, modeled: execs(1, 200, 1, 1, 20), measSource: SourceService,
+		{name: "service within, model outside warns", ap: query, modeled: execs(1, 200, 1, 1, 20), measSource: record.ChargeService,
 			measured: execs(1, 200, 1, 1, 10), want: Warn, wantReason: "modeled median 20 RU"},
-		{name: "indicative gets twice the band", ap: query, modeled: execs(1, 200, 1, 1, 10), measSource: SourceIndicative,
+		{name: "indicative gets twice the band", ap: query, modeled: execs(1, 200, 1, 1, 10), measSource: record.ChargeEmulatorIndicative,
 			measured: execs(1, 200, 1, 1, 17), want: Pass},
-		{name: "indicative beyond twice the band warns", ap: query, modeled: execs(1, 200, 1, 1, 10), measSource: SourceIndicative,
+		{name: "indicative beyond twice the band warns", ap: query, modeled: execs(1, 200, 1, 1, 10), measSource: record.ChargeEmulatorIndicative,
 			measured: execs(1, 200, 1, 1, 21), want: Warn, wantReason: "emulator median 21 RU"},
-		{name: "both outside fail", ap: query, modeled: execs(1, 200, 1, 1, 30), measSource: SourceIndicative,
+		{name: "both outside fail", ap: query, modeled: execs(1, 200, 1, 1, 30), measSource: record.ChargeEmulatorIndicative,
 			measured: execs(1, 200, 1, 1, 30), want: Fail},
-		{name: "placeholder never decides", ap: query, modeled: execs(1, 200, 1, 1, 10), measSource: SourcePlaceholder,
+		{name: "placeholder never decides", ap: query, modeled: execs(1, 200, 1, 1, 10), measSource: record.ChargeEmulatorPlaceholder,
 			measured: execs(1, 200, 1, 1, 1), want: Warn, wantReason: "rests on the modeled figure"},
-		{name: "placeholder with modeled outside fails", ap: query, modeled: execs(1, 200, 1, 1, 40), measSource: SourcePlaceholder,
+		{name: "placeholder with modeled outside fails", ap: query, modeled: execs(1, 200, 1, 1, 40), measSource: record.ChargeEmulatorPlaceholder,
 			measured: execs(1, 200, 1, 1, 1), want: Fail},
-		{name: "placeholder only, no modeled charge", ap: query, modeled: failed(1, 400, "x", ""), measSource: SourcePlaceholder,
+		{name: "placeholder only, no modeled charge", ap: query, modeled: failed(1, 400, "x", ""), measSource: record.ChargeEmulatorPlaceholder,
 			measured: execs(1, 200, 1, 1, 1), want: Error, wantReason: "the charge was not judged"},
 		{name: "execution error", ap: query, modeled: failed(2, 400, "bad query", "add a composite index"), want: Error,
 			wantReason: "2 of 2 executions failed with status 400: bad query — add a composite index"},
-		{name: "error on the measured run", ap: query, modeled: execs(1, 200, 1, 1, 10), measSource: SourceService,
+		{name: "error on the measured run", ap: query, modeled: execs(1, 200, 1, 1, 10), measSource: record.ChargeService,
 			measured: failed(1, 429, "throttled", ""), want: Error, wantReason: "measured run: 1 of 1"},
 		{name: "expected failure status", ap: withExpect(point, design.Expect{Status: 412}), modeled: execs(2, 412, 0, 1, 1), want: Pass},
 		{name: "expected status missed", ap: withExpect(point, design.Expect{Status: 412}), modeled: execs(2, 200, 1, 1, 1), want: Fail,
@@ -79,7 +79,7 @@ func TestBuild_Verdicts(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			model := runOf(SourceModel, tt.modeled)
+			model := runOf(record.ChargeModel, tt.modeled)
 			in := Input{Design: onePattern(tt.ap), Measured: model, Modeled: model}
 			if tt.measSource != "" {
 				in.Measured = runOf(tt.measSource, tt.measured)
@@ -98,7 +98,7 @@ func TestBuild_Verdicts(t *testing.T) {
 			if tt.wantNoMeas && p.Measured != nil {
 				t.Error("a modeled charge must never appear as measured")
 			}
-			if p.Modeled != nil && p.Modeled.Source != SourceModel {
+			if p.Modeled != nil && p.Modeled.Source != record.ChargeModel {
 				t.Errorf("modeled source = %q", p.Modeled.Source)
 			}
 			if p.Measured != nil && p.Measured.Source != tt.measSource {
@@ -139,7 +139,7 @@ func TestBuild_TolerancePrecedence(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			d := onePattern(design.AccessPattern{Op: tt.op, Estimate: design.Estimate{RU: 10}, Tolerance: tt.pattern})
 			d.Tolerance = tt.design
-			run := runOf(SourceModel, execs(1, 200, 1, 1, 10))
+			run := runOf(record.ChargeModel, execs(1, 200, 1, 1, 10))
 			p := Build(Input{Design: d, Measured: run, Options: tt.opts}).Patterns[0]
 			if p.Tolerance != tt.want || p.ToleranceFrom != tt.wantFrom {
 				t.Errorf("tolerance = %+v from %s, want %+v from %s", p.Tolerance, p.ToleranceFrom, tt.want, tt.wantFrom)
@@ -184,7 +184,7 @@ func TestBuild_ContainerLoad(t *testing.T) {
 func TestBuild_EmptyResultsAdvice(t *testing.T) {
 	query := design.AccessPattern{Op: design.OpQuery, Estimate: design.Estimate{RU: 3}}
 	build := func(ap design.AccessPattern, results int) PatternResult {
-		model := runOf(SourceModel, execs(3, 200, results, 1, 3))
+		model := runOf(record.ChargeModel, execs(3, 200, results, 1, 3))
 		return Build(Input{Design: onePattern(ap), Measured: model, Modeled: model}).Patterns[0]
 	}
 	p := build(query, 0)

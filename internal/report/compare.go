@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/record"
 )
 
 // ErrIncomparable is returned (wrapped) by Compare when two reports cannot be compared honestly.
@@ -56,12 +57,12 @@ type Comparison struct {
 
 // Side identifies one of the two compared reports.
 type Side struct {
-	Design       string `json:"design"`
-	Fingerprint  string `json:"fingerprint"`
-	ChargeSource string `json:"chargeSource"`
-	Seed         int64  `json:"seed"`
-	Samples      int    `json:"samples"`
-	ToolVersion  string `json:"toolVersion,omitempty"`
+	Design       string              `json:"design"`
+	Fingerprint  string              `json:"fingerprint"`
+	ChargeSource record.ChargeSource `json:"chargeSource"`
+	Seed         int64               `json:"seed"`
+	Samples      int                 `json:"samples"`
+	ToolVersion  string              `json:"toolVersion,omitempty"`
 }
 
 // CompareSummary counts pattern changes.
@@ -94,10 +95,10 @@ type PatternChange struct {
 
 // Drift is how a median charge moved.
 type Drift struct {
-	Source string  `json:"source"`
-	Old    float64 `json:"old"`
-	New    float64 `json:"new"`
-	Delta  float64 `json:"delta"`
+	Source record.ChargeSource `json:"source"`
+	Old    float64             `json:"old"`
+	New    float64             `json:"new"`
+	Delta  float64             `json:"delta"`
 	// Pct is Delta as a percentage of Old (0 when Old is 0).
 	Pct float64 `json:"pct"`
 	// Limit is the threshold in RU: max(Threshold.RU, Threshold.Pct% of Old).

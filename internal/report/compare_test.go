@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/cosmosdv/validate/internal/design"
-	"github.com/cosmosdv/validate/internal/probe"
+	"github.com/cosmosdv/validate/internal/record"
 )
 
 // ordersDesign is a one-container design whose indexing policy the comparison tests vary.
@@ -32,15 +32,15 @@ func ordersDesign(ix *design.Indexing) *design.Design {
 }
 
 // modeledRun is a hand-written embedded run with the given median charges per pattern.
-func modeledRun(charges map[string][]probe.Execution) *probe.Run {
-	run := &probe.Run{Target: probe.TargetInfo{Kind: "embedded", Engine: "cosmosdv-engine", ChargeSource: SourceModel}, Seed: 7, Samples: 3}
+func modeledRun(charges map[string][]record.Execution) *record.Run {
+	run := &record.Run{Target: record.TargetInfo{Kind: "embedded", Engine: "cosmosdv-engine", ChargeSource: record.ChargeModel}, Seed: 7, Samples: 3}
 	for _, id := range []string{"Q1", "Q2", "P1"} {
-		run.Patterns = append(run.Patterns, probe.Pattern{ID: id, Executions: charges[id]})
+		run.Patterns = append(run.Patterns, record.Pattern{ID: id, Executions: charges[id]})
 	}
 	return run
 }
 
-func buildEmbedded(d *design.Design, run *probe.Run) *Report {
+func buildEmbedded(d *design.Design, run *record.Run) *Report {
 	return Build(Input{Design: d, Measured: run, Modeled: run, Version: "test"})
 }
 
@@ -50,14 +50,14 @@ var orderByNeedsComposite = failed(3, 400,
 
 func TestCompare_IndexChanges(t *testing.T) {
 	// Baseline: everything indexed, but the ORDER BY over two properties has no composite index.
-	base := buildEmbedded(ordersDesign(nil), modeledRun(map[string][]probe.Execution{
+	base := buildEmbedded(ordersDesign(nil), modeledRun(map[string][]record.Execution{
 		"Q1": execs(3, 200, 4, 1, 3.1, 3.2),
 		"Q2": orderByNeedsComposite,
 		"P1": execs(3, 200, 1, 1, 1),
 	}))
 	// Change 1: /status/? is excluded — Q1 filters on it and turns into a scan.
 	excluded := buildEmbedded(ordersDesign(&design.Indexing{Included: []string{"/*"}, Excluded: []string{"/status/?"}}),
-		modeledRun(map[string][]probe.Execution{
+		modeledRun(map[string][]record.Execution{
 			"Q1": execs(3, 200, 4, 1, 41.7, 42.3),
 			"Q2": orderByNeedsComposite,
 			"P1": execs(3, 200, 1, 1, 1),
@@ -65,7 +65,7 @@ func TestCompare_IndexChanges(t *testing.T) {
 	// Change 2: the missing composite index is added — Q2 now runs and is served by the index.
 	composite := buildEmbedded(ordersDesign(&design.Indexing{Included: []string{"/*"},
 		Composite: [][]design.CompositePath{{{Path: "/status"}, {Path: "/createdAt", Order: "desc"}}}}),
-		modeledRun(map[string][]probe.Execution{
+		modeledRun(map[string][]record.Execution{
 			"Q1": execs(3, 200, 4, 1, 3.1, 3.2),
 			"Q2": execs(3, 200, 8, 1, 3.6, 3.7),
 			"P1": execs(3, 200, 1, 1, 1),
@@ -162,8 +162,8 @@ func TestCompare_Thresholds(t *testing.T) {
 		d := ordersDesign(nil)
 		d.AccessPatterns = d.AccessPatterns[2:] // P1 only
 		d.AccessPatterns[0].Regression = reg
-		run := &probe.Run{Target: probe.TargetInfo{Kind: "embedded", ChargeSource: SourceModel}, Seed: 1, Samples: 1,
-			Patterns: []probe.Pattern{{ID: "P1", Executions: execs(1, 200, 1, 1, ru)}}}
+		run := &record.Run{Target: record.TargetInfo{Kind: "embedded", ChargeSource: record.ChargeModel}, Seed: 1, Samples: 1,
+			Patterns: []record.Pattern{{ID: "P1", Executions: execs(1, 200, 1, 1, ru)}}}
 		return buildEmbedded(d, run)
 	}
 	tests := []struct {
@@ -203,7 +203,7 @@ func TestCompare_Refuses(t *testing.T) {
 		force   bool
 		wantErr string
 	}{
-		{"different charge source", func(r *Report) { r.Target.ChargeSource = SourceService }, true, "charges are model (modeled) and this run's are service"},
+		{"different charge source", func(r *Report) { r.Target.ChargeSource = record.ChargeService }, true, "charges are model (modeled) and this run's are service"},
 		{"different schema version", func(r *Report) { r.SchemaVersion = 2 }, true, "schema version 1 against 2"},
 		{"different seed", func(r *Report) { r.Seed = 43 }, false, "seed 42 against 43"},
 		{"different samples", func(r *Report) { r.Samples = 50 }, false, "5 samples against 50"},

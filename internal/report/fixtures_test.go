@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/cosmosdv/validate/internal/design"
-	"github.com/cosmosdv/validate/internal/probe"
+	"github.com/cosmosdv/validate/internal/record"
 )
 
 func ptr[T any](v T) *T { return &v }
@@ -43,39 +43,39 @@ func shopDesign() *design.Design {
 }
 
 // execs builds n executions with the given charges (repeated cyclically).
-func execs(n int, status, results, partitions int, ru ...float64) []probe.Execution {
-	out := make([]probe.Execution, n)
+func execs(n int, status, results, partitions int, ru ...float64) []record.Execution {
+	out := make([]record.Execution, n)
 	for i := range out {
-		out[i] = probe.Execution{RU: ru[i%len(ru)], Latency: time.Duration(2+i) * time.Millisecond,
+		out[i] = record.Execution{RU: ru[i%len(ru)], Latency: time.Duration(2+i) * time.Millisecond,
 			Results: results, Pages: 1, Partitions: partitions, Status: status}
 	}
 	return out
 }
 
-func failed(n, status int, msg, expl string) []probe.Execution {
-	out := make([]probe.Execution, n)
+func failed(n, status int, msg, expl string) []record.Execution {
+	out := make([]record.Execution, n)
 	for i := range out {
-		out[i] = probe.Execution{Status: status, Error: msg, Explanation: expl, Latency: time.Millisecond}
+		out[i] = record.Execution{Status: status, Error: msg, Explanation: expl, Latency: time.Millisecond}
 	}
 	return out
 }
 
 // embeddedRun is what the embedded engine observed for shopDesign.
-func embeddedRun() *probe.Run {
-	return &probe.Run{
-		Target:   probe.TargetInfo{Kind: "embedded", Engine: "cosmosdv-engine", ChargeSource: SourceModel, SDKVersion: "azcosmos v1.5.0"},
+func embeddedRun() *record.Run {
+	return &record.Run{
+		Target:   record.TargetInfo{Kind: "embedded", Engine: "cosmosdv-engine", ChargeSource: record.ChargeModel, SDKVersion: "azcosmos v1.5.0"},
 		Seed:     42,
 		Samples:  5,
 		Database: "shop",
-		Findings: []probe.Finding{{Stage: "provision", Level: "info", Subject: "container Orders", Message: "created with 1 physical partition"}},
-		Patterns: []probe.Pattern{
+		Findings: []record.Finding{{Stage: "provision", Level: "info", Subject: "container Orders", Message: "created with 1 physical partition"}},
+		Patterns: []record.Pattern{
 			{ID: "AP1", Executions: execs(5, 200, 1, 1, 1)},
 			{ID: "AP2", Executions: execs(5, 200, 4, 1, 4.3, 4.4)},
 			{ID: "AP3", Executions: execs(5, 200, 12, 1, 14.6, 15.2)},
 			{ID: "AP4", Executions: failed(5, 400, "Cross partition query with TOP/ORDER BY is not supported by the gateway",
 				"the Go SDK cannot run this query across partitions; give a partition key or use an SDK with a query engine")},
 			{ID: "AP5", Executions: execs(5, 201, 1, 1, 7.6, 7.8)},
-			{ID: "AP6", Executions: append(execs(4, 412, 0, 1, 1.2), probe.Execution{RU: 1.2, Status: 200, Partitions: 1})},
+			{ID: "AP6", Executions: append(execs(4, 412, 0, 1, 1.2), record.Execution{RU: 1.2, Status: 200, Partitions: 1})},
 		},
 	}
 }
@@ -88,11 +88,11 @@ func embeddedReport() *Report {
 
 // serviceReport is the same design measured on an account, with the embedded run as the model.
 func serviceReport() *Report {
-	meas := &probe.Run{
-		Target:  probe.TargetInfo{Kind: "account", Engine: "Azure Cosmos DB", Endpoint: "https://example.documents.azure.com:443/", ChargeSource: SourceService},
+	meas := &record.Run{
+		Target:  record.TargetInfo{Kind: "account", Engine: "Azure Cosmos DB", Endpoint: "https://example.documents.azure.com:443/", ChargeSource: record.ChargeService},
 		Seed:    42,
 		Samples: 5,
-		Patterns: []probe.Pattern{
+		Patterns: []record.Pattern{
 			{ID: "AP1", Executions: execs(5, 200, 1, 1, 1)},
 			{ID: "AP2", Executions: execs(5, 200, 4, 1, 5.6, 5.9)},
 			{ID: "AP3", Executions: execs(5, 200, 12, 3, 16.1)},
@@ -107,13 +107,13 @@ func serviceReport() *Report {
 
 // placeholderReport is the same design on the vNext emulator, whose charges are placeholders.
 func placeholderReport() *Report {
-	meas := &probe.Run{
-		Target:  probe.TargetInfo{Kind: "emulator", Engine: "vnext-preview", Endpoint: "http://localhost:8081", ChargeSource: SourcePlaceholder},
+	meas := &record.Run{
+		Target:  record.TargetInfo{Kind: "emulator", Engine: "vnext-preview", Endpoint: "http://localhost:8081", ChargeSource: record.ChargeEmulatorPlaceholder},
 		Seed:    42,
 		Samples: 5,
-		Findings: []probe.Finding{{Stage: "provision", Level: "warn", Subject: "container Orders",
+		Findings: []record.Finding{{Stage: "provision", Level: "warn", Subject: "container Orders",
 			Message: "the emulator ignored the indexing policy (excluded /notes/? missing on read-back)"}},
-		Patterns: []probe.Pattern{
+		Patterns: []record.Pattern{
 			{ID: "AP1", Executions: execs(5, 200, 1, 1, 1)},
 			{ID: "AP2", Executions: execs(5, 200, 4, 1, 1)},
 			{ID: "AP3", Executions: execs(5, 200, 12, 1, 1)},

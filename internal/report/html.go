@@ -6,15 +6,17 @@ import (
 	"io"
 	"math"
 	"strings"
+
+	"github.com/cosmosdv/validate/internal/record"
 )
 
 // Bar colours per series. Placeholder charges are drawn hollow so they never read as a measurement.
 var seriesColor = map[string]string{
-	"estimate":        "#8a8f98",
-	SourceModel:       "#2f6fde",
-	SourceService:     "#1a9e5c",
-	SourceIndicative:  "#d98b1a",
-	SourcePlaceholder: "#ffffff",
+	"estimate":                               "#8a8f98",
+	string(record.ChargeModel):               "#2f6fde",
+	string(record.ChargeService):             "#1a9e5c",
+	string(record.ChargeEmulatorIndicative):  "#d98b1a",
+	string(record.ChargeEmulatorPlaceholder): "#ffffff",
 }
 
 // renderHTML writes one self-contained page: inline CSS, inline SVG charts drawn here, no script and
@@ -142,10 +144,10 @@ func patternChart(r *Report) string {
 	for i, p := range r.Patterns {
 		g := []bar{{series: "estimate", label: "estimate", value: p.Estimate}}
 		if p.Modeled != nil {
-			g = append(g, bar{series: SourceModel, label: "modeled", value: p.Modeled.Median})
+			g = append(g, bar{series: string(record.ChargeModel), label: "modeled", value: p.Modeled.Median})
 		}
 		if p.Measured != nil {
-			g = append(g, bar{series: p.Measured.Source, label: "measured (" + SourceLabel(p.Measured.Source) + ")", value: p.Measured.Median})
+			g = append(g, bar{series: string(p.Measured.Source), label: "measured (" + SourceLabel(p.Measured.Source) + ")", value: p.Measured.Median})
 		}
 		groups[i] = g
 		for _, b := range g {
@@ -199,10 +201,10 @@ func loadChart(r *Report) string {
 		fmt.Fprintf(&sb, `<g class="load-group" data-container="%s">`, esc(c.Name))
 		bars := []bar{{series: "estimate", label: "estimate", value: c.Estimate.Avg, peak: c.Estimate.Peak}}
 		if c.Modeled != nil {
-			bars = append(bars, bar{series: SourceModel, label: "modeled", value: c.Modeled.Avg, peak: c.Modeled.Peak})
+			bars = append(bars, bar{series: string(record.ChargeModel), label: "modeled", value: c.Modeled.Avg, peak: c.Modeled.Peak})
 		}
 		if c.Measured != nil {
-			bars = append(bars, bar{series: c.Measured.Source, label: "measured (" + SourceLabel(c.Measured.Source) + ")", value: c.Measured.Avg, peak: c.Measured.Peak})
+			bars = append(bars, bar{series: c.Measured.Source, label: "measured (" + SourceLabel(record.ChargeSource(c.Measured.Source)) + ")", value: c.Measured.Avg, peak: c.Measured.Peak})
 		}
 		for j, b := range bars {
 			drawBar(&sb, x0+float64(j)*barWidth, b, scale, c.Name)
@@ -246,7 +248,7 @@ func drawBar(sb *strings.Builder, x float64, b bar, scale func(float64) float64,
 		color = "#999999"
 	}
 	stroke := ""
-	if b.series == SourcePlaceholder {
+	if b.series == string(record.ChargeEmulatorPlaceholder) {
 		stroke = ` stroke="#8a8f98" stroke-dasharray="3 2"`
 	}
 	base := scale(0)
@@ -266,16 +268,16 @@ func chartLegend(sb *strings.Builder, r *Report, band bool) {
 	items := []bar{{series: "estimate", label: "estimate (designer)"}}
 	for _, s := range sourcesUsed(r) {
 		label := "modeled (model)"
-		if s != SourceModel {
-			label = "measured (" + s + ")"
+		if s != record.ChargeModel {
+			label = "measured (" + string(s) + ")"
 		}
-		items = append(items, bar{series: s, label: label})
+		items = append(items, bar{series: string(s), label: label})
 	}
 	y := chartTop + chartHeight + 44
 	x := chartLeft
 	for _, it := range items {
 		stroke := ""
-		if it.series == SourcePlaceholder {
+		if it.series == string(record.ChargeEmulatorPlaceholder) {
 			stroke = ` stroke="#8a8f98" stroke-dasharray="3 2"`
 		}
 		fmt.Fprintf(sb, `<rect x="%.1f" y="%.1f" width="10" height="10" fill="%s"%s/>`, x, y-9, seriesColor[it.series], stroke)

@@ -60,9 +60,9 @@ func renderJUnit(w io.Writer, r *Report) error {
 		Errors:   r.Summary.Error,
 		Time:     seconds(float64(r.DurationMs)),
 		Properties: []junitProperty{
-			{"target", r.Target.Kind},
+			{"target", string(r.Target.Kind)},
 			{"engine", r.Target.Engine},
-			{"chargeSource", r.Target.ChargeSource},
+			{"chargeSource", string(r.Target.ChargeSource)},
 			{"seed", strconv.FormatInt(r.Seed, 10)},
 			{"samples", strconv.Itoa(r.Samples)},
 			{"designFingerprint", r.Design.Fingerprint},
@@ -90,7 +90,7 @@ func renderJUnit(w io.Writer, r *Report) error {
 				continue
 			}
 			tc.Properties = append(tc.Properties,
-				junitProperty{c.name + ".source", c.ch.Source},
+				junitProperty{c.name + ".source", string(c.ch.Source)},
 				junitProperty{c.name + ".median.ru", fmtRU(c.ch.Median)},
 				junitProperty{c.name + ".p95.ru", fmtRU(c.ch.P95)},
 				junitProperty{c.name + ".carriesVerdict", strconv.FormatBool(c.ch.CarriesVerdict)},

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/record"
 )
 
 // Formats lists the report formats Render accepts, with the file extension WriteAll gives each.
@@ -130,15 +131,15 @@ func measuredCell(r *Report, c *Charge) string {
 	if c != nil {
 		return chargeCell(c)
 	}
-	if r.Target.ChargeSource == SourceModel {
+	if r.Target.ChargeSource == record.ChargeModel {
 		return "— (not measured)" // the target models its charges: embedded, or validate serve
 	}
 	return "—"
 }
 
 // sourcesUsed lists the charge sources that appear in the report, in legend order.
-func sourcesUsed(r *Report) []string {
-	seen := map[string]bool{}
+func sourcesUsed(r *Report) []record.ChargeSource {
+	seen := map[record.ChargeSource]bool{}
 	for _, p := range r.Patterns {
 		if p.Modeled != nil {
 			seen[p.Modeled.Source] = true
@@ -147,7 +148,7 @@ func sourcesUsed(r *Report) []string {
 			seen[p.Measured.Source] = true
 		}
 	}
-	var out []string
+	var out []record.ChargeSource
 	for _, l := range Legend {
 		if seen[l.Source] {
 			out = append(out, l.Source)
@@ -156,13 +157,13 @@ func sourcesUsed(r *Report) []string {
 	return out
 }
 
-func legendLine(source string) string {
+func legendLine(source record.ChargeSource) string {
 	for _, l := range Legend {
 		if l.Source == source {
 			return fmt.Sprintf("%s (%s): %s", l.Label, l.Source, l.Meaning)
 		}
 	}
-	return source
+	return string(source)
 }
 
 // SummaryLine is the one-line verdict of a report, as the text format's last line says it.
@@ -176,11 +177,11 @@ func summaryLine(r *Report) string {
 
 func targetLine(r *Report) string {
 	t := r.Target
-	parts := []string{"target " + orDash(t.Kind)}
+	parts := []string{"target " + orDash(string(t.Kind))}
 	if t.Engine != "" {
 		parts = append(parts, "engine "+t.Engine)
 	}
-	parts = append(parts, "charges "+orDash(t.ChargeSource))
+	parts = append(parts, "charges "+orDash(string(t.ChargeSource)))
 	parts = append(parts, fmt.Sprintf("seed %d", r.Seed), fmt.Sprintf("%d samples", r.Samples))
 	return strings.Join(parts, " · ")
 }

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"golang.org/x/net/html"
+
+	"github.com/cosmosdv/validate/internal/record"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -102,7 +104,7 @@ func TestRender_JSONRoundTrip(t *testing.T) {
 	if got.SchemaVersion != SchemaVersion || len(got.Patterns) != len(r.Patterns) || got.Findings() != r.Findings() {
 		t.Fatalf("round trip lost data: schema %d, %d patterns, %d findings", got.SchemaVersion, len(got.Patterns), got.Findings())
 	}
-	if got.Patterns[1].Measured == nil || got.Patterns[1].Measured.Source != SourceService {
+	if got.Patterns[1].Measured == nil || got.Patterns[1].Measured.Source != record.ChargeService {
 		t.Fatalf("measured charge lost its source: %+v", got.Patterns[1].Measured)
 	}
 }
@@ -191,7 +193,7 @@ func TestRender_HTML(t *testing.T) {
 				t.Errorf("pattern %s has %d bar groups, want 1", p.ID, groups[p.ID])
 			}
 		}
-		if r.Target.ChargeSource == SourcePlaceholder && !strings.Contains(buf.String(), "measured (placeholder)") {
+		if r.Target.ChargeSource == record.ChargeEmulatorPlaceholder && !strings.Contains(buf.String(), "measured (placeholder)") {
 			t.Error("placeholder bars must be labelled as placeholders")
 		}
 	}

@@ -9,20 +9,12 @@ import (
 	"time"
 
 	"github.com/cosmosdv/validate/internal/design"
-	"github.com/cosmosdv/validate/internal/probe"
+	"github.com/cosmosdv/validate/internal/record"
 )
 
 // SchemaVersion is the version of the JSON report and baseline format this build writes. Changes
 // to the format are additive; a new version is only introduced for a change that is not.
 const SchemaVersion = 1
-
-// Charge source labels, as set by the target in probe.TargetInfo.ChargeSource.
-const (
-	SourceModel       = "model"
-	SourcePlaceholder = "emulator-placeholder"
-	SourceIndicative  = "emulator-indicative"
-	SourceService     = "service"
-)
 
 // Verdict is the outcome of one access pattern.
 type Verdict string
@@ -91,10 +83,10 @@ const (
 type Input struct {
 	Design *design.Design
 	// Measured is the target's run; its Target.ChargeSource says what its charges are.
-	Measured *probe.Run
+	Measured *record.Run
 	// Modeled is the embedded engine's run of the same design and seed. On the embedded target it is
 	// the same run as Measured (or nil, in which case a Measured run with source "model" is used).
-	Modeled *probe.Run
+	Modeled *record.Run
 	Options Options
 	// Started and Duration are metadata; comparisons ignore them.
 	Started  time.Time
@@ -114,17 +106,17 @@ type Report struct {
 
 	Design DesignSummary `json:"design"`
 	// Target is what the measured run talked to; Target.ChargeSource labels every measured charge.
-	Target  probe.TargetInfo `json:"target"`
-	Seed    int64            `json:"seed"`
-	Samples int              `json:"samples"`
+	Target  record.TargetInfo `json:"target"`
+	Seed    int64             `json:"seed"`
+	Samples int               `json:"samples"`
 	// Tolerance is the default band set this report used (before design and pattern overrides).
 	Tolerance ToleranceSet `json:"tolerance"`
 
-	Summary       Summary          `json:"summary"`
-	Patterns      []PatternResult  `json:"patterns"`
-	Containers    []ContainerLoad  `json:"containers"`
-	StageFindings []probe.Finding  `json:"stageFindings,omitempty"`
-	Seeding       []probe.SeedStat `json:"seeding,omitempty"`
+	Summary       Summary           `json:"summary"`
+	Patterns      []PatternResult   `json:"patterns"`
+	Containers    []ContainerLoad   `json:"containers"`
+	StageFindings []record.Finding  `json:"stageFindings,omitempty"`
+	Seeding       []record.SeedStat `json:"seeding,omitempty"`
 }
 
 // Tool names the program that wrote a report.
@@ -222,7 +214,7 @@ type PatternResult struct {
 // Charge is the request charge of one run of a pattern, summarised over its executions.
 type Charge struct {
 	// Source is the charge source label; "model" is a modeled figure, never a measured one.
-	Source string `json:"source"`
+	Source record.ChargeSource `json:"source"`
 	// Samples is the number of executions the figures summarise.
 	Samples int     `json:"samples"`
 	Median  float64 `json:"median"`
@@ -295,35 +287,38 @@ func (r *Report) Findings() int {
 }
 
 // SourceLabel is the short human label of a charge source, used in every rendered column.
-func SourceLabel(source string) string {
+func SourceLabel(source record.ChargeSource) string {
 	switch source {
-	case SourceModel:
+	case record.ChargeModel:
 		return "modeled"
-	case SourcePlaceholder:
+	case record.ChargeEmulatorPlaceholder:
 		return "placeholder"
-	case SourceIndicative:
+	case record.ChargeEmulatorIndicative:
 		return "emulator"
-	case SourceService:
+	case record.ChargeService:
 		return "service"
 	case "":
 		return "unknown"
 	}
-	return source
+	return string(source)
 }
 
 // CarriesVerdict reports whether charges from this source may decide a verdict.
-func CarriesVerdict(source string) bool {
+func CarriesVerdict(source record.ChargeSource) bool {
 	switch source {
-	case SourceModel, SourceIndicative, SourceService:
+	case record.ChargeModel, record.ChargeEmulatorIndicative, record.ChargeService:
 		return true
 	}
 	return false
 }
 
 // Legend explains each charge source in one line, for the renderers.
-var Legend = []struct{ Source, Label, Meaning string }{
-	{SourceModel, "modeled", "computed by the embedded engine's RU model; not a measurement"},
-	{SourceService, "service", "measured on Azure Cosmos DB; ground truth"},
-	{SourceIndicative, "emulator", "measured on the classic emulator; indicative only, held to twice the tolerance"},
-	{SourcePlaceholder, "placeholder", "returned by an emulator that does not compute charges; never used for a verdict"},
+var Legend = []struct {
+	Source         record.ChargeSource
+	Label, Meaning string
+}{
+	{record.ChargeModel, "modeled", "computed by the embedded engine's RU model; not a measurement"},
+	{record.ChargeService, "service", "measured on Azure Cosmos DB; ground truth"},
+	{record.ChargeEmulatorIndicative, "emulator", "measured on the classic emulator; indicative only, held to twice the tolerance"},
+	{record.ChargeEmulatorPlaceholder, "placeholder", "returned by an emulator that does not compute charges; never used for a verdict"},
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"text/tabwriter"
+
+	"github.com/cosmosdv/validate/internal/record"
 )
 
 // renderText writes the terminal report: a table of patterns, the reasons, a summary line, the
@@ -82,7 +84,7 @@ func loadCell(l *Load) string {
 	}
 	s := fmtRate(l.Avg) + " / " + fmtRate(l.Peak)
 	if l.Source != "estimate" {
-		s += " " + SourceLabel(l.Source)
+		s += " " + SourceLabel(record.ChargeSource(l.Source))
 	}
 	return s
 }

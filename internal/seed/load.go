@@ -16,7 +16,8 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
 
-	"github.com/cosmosdv/validate/internal/probe"
+	"github.com/cosmosdv/validate/internal/record"
+	"github.com/cosmosdv/validate/internal/sdk"
 )
 
 // Options tune Load. The zero value is usable.
@@ -41,9 +42,9 @@ type Options struct {
 // Result is what seeding did.
 type Result struct {
 	// Stats holds one entry per document type, in design order.
-	Stats []probe.SeedStat
+	Stats []record.SeedStat
 	// Findings are seeding problems (failed documents, counts that do not match).
-	Findings []probe.Finding
+	Findings []record.Finding
 	// Samples are the documents kept to draw pattern parameters from.
 	Samples *Samples
 	// Throttled counts the 429 responses the load waited out.
@@ -67,7 +68,7 @@ const maxFailedIDs = 1000
 
 // Load generates every document of p and writes it to its container through the SDK, with bounded
 // concurrency and back-off on 429. A target failure (unreachable, 401/403, 503) stops the load and
-// is returned wrapped as probe.ErrInfrastructure; a document the service refuses for another reason
+// is returned wrapped as sdk.ErrInfrastructure; a document the service refuses for another reason
 // is counted and reported as a finding. After loading, each container's documents are counted through
 // the SDK and compared with what was written.
 func Load(ctx context.Context, p *Plan, containers map[string]*azcosmos.ContainerClient, o Options) (*Result, error) {
@@ -129,16 +130,16 @@ func Load(ctx context.Context, p *Plan, containers map[string]*azcosmos.Containe
 					s.docs++
 					s.bytes += int64(len(j.doc.Body))
 					s.ru += ru
-				case probe.TargetFailed(err):
-					cancel(probe.Infrastructure("seed "+t.container, err))
+				case sdk.TargetFailed(err):
+					cancel(sdk.Infrastructure("seed "+t.container, err))
 				case ctx.Err() != nil:
 				default:
 					s.failed++
 					s.ru += ru
 					if s.firstErr == "" {
-						s.firstErr = probe.ServiceMessage(err)
-						if probe.StatusOf(err) == http.StatusConflict && len(t.uniqueKeys) > 0 {
-							s.firstErr += "; " + probe.UniqueKeyHint(t.uniqueKeys)
+						s.firstErr = sdk.ServiceMessage(err)
+						if sdk.StatusOf(err) == http.StatusConflict && len(t.uniqueKeys) > 0 {
+							s.firstErr += "; " + sdk.UniqueKeyHint(t.uniqueKeys)
 						}
 					}
 					if len(s.failedIDs) < maxFailedIDs {
@@ -171,7 +172,7 @@ func Load(ctx context.Context, p *Plan, containers map[string]*azcosmos.Containe
 
 	res := &Result{Samples: samples, Throttled: throttled.Load()}
 	if res.Throttled > 0 {
-		res.Findings = append(res.Findings, probe.Finding{Stage: "seed", Level: "info", Subject: "seeding",
+		res.Findings = append(res.Findings, record.Finding{Stage: "seed", Level: "info", Subject: "seeding",
 			Message: fmt.Sprintf("the target throttled %d writes (429); the loader waited as asked and retried", res.Throttled)})
 	}
 	perContainer := map[string]int{}
@@ -194,20 +195,20 @@ func Load(ctx context.Context, p *Plan, containers map[string]*azcosmos.Containe
 			}
 			agg.failedIDs = append(agg.failedIDs, s.failedIDs...)
 		}
-		res.Stats = append(res.Stats, probe.SeedStat{
+		res.Stats = append(res.Stats, record.SeedStat{
 			Container: t.container, Type: t.name, Documents: agg.docs, Bytes: agg.bytes,
 			RU: agg.ru, Duration: agg.last.Sub(agg.first),
 		})
 		perContainer[t.container] += agg.docs
 		if agg.failed > 0 {
-			res.Findings = append(res.Findings, probe.Finding{
+			res.Findings = append(res.Findings, record.Finding{
 				Stage: "seed", Level: "error", Subject: "document type " + t.name,
 				Message: fmt.Sprintf("%d of %d documents were refused: %s", agg.failed, counts[t.name], agg.firstErr),
 			})
 			samples.drop(t.name, agg.failedIDs)
 		}
 		if agg.docs+agg.failed != counts[t.name] {
-			res.Findings = append(res.Findings, probe.Finding{
+			res.Findings = append(res.Findings, record.Finding{
 				Stage: "seed", Level: "error", Subject: "document type " + t.name,
 				Message: fmt.Sprintf("generated %d documents but %d were written and %d refused", counts[t.name], agg.docs, agg.failed),
 			})
@@ -217,30 +218,30 @@ func Load(ctx context.Context, p *Plan, containers map[string]*azcosmos.Containe
 	for _, name := range sortedKeys(perContainer) {
 		n, err := CountDocuments(ctx, containers[name])
 		if err != nil {
-			if probe.TargetFailed(err) {
-				return nil, probe.Infrastructure("count "+name, err)
+			if sdk.TargetFailed(err) {
+				return nil, sdk.Infrastructure("count "+name, err)
 			}
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			res.Findings = append(res.Findings, probe.Finding{
+			res.Findings = append(res.Findings, record.Finding{
 				Stage: "seed", Level: "warn", Subject: "container " + name,
-				Message: "could not count the documents to verify the load: " + probe.ServiceMessage(err),
+				Message: "could not count the documents to verify the load: " + sdk.ServiceMessage(err),
 			})
 			continue
 		}
 		want := perContainer[name]
 		switch {
 		case o.Reused[name] && n < want:
-			res.Findings = append(res.Findings, probe.Finding{Stage: "seed", Level: "error", Subject: "container " + name,
+			res.Findings = append(res.Findings, record.Finding{Stage: "seed", Level: "error", Subject: "container " + name,
 				Message: fmt.Sprintf("wrote %d documents into the existing container but it holds only %d", want, n)})
 		case o.Reused[name]:
 			if n > want {
-				res.Findings = append(res.Findings, probe.Finding{Stage: "seed", Level: "info", Subject: "container " + name,
+				res.Findings = append(res.Findings, record.Finding{Stage: "seed", Level: "info", Subject: "container " + name,
 					Message: fmt.Sprintf("the existing container holds %d documents besides the %d seeded", n-want, want)})
 			}
 		case n != want:
-			res.Findings = append(res.Findings, probe.Finding{Stage: "seed", Level: "error", Subject: "container " + name,
+			res.Findings = append(res.Findings, record.Finding{Stage: "seed", Level: "error", Subject: "container " + name,
 				Message: fmt.Sprintf("wrote %d documents but the container holds %d (lost or duplicated documents)", want, n)})
 		}
 	}
@@ -250,7 +251,7 @@ func Load(ctx context.Context, p *Plan, containers map[string]*azcosmos.Containe
 // writeDoc creates (or, into a reused container, upserts) one document, retrying 429 responses after
 // the delay the service asks for. It returns the charge of the successful (or final) response.
 func writeDoc(ctx context.Context, c *azcosmos.ContainerClient, d *Doc, upsert bool, maxRetries int, throttled *atomic.Int64) (float64, error) {
-	pk := probe.PartitionKey(d.PK)
+	pk := sdk.PartitionKey(d.PK)
 	for attempt := 0; ; attempt++ {
 		var resp azcosmos.ItemResponse
 		var err error
@@ -260,9 +261,9 @@ func writeDoc(ctx context.Context, c *azcosmos.ContainerClient, d *Doc, upsert b
 			resp, err = c.CreateItem(ctx, pk, d.Body, nil)
 		}
 		if err == nil {
-			return probe.Charge(resp.RequestCharge), nil
+			return sdk.Charge(resp.RequestCharge), nil
 		}
-		if probe.StatusOf(err) != http.StatusTooManyRequests || attempt >= maxRetries {
+		if sdk.StatusOf(err) != http.StatusTooManyRequests || attempt >= maxRetries {
 			return 0, err
 		}
 		throttled.Add(1)
@@ -331,7 +332,7 @@ func sortedKeys(m map[string]int) []string {
 }
 
 // Samples holds, per document type, a deterministic reservoir sample of the seeded documents, and
-// generates fresh documents for write patterns. It implements probe.Documents.
+// generates fresh documents for write patterns. It implements record.Documents.
 type Samples struct {
 	plan   *Plan
 	tag    string
@@ -340,7 +341,7 @@ type Samples struct {
 	byType map[string]*reservoir
 }
 
-var _ probe.Documents = (*Samples)(nil)
+var _ record.Documents = (*Samples)(nil)
 
 type reservoir struct {
 	seen int

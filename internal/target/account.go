@@ -16,7 +16,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
 
 	"github.com/cosmosdv/validate/internal/engine"
-	"github.com/cosmosdv/validate/internal/probe"
+	"github.com/cosmosdv/validate/internal/record"
 )
 
 // verifyTimeout bounds the first request to an account or endpoint: long enough for a cold
@@ -128,7 +128,7 @@ func openAccount(ctx context.Context, cfg Config) (*Target, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.Info.Kind = KindAccount
+	t.Info.Kind = record.KindAccount
 	classifyEngine(t, host)
 	t.Shared = true // an account is shared whatever its address (a tunnel, a port-forward)
 	return t, nil
@@ -141,13 +141,13 @@ func openAccount(ctx context.Context, cfg Config) (*Target, error) {
 func classifyEngine(t *Target, host string) {
 	switch {
 	case isAzureHost(host):
-		t.Info.Engine, t.Info.ChargeSource = "Azure Cosmos DB ("+host+")", ChargeService
+		t.Info.Engine, t.Info.ChargeSource = "Azure Cosmos DB ("+host+")", record.ChargeService
 		t.Shared = true
 	case t.Info.Engine == "validate":
-		t.Info.Engine, t.Info.ChargeSource = "validate serve ("+host+")", ChargeModel
+		t.Info.Engine, t.Info.ChargeSource = "validate serve ("+host+")", record.ChargeModel
 		t.Shared = !isLoopback(host)
 	default:
-		t.Info.Engine, t.Info.ChargeSource = "Cosmos DB-compatible endpoint ("+host+")", ChargeEmulatorIndicative
+		t.Info.Engine, t.Info.ChargeSource = "Cosmos DB-compatible endpoint ("+host+")", record.ChargeEmulatorIndicative
 		t.Shared = !isLoopback(host)
 	}
 }
@@ -168,7 +168,7 @@ func openEndpoint(ctx context.Context, cfg Config) (*Target, error) {
 	if err != nil {
 		return nil, err
 	}
-	t.Info.Kind = KindEndpoint
+	t.Info.Kind = record.KindEndpoint
 	classifyEngine(t, host)
 	return t, nil
 }
@@ -234,7 +234,7 @@ func connect(ctx context.Context, cfg Config, creds credentials) (*Target, error
 	}
 	return &Target{
 		Client: cl,
-		Info: probe.TargetInfo{
+		Info: record.TargetInfo{
 			Endpoint:   redactURL(creds.endpoint),
 			Engine:     engineName,
 			SDKVersion: SDKVersion,

@@ -7,7 +7,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
 
 	"github.com/cosmosdv/validate/internal/engine"
-	"github.com/cosmosdv/validate/internal/probe"
+	"github.com/cosmosdv/validate/internal/record"
 )
 
 // openEmbedded starts the embedded engine on loopback and connects to it. reason is the auto
@@ -39,11 +39,11 @@ func openEmbedded(ctx context.Context, cfg Config, reason string) (*Target, erro
 	}
 	return &Target{
 		Client: cl,
-		Info: probe.TargetInfo{
-			Kind:         KindEmbedded,
+		Info: record.TargetInfo{
+			Kind:         record.KindEmbedded,
 			Engine:       "embedded engine (in process)",
 			Endpoint:     srv.URL(),
-			ChargeSource: ChargeModel,
+			ChargeSource: record.ChargeModel,
 			SDKVersion:   SDKVersion,
 		},
 		Reason: reason,

@@ -23,7 +23,7 @@ import (
 	tclog "github.com/testcontainers/testcontainers-go/log"
 	"github.com/testcontainers/testcontainers-go/wait"
 
-	"github.com/cosmosdv/validate/internal/probe"
+	"github.com/cosmosdv/validate/internal/record"
 )
 
 // Emulator images. The vNext tag is pinned so runs are repeatable and prefix-query and MultiHash
@@ -83,14 +83,14 @@ func splitImage(image string) (name, tag string) {
 }
 
 // describe returns the engine description and charge source of a flavor.
-func (f flavor) describe(image string) (engineName, chargeSource string) {
+func (f flavor) describe(image string) (engineName string, chargeSource record.ChargeSource) {
 	switch f {
 	case flavorClassic:
-		return "Azure Cosmos DB emulator, classic (" + image + ")", ChargeEmulatorIndicative
+		return "Azure Cosmos DB emulator, classic (" + image + ")", record.ChargeEmulatorIndicative
 	case flavorServe:
-		return "validate serve, embedded engine in a container (" + image + ")", ChargeModel
+		return "validate serve, embedded engine in a container (" + image + ")", record.ChargeModel
 	default:
-		return "Azure Cosmos DB emulator vNext (" + image + ")", ChargeEmulatorPlaceholder
+		return "Azure Cosmos DB emulator vNext (" + image + ")", record.ChargeEmulatorPlaceholder
 	}
 }
 
@@ -263,8 +263,8 @@ func startEmulator(ctx context.Context, cfg Config, d *docker, allowPull bool) (
 	cfg.status("target: emulator ready at %s in %s (charges: %s)", endpoint, time.Since(started).Round(100*time.Millisecond), charge)
 	return &Target{
 		Client: cl,
-		Info: probe.TargetInfo{
-			Kind:         KindEmulator,
+		Info: record.TargetInfo{
+			Kind:         record.KindEmulator,
 			Engine:       engineName,
 			Endpoint:     endpoint.String(),
 			ChargeSource: charge,

@@ -21,6 +21,7 @@ import (
 
 	"github.com/cosmosdv/validate/internal/engine"
 	"github.com/cosmosdv/validate/internal/engine/enginetest"
+	"github.com/cosmosdv/validate/internal/record"
 	"github.com/cosmosdv/validate/internal/target/targettest"
 )
 
@@ -93,7 +94,7 @@ func TestEmulator_FlakyStartAndDeath(t *testing.T) {
 	defer cancel()
 
 	var status bytes.Buffer
-	tgt, err := Open(ctx, Config{Kind: KindEmulator, EmulatorImage: image, Status: &status})
+	tgt, err := Open(ctx, Config{Kind: record.KindEmulator, EmulatorImage: image, Status: &status})
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}
@@ -104,7 +105,7 @@ func TestEmulator_FlakyStartAndDeath(t *testing.T) {
 			t.Errorf("container %s left behind", id)
 		}
 	})
-	if tgt.Info.Kind != KindEmulator || tgt.Info.ChargeSource != ChargeEmulatorPlaceholder || tgt.Info.SDKVersion != SDKVersion {
+	if tgt.Info.Kind != record.KindEmulator || tgt.Info.ChargeSource != record.ChargeEmulatorPlaceholder || tgt.Info.SDKVersion != SDKVersion {
 		t.Errorf("info = %+v", tgt.Info)
 	}
 	if !strings.Contains(status.String(), "target: emulator ready at http://") {
@@ -158,7 +159,7 @@ func TestEmulator_CancelDuringStartRemovesContainer(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	log := slog.New(&cancelHandler{match: "waiting for the emulator's data plane", cancel: cancel})
-	_, err := Open(ctx, Config{Kind: KindEmulator, EmulatorImage: image, Log: log})
+	_, err := Open(ctx, Config{Kind: record.KindEmulator, EmulatorImage: image, Log: log})
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
@@ -197,7 +198,7 @@ func TestEmulator_ImageMissingNeverPulls(t *testing.T) {
 	targettest.RequireDocker(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	_, err := Open(ctx, Config{Kind: KindEmulator, EmulatorImage: "cdv-absent:never"})
+	_, err := Open(ctx, Config{Kind: record.KindEmulator, EmulatorImage: "cdv-absent:never"})
 	if !errors.Is(err, ErrImageMissing) || !IsInfrastructure(err) {
 		t.Fatalf("err = %v, want ErrImageMissing", err)
 	}
@@ -214,7 +215,7 @@ func TestAuto_ChoosesEmbeddedWithoutImage(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tgt.Close(context.Background())
-	if tgt.Info.Kind != KindEmbedded || tgt.Info.ChargeSource != ChargeModel {
+	if tgt.Info.Kind != record.KindEmbedded || tgt.Info.ChargeSource != record.ChargeModel {
 		t.Errorf("info = %+v", tgt.Info)
 	}
 	if !strings.Contains(tgt.Reason, "docker pull cdv-absent:never") {
@@ -231,7 +232,7 @@ func TestAuto_ChoosesEmulatorWhenImagePresent(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer tgt.Close(context.Background())
-	if tgt.Info.Kind != KindEmulator || !strings.Contains(tgt.Reason, "--target embedded") {
+	if tgt.Info.Kind != record.KindEmulator || !strings.Contains(tgt.Reason, "--target embedded") {
 		t.Errorf("info = %+v, reason %q", tgt.Info, tgt.Reason)
 	}
 }
@@ -245,7 +246,7 @@ func TestEmulator_ServeImageConformance(t *testing.T) {
 		t.Run(proto, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()
-			tgt, err := Open(ctx, Config{Kind: KindEmulator, EmulatorImage: image, EmulatorProtocol: proto})
+			tgt, err := Open(ctx, Config{Kind: record.KindEmulator, EmulatorImage: image, EmulatorProtocol: proto})
 			if err != nil {
 				t.Fatalf("open: %v", err)
 			}
@@ -258,7 +259,7 @@ func TestEmulator_ServeImageConformance(t *testing.T) {
 					t.Errorf("container %s left behind", id)
 				}
 			})
-			if tgt.Info.ChargeSource != ChargeModel || !strings.HasPrefix(tgt.Info.Endpoint, proto+"://") {
+			if tgt.Info.ChargeSource != record.ChargeModel || !strings.HasPrefix(tgt.Info.Endpoint, proto+"://") {
 				t.Errorf("info = %+v", tgt.Info)
 			}
 			enginetest.Run(t, tgt.Client, enginetest.Options{Prefix: fmt.Sprintf("cdvtarget-%s", proto)})
@@ -271,20 +272,20 @@ func TestEndpoint_EmbeddedServer(t *testing.T) {
 	// emulator given by URL"; no key given means the well-known key.
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	emb, err := Open(ctx, Config{Kind: KindEmbedded})
+	emb, err := Open(ctx, Config{Kind: record.KindEmbedded})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer emb.Close(context.Background())
-	tgt, err := Open(ctx, Config{Kind: KindEndpoint, Endpoint: emb.Info.Endpoint})
+	tgt, err := Open(ctx, Config{Kind: record.KindEndpoint, Endpoint: emb.Info.Endpoint})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer tgt.Close(context.Background())
-	if tgt.Info.Kind != KindEndpoint || tgt.Shared || tgt.Info.ChargeSource != ChargeModel {
+	if tgt.Info.Kind != record.KindEndpoint || tgt.Shared || tgt.Info.ChargeSource != record.ChargeModel {
 		t.Errorf("info = %+v shared=%v; want an unshared endpoint with modeled charges", tgt.Info, tgt.Shared)
 	}
-	if _, err := Open(ctx, Config{Kind: KindEndpoint, Endpoint: emb.Info.Endpoint, Key: "d3Jvbmcta2V5LXdyb25nLWtleQ=="}); !errors.Is(err, ErrAuth) {
+	if _, err := Open(ctx, Config{Kind: record.KindEndpoint, Endpoint: emb.Info.Endpoint, Key: "d3Jvbmcta2V5LXdyb25nLWtleQ=="}); !errors.Is(err, ErrAuth) {
 		t.Errorf("wrong key: err = %v, want ErrAuth", err)
 	} else if strings.Contains(err.Error(), "d3Jvbmcta2V5") {
 		t.Errorf("error leaks the key: %v", err)
@@ -302,7 +303,7 @@ func TestEndpoint_AdvertisedAddressUnreachable(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close(context.Background())
-	tgt, err := Open(ctx, Config{Kind: KindEndpoint, Endpoint: srv.URL()})
+	tgt, err := Open(ctx, Config{Kind: record.KindEndpoint, Endpoint: srv.URL()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -315,7 +316,7 @@ func TestEndpoint_AdvertisedAddressUnreachable(t *testing.T) {
 func TestEndpoint_Unreachable(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 40*time.Second)
 	defer cancel()
-	_, err := Open(ctx, Config{Kind: KindEndpoint, Endpoint: "http://127.0.0.1:1/"})
+	_, err := Open(ctx, Config{Kind: record.KindEndpoint, Endpoint: "http://127.0.0.1:1/"})
 	if !errors.Is(err, ErrUnreachable) || !IsInfrastructure(err) {
 		t.Fatalf("err = %v, want ErrUnreachable", err)
 	}
@@ -325,14 +326,14 @@ func TestAccount_KeyAndConnectionString(t *testing.T) {
 	// The embedded engine stands in for an account (the real service needs network access).
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	emb, err := Open(ctx, Config{Kind: KindEmbedded})
+	emb, err := Open(ctx, Config{Kind: record.KindEmbedded})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer emb.Close(context.Background())
 	for name, cfg := range map[string]Config{
-		"key":               {Kind: KindAccount, Endpoint: emb.Info.Endpoint, Key: WellKnownEmulatorKey},
-		"connection string": {Kind: KindAccount, ConnectionString: "AccountEndpoint=" + emb.Info.Endpoint + ";AccountKey=" + WellKnownEmulatorKey + ";"},
+		"key":               {Kind: record.KindAccount, Endpoint: emb.Info.Endpoint, Key: WellKnownEmulatorKey},
+		"connection string": {Kind: record.KindAccount, ConnectionString: "AccountEndpoint=" + emb.Info.Endpoint + ";AccountKey=" + WellKnownEmulatorKey + ";"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			tgt, err := Open(ctx, cfg)
@@ -342,7 +343,7 @@ func TestAccount_KeyAndConnectionString(t *testing.T) {
 			defer tgt.Close(context.Background())
 			// Given as an account, the engine still says what it is: its charges are modeled, and
 			// labelling them measured would be the one thing the reports must never do.
-			if tgt.Info.Kind != KindAccount || tgt.Info.ChargeSource != ChargeModel || !tgt.Shared {
+			if tgt.Info.Kind != record.KindAccount || tgt.Info.ChargeSource != record.ChargeModel || !tgt.Shared {
 				t.Errorf("info = %+v shared=%v; want a shared account with modeled charges", tgt.Info, tgt.Shared)
 			}
 			if strings.Contains(fmt.Sprintf("%+v", tgt.Info), WellKnownEmulatorKey) {

@@ -9,6 +9,8 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
+
+	"github.com/cosmosdv/validate/internal/record"
 )
 
 // DetectPlaceholder reports whether a set of measured charges looks like placeholders rather than
@@ -31,9 +33,9 @@ func DetectPlaceholder(charges []float64) bool {
 // ChargeSourceFor returns the charge source a run's figures carry: the target's label, downgraded
 // to emulator-placeholder when the target is an endpoint of unknown kind and the charges look like
 // placeholders (DetectPlaceholder).
-func ChargeSourceFor(label, kind string, charges []float64) string {
-	if kind == KindEndpoint && label != ChargeModel && DetectPlaceholder(charges) {
-		return ChargeEmulatorPlaceholder
+func ChargeSourceFor(label record.ChargeSource, kind record.Kind, charges []float64) record.ChargeSource {
+	if kind == record.KindEndpoint && label != record.ChargeModel && DetectPlaceholder(charges) {
+		return record.ChargeEmulatorPlaceholder
 	}
 	return label
 }

@@ -16,31 +16,12 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
 
 	"github.com/cosmosdv/validate/internal/engine"
-	"github.com/cosmosdv/validate/internal/probe"
+	"github.com/cosmosdv/validate/internal/record"
 )
 
-// Target kinds accepted in Config.Kind.
-const (
-	KindAuto     = "auto"
-	KindEmbedded = "embedded"
-	KindEmulator = "emulator"
-	KindAccount  = "account"
-	KindEndpoint = "endpoint"
-)
-
-// Charge-source labels carried by every measured request charge (see ARCHITECTURE.md).
-const (
-	// ChargeModel: the embedded engine computed the charge with internal/cost.
-	ChargeModel = "model"
-	// ChargeEmulatorPlaceholder: the vNext emulator does not implement request units; any charge
-	// header it returns is a placeholder and no verdict may rest on it.
-	ChargeEmulatorPlaceholder = "emulator-placeholder"
-	// ChargeEmulatorIndicative: the classic emulator computes charges with its own engine; close to,
-	// not identical with, the service.
-	ChargeEmulatorIndicative = "emulator-indicative"
-	// ChargeService: Azure Cosmos DB itself; ground truth.
-	ChargeService = "service"
-)
+// KindAuto is the Config.Kind that chooses a target (see openAuto); the kinds of target a run
+// reports are record.KindEmbedded, record.KindEmulator, record.KindAccount and record.KindEndpoint.
+const KindAuto record.Kind = "auto"
 
 // SDKVersion is the azcosmos module version this build talks through. Keep it equal to the
 // require line in go.mod; TestSDKVersionMatchesGoMod checks that.
@@ -54,7 +35,7 @@ const WellKnownEmulatorKey = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuV
 // this package never reads the environment itself.
 type Config struct {
 	// Kind is "auto" (default when empty), "embedded", "emulator", "account" or "endpoint".
-	Kind string
+	Kind record.Kind
 	// EmulatorImage is the emulator image; default DefaultEmulatorImage.
 	EmulatorImage string
 	// EmulatorProtocol is "http" or "https"; empty chooses by image (vNext http, classic https).
@@ -82,7 +63,7 @@ type Target struct {
 	// Client talks to the backend through the real SDK.
 	Client *azcosmos.Client
 	// Info describes the backend; it never holds a key or token.
-	Info probe.TargetInfo
+	Info record.TargetInfo
 	// Reason says, for auto, why this target was chosen and the one command that would switch it.
 	Reason string
 	// Shared is true when the backend may hold data that is not this run's (an account, or an
@@ -104,13 +85,13 @@ func Open(ctx context.Context, cfg Config) (*Target, error) {
 	switch cfg.Kind {
 	case KindAuto:
 		return openAuto(ctx, cfg)
-	case KindEmbedded:
+	case record.KindEmbedded:
 		return openEmbedded(ctx, cfg, "")
-	case KindEmulator:
+	case record.KindEmulator:
 		return openEmulator(ctx, cfg, cfg.AllowPull)
-	case KindAccount:
+	case record.KindAccount:
 		return openAccount(ctx, cfg)
-	case KindEndpoint:
+	case record.KindEndpoint:
 		return openEndpoint(ctx, cfg)
 	default:
 		return nil, fmt.Errorf("unknown target %q (want auto, embedded, emulator, account or endpoint)", cfg.Kind)
@@ -118,7 +99,7 @@ func Open(ctx context.Context, cfg Config) (*Target, error) {
 }
 
 func (c Config) withDefaults() Config {
-	c.Kind = strings.ToLower(strings.TrimSpace(c.Kind))
+	c.Kind = record.Kind(strings.ToLower(strings.TrimSpace(string(c.Kind))))
 	if c.Kind == "" {
 		c.Kind = KindAuto
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
 
 	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/record"
 )
 
 func TestDetectPlaceholder(t *testing.T) {
@@ -51,13 +52,13 @@ func TestDetectPlaceholder(t *testing.T) {
 func nanValue() float64 { var z float64; return z / z }
 
 func TestChargeSourceFor(t *testing.T) {
-	if got := ChargeSourceFor(ChargeEmulatorIndicative, KindEndpoint, []float64{1, 1}); got != ChargeEmulatorPlaceholder {
+	if got := ChargeSourceFor(record.ChargeEmulatorIndicative, record.KindEndpoint, []float64{1, 1}); got != record.ChargeEmulatorPlaceholder {
 		t.Errorf("endpoint with constant charges: got %s", got)
 	}
-	if got := ChargeSourceFor(ChargeService, KindAccount, []float64{1, 1}); got != ChargeService {
+	if got := ChargeSourceFor(record.ChargeService, record.KindAccount, []float64{1, 1}); got != record.ChargeService {
 		t.Errorf("account keeps its label: got %s", got)
 	}
-	if got := ChargeSourceFor(ChargeEmulatorIndicative, KindEndpoint, []float64{1, 2}); got != ChargeEmulatorIndicative {
+	if got := ChargeSourceFor(record.ChargeEmulatorIndicative, record.KindEndpoint, []float64{1, 2}); got != record.ChargeEmulatorIndicative {
 		t.Errorf("varied charges keep the label: got %s", got)
 	}
 }
@@ -449,10 +450,10 @@ func TestImageFlavor(t *testing.T) {
 			t.Errorf("imageFlavor(%q) = %v, want %v", tt.image, got, tt.want)
 		}
 	}
-	if _, cs := flavorVNext.describe("x"); cs != ChargeEmulatorPlaceholder {
+	if _, cs := flavorVNext.describe("x"); cs != record.ChargeEmulatorPlaceholder {
 		t.Errorf("vNext charge source %s", cs)
 	}
-	if _, cs := flavorClassic.describe("x"); cs != ChargeEmulatorIndicative {
+	if _, cs := flavorClassic.describe("x"); cs != record.ChargeEmulatorIndicative {
 		t.Errorf("classic charge source %s", cs)
 	}
 }

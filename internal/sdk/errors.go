@@ -1,4 +1,8 @@
-package probe
+// Package sdk is the small toolkit every stage uses on top of the azcosmos SDK: telling a target failure
+// from a request failure (Infrastructure, TargetFailed), the status and the service's own message of
+// an SDK error, partition keys from values, and request charges as the float64 they stand for. It
+// imports nothing of this project, so any stage may import it.
+package sdk
 
 import (
 	"context"

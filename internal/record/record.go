@@ -1,9 +1,40 @@
-package probe
+// Package record is the run's record and shared vocabulary: the types every stage fills in and the
+// report renders (Run, Finding, SeedStat, TargetInfo, Pattern, Execution), the typed target kinds and
+// charge sources, and the contract between seeding and probing (Documents). It imports nothing of
+// this project, so any stage may import it. Keep these names stable; add fields rather than change
+// them: the JSON report and baselines are written from them.
+package record
 
 import "time"
 
-// This file is the contract between the probe stage and the report stage. Keep these names stable;
-// add fields rather than change them.
+// Kind is the kind of target a run talked to.
+type Kind string
+
+// Target kinds. A run's TargetInfo.Kind is never "auto"; target.KindAuto is only a configuration value.
+const (
+	KindEmbedded Kind = "embedded"
+	KindEmulator Kind = "emulator"
+	KindAccount  Kind = "account"
+	KindEndpoint Kind = "endpoint"
+)
+
+// ChargeSource says where a request charge comes from. A modeled figure is never presented as a
+// measured one.
+type ChargeSource string
+
+// Charge sources, carried by every request charge (docs/architecture.md, "Charge sources").
+const (
+	// ChargeModel: the embedded engine computed the charge with internal/cost.
+	ChargeModel ChargeSource = "model"
+	// ChargeEmulatorPlaceholder: the vNext emulator does not implement request units; any charge
+	// header it returns is a placeholder and no verdict may rest on it.
+	ChargeEmulatorPlaceholder ChargeSource = "emulator-placeholder"
+	// ChargeEmulatorIndicative: the classic emulator computes charges with its own engine; close to,
+	// not identical with, the service.
+	ChargeEmulatorIndicative ChargeSource = "emulator-indicative"
+	// ChargeService: Azure Cosmos DB itself; ground truth.
+	ChargeService ChargeSource = "service"
+)
 
 // Run is everything one probe pass over a design observed on one target.
 type Run struct {
@@ -48,11 +79,11 @@ type SeedStat struct {
 
 // TargetInfo says what a run talked to. It never holds a key or token.
 type TargetInfo struct {
-	Kind         string `json:"kind"`
-	Engine       string `json:"engine"`
-	Endpoint     string `json:"endpoint,omitempty"`
-	ChargeSource string `json:"chargeSource"`
-	SDKVersion   string `json:"sdkVersion,omitempty"`
+	Kind         Kind         `json:"kind"`
+	Engine       string       `json:"engine"`
+	Endpoint     string       `json:"endpoint,omitempty"`
+	ChargeSource ChargeSource `json:"chargeSource"`
+	SDKVersion   string       `json:"sdkVersion,omitempty"`
 }
 
 // Pattern is what the probe observed for one access pattern.
@@ -91,4 +122,18 @@ type IndexMetrics struct {
 	UtilizedComposite  [][]string `json:"utilizedComposite,omitempty"`
 	PotentialSingle    []string   `json:"potentialSingle,omitempty"`
 	PotentialComposite [][]string `json:"potentialComposite,omitempty"`
+}
+
+// Documents is what the probe needs from the seeding stage: seeded documents to draw parameters from,
+// and fresh documents for writes. Implementations must be deterministic: the same arguments give the
+// same document.
+type Documents interface {
+	// Sample returns a seeded document of docType chosen by n (any integer; implementations reduce it
+	// modulo their sample size), decoded from JSON. ok is false when the type has no documents.
+	Sample(docType string, n int) (doc map[string]any, ok bool)
+	// Fresh returns document number n of docType that was not seeded, with an id no seeded document
+	// (and no other n) has. parent is the document it is a child of, for child types; nil otherwise.
+	Fresh(docType string, n int, parent map[string]any) (map[string]any, error)
+	// ParentType returns the parent type of docType, or "" for a root type.
+	ParentType(docType string) string
 }
