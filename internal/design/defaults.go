@@ -124,7 +124,10 @@ func defaultField(f *Field) {
 func keyTemplates(paths []string) []string {
 	out := make([]string, 0, len(paths))
 	for _, p := range paths {
-		segs := strings.Split(strings.TrimPrefix(p, "/"), "/")
+		segs := SplitPath(p)
+		if len(segs) == 0 {
+			return nil
+		}
 		for _, seg := range segs {
 			if !identRe.MatchString(seg) {
 				return nil
@@ -133,4 +136,22 @@ func keyTemplates(paths []string) []string {
 		out = append(out, "{"+strings.Join(segs, ".")+"}") // /address/city → {address.city}
 	}
 	return out
+}
+
+// WrittenType is the document type a create, upsert or replace writes: Document, or by default the
+// sampled type (Sample). It is the one place that fallback is decided.
+func (p *AccessPattern) WrittenType() string {
+	if p.Document != "" {
+		return p.Document
+	}
+	return p.Sample
+}
+
+// BatchWrittenType is the document type a create or upsert of a batch writes: the operation's
+// Document, or by default the pattern's sampled type.
+func (p *AccessPattern) BatchWrittenType(op *BatchOp) string {
+	if op.Document != "" {
+		return op.Document
+	}
+	return p.Sample
 }

@@ -508,7 +508,7 @@ func (v *validator) checkDocType(path string, c *Container, t *DocType) {
 
 // lookupPath finds the field generating a property path such as "/address/zip".
 func lookupPath(fs Fields, p string) *Field {
-	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	parts := SplitPath(p)
 	for i, name := range parts {
 		f, ok := fs.Lookup(name)
 		if !ok {

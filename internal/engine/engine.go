@@ -28,7 +28,9 @@ import (
 	"time"
 )
 
-// EmulatorKey is the well-known master key of the Cosmos DB emulators, the default Key.
+// EmulatorKey is the well-known master key every Microsoft Cosmos DB emulator accepts (published in
+// the emulator documentation), the default Key. It guards nothing, which is why it may appear in code;
+// it is the one copy of it in this project.
 const EmulatorKey = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw=="
 
 // Options configure Start. The zero value serves HTTP on a random loopback port with the emulator key.
@@ -45,7 +47,7 @@ type Options struct {
 	// and periodically.
 	PersistPath string
 	// Partitions decides the number of simulated physical partitions of a new container; nil means
-	// ceil(throughput/6000), at least 1.
+	// the rate card's cost.PhysicalPartitions for its throughput (ceil(throughput/6000), at least 1).
 	Partitions func(database, container string, throughputRU int) int
 	// Throttle enforces RU/s budgets per physical partition: 429 with x-ms-retry-after-ms.
 	Throttle bool

@@ -10,11 +10,9 @@ import (
 	"unsafe"
 
 	"github.com/cosmosdv/validate/internal/cost"
+	"github.com/cosmosdv/validate/internal/engine/index"
 	"github.com/cosmosdv/validate/internal/engine/jsondoc"
 )
-
-// systemProps are the properties the service adds to every item.
-var systemProps = []string{"_rid", "_self", "_etag", "_attachments", "_ts"}
 
 // target resolves the physical and logical partition of a point operation from the key header,
 // falling back to the body's key when the header is absent.
@@ -80,7 +78,7 @@ func (s *Server) buildDoc(c *container, body map[string]any, raw []byte, id, lpk
 	etag := s.newETag()
 	self := "dbs/" + c.db.rid + "/colls/" + c.rid + "/docs/" + rid + "/"
 	hadSystem := false
-	for _, k := range systemProps {
+	for _, k := range index.SystemProperties {
 		if _, ok := body[k]; ok {
 			hadSystem = true
 		}

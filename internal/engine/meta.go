@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/engine/index"
 	"github.com/cosmosdv/validate/internal/engine/sql"
 )
@@ -318,9 +319,9 @@ func (s *Server) partitionsFor(db, coll string, ru int) int {
 	if s.opts.Partitions != nil {
 		return max(1, s.opts.Partitions(db, coll, ru))
 	}
-	// partitioning-overview.md / scaling-provisioned-throughput-best-practices.md: at creation with
-	// manual throughput the service allocates ceil(RU/s / 6,000) physical partitions.
-	return max(1, (ru+5999)/6000)
+	// The rate card's rule (cost.RateCard.PhysicalPartitions): at creation with manual throughput the
+	// service allocates ceil(RU/s / 6,000) physical partitions.
+	return cost.PhysicalPartitions(0, ru)
 }
 
 func (s *Server) createContainer(q *request, dbID string) (int, error) {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cosmosdv/validate/internal/engine/index"
 	"github.com/cosmosdv/validate/internal/engine/sql"
 )
 
@@ -91,7 +92,7 @@ func (s *Server) applyPatch(c *container, old *doc, spec *patchSpec) (map[string
 		}
 	}
 	body := deepCopy(old.Body).(map[string]any)
-	for _, k := range systemProps {
+	for _, k := range index.SystemProperties {
 		delete(body, k)
 	}
 	for i, op := range spec.Operations {
@@ -176,7 +177,7 @@ func patchOne(c *container, body map[string]any, op patchOp) error {
 }
 
 func isSystem(name string) bool {
-	for _, k := range systemProps {
+	for _, k := range index.SystemProperties {
 		if k == name {
 			return true
 		}

@@ -136,7 +136,7 @@ func flattenIndexed(c *container, cur any, path []string, concrete string, out m
 	switch x := cur.(type) {
 	case map[string]any:
 		for k, v := range x {
-			if len(path) == 0 && (k == "_rid" || k == "_self" || k == "_etag" || k == "_attachments" || k == "_ts") {
+			if len(path) == 0 && isSystem(k) {
 				continue
 			}
 			flattenIndexed(c, v, append(path, k), concrete+"/"+k, out)

@@ -148,11 +148,7 @@ func (l *linter) queryShapes() {
 			l.add(path, "query-syntax", "%v", err)
 			continue
 		}
-		paths := make([][]string, len(c.PartitionKey))
-		for k, p := range c.PartitionKey {
-			paths[k] = strings.Split(strings.TrimPrefix(p, "/"), "/")
-		}
-		if _, single := q.SingleKey(paths, scalarParams(c, ap)); single {
+		if _, single := q.SingleKey(c.KeyPaths(), scalarParams(c, ap)); single {
 			continue
 		}
 		var clauses []string
@@ -220,7 +216,10 @@ func (l *linter) uniqueKeys() {
 		c := &l.d.Containers[ci]
 		for ui, uk := range c.UniqueKeys {
 			for _, p := range uk {
-				top := strings.Split(strings.TrimPrefix(p, "/"), "/")[0]
+				top := ""
+				if segs := design.SplitPath(p); len(segs) > 0 {
+					top = segs[0]
+				}
 				for _, dt := range c.Documents {
 					if f, ok := dt.Fields.Lookup(top); ok && f.Optional == 0 {
 						continue

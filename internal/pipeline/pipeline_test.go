@@ -300,7 +300,7 @@ func (w *cancelWriter) Write(p []byte) (int, error) {
 }
 
 func TestRun_Unreachable(t *testing.T) {
-	cred, _ := azcosmos.NewKeyCredential("C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==")
+	cred, _ := azcosmos.NewKeyCredential(engine.EmulatorKey)
 	// No transport retries: the SDK would otherwise retry the refused connection for seconds.
 	opts := &azcosmos.ClientOptions{ClientOptions: azcore.ClientOptions{Retry: policy.RetryOptions{MaxRetries: -1}}}
 	client, err := azcosmos.NewClientWithKey("http://127.0.0.1:1/", cred, opts)

@@ -362,7 +362,7 @@ func designedThroughput(c *design.Container) (cost.Mode, int) {
 	case c.Throughput.Manual > 0:
 		return cost.Manual, c.Throughput.Manual
 	}
-	return cost.Manual, 400
+	return cost.Manual, design.DefaultManualThroughput
 }
 
 func consistencyOf(d *design.Design, ap *design.AccessPattern) string {

@@ -28,15 +28,11 @@ func compilePolicy(ix *design.Indexing) (*index.Compiled, error) {
 	return c, nil
 }
 
-// systemProps are the properties the service adds to every stored item; the engine counts their index
-// terms like any other property's (index.Compiled.Terms runs over the stored body).
-var systemProps = []string{"_rid", "_self", "_etag", "_attachments", "_ts"}
-
 // systemTerms is the number of indexed terms the system properties add to a document under pol, plus
 // the id when the design does not generate one as a field (withID).
 func systemTerms(pol *index.Compiled, withID bool) int {
 	n := 0
-	for _, p := range systemProps {
+	for _, p := range index.SystemProperties {
 		if pol.Indexed([]string{p}) {
 			n++
 		}

@@ -186,7 +186,7 @@ func filtersOn(q, alias, path string) bool {
 		return false
 	}
 	s = s[w[1]:]
-	segs := splitPath(path)
+	segs := design.SplitPath(path)
 	dotted := alias + "." + strings.Join(segs, ".")
 	return regexp.MustCompile(`\b` + regexp.QuoteMeta(dotted) + `\b`).MatchString(s)
 }

@@ -99,19 +99,12 @@ func distinguish(doc map[string]any, path []string, tag string, n int) {
 	}
 }
 
-func splitPath(p string) []string {
-	p = strings.TrimPrefix(p, "/")
-	if p == "" {
-		return nil
-	}
-	return strings.Split(p, "/")
-}
-
 // keyValues reads a container's partition-key values from a document, in level order.
 func keyValues(c *design.Container, doc map[string]any) []any {
-	vals := make([]any, len(c.PartitionKey))
-	for i, path := range c.PartitionKey {
-		vals[i], _ = lookupPath(doc, splitPath(path))
+	paths := c.KeyPaths()
+	vals := make([]any, len(paths))
+	for i, path := range paths {
+		vals[i], _ = lookupPath(doc, path)
 	}
 	return vals
 }

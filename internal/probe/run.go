@@ -360,10 +360,7 @@ func (x *exec) freshDoc(docType string) (map[string]any, error) {
 }
 
 func (x *exec) write(ctx context.Context) (record.Execution, error) {
-	docType := x.ap.Document
-	if docType == "" {
-		docType = x.ap.Sample
-	}
+	docType := x.ap.WrittenType()
 	doc, err := x.freshDoc(docType)
 	if err != nil {
 		return record.Execution{}, err
@@ -422,7 +419,7 @@ func (x *exec) makeScratch(ctx context.Context, id string, vals []any) (map[stri
 	base["id"] = newID
 	for _, set := range x.c.UniqueKeys {
 		for _, path := range set {
-			distinguish(base, splitPath(path), tag, n)
+			distinguish(base, design.SplitPath(path), tag, n)
 		}
 	}
 	body, err := json.Marshal(base)
@@ -506,24 +503,21 @@ func (x *exec) modify(ctx context.Context) (record.Execution, error) {
 // replacement is the new body of a replace: a fresh document of the pattern's type that keeps the
 // target's id and partition-key values.
 func (x *exec) replacement(target map[string]any) ([]byte, error) {
-	docType := x.ap.Document
-	if docType == "" {
-		docType = x.ap.Sample
-	}
+	docType := x.ap.WrittenType()
 	doc, err := x.freshDoc(docType)
 	if err != nil {
 		return nil, err
 	}
 	doc["id"] = target["id"]
 	for _, path := range x.c.PartitionKey {
-		segs := splitPath(path)
+		segs := design.SplitPath(path)
 		if v, ok := lookupPath(target, segs); ok {
 			setPath(doc, segs, v)
 		}
 	}
 	for _, set := range x.c.UniqueKeys {
 		for _, path := range set {
-			segs := splitPath(path)
+			segs := design.SplitPath(path)
 			if v, ok := lookupPath(target, segs); ok {
 				setPath(doc, segs, v)
 			}
@@ -557,16 +551,13 @@ func (x *exec) batch(ctx context.Context) (record.Execution, error) {
 			kinds = append(kinds, op.Op)
 			switch op.Op {
 			case design.OpCreate, design.OpUpsert:
-				docType := op.Document
-				if docType == "" {
-					docType = x.ap.Sample
-				}
+				docType := x.ap.BatchWrittenType(&op)
 				doc, err := x.freshDoc(docType)
 				if err != nil {
 					return record.Execution{}, err
 				}
 				for li, path := range x.c.PartitionKey {
-					setPath(doc, splitPath(path), vals[li])
+					setPath(doc, design.SplitPath(path), vals[li])
 				}
 				body, _ := json.Marshal(doc)
 				if op.Op == design.OpCreate {

@@ -590,7 +590,7 @@ func containerLoads(d *design.Design, ps []PatternResult, measSource record.Char
 		case c.Throughput.Manual > 0:
 			cl.Provisioned = float64(c.Throughput.Manual)
 		case !c.Throughput.Serverless:
-			cl.Provisioned = 400
+			cl.Provisioned = design.DefaultManualThroughput
 		}
 		for _, p := range ps {
 			if p.Container != c.Name {
@@ -637,7 +637,7 @@ func throughputText(t design.Throughput) string {
 	case t.Manual > 0:
 		return fmt.Sprintf("manual %d", t.Manual)
 	}
-	return "manual 400"
+	return fmt.Sprintf("manual %d", design.DefaultManualThroughput)
 }
 
 func summarizeDesign(d *design.Design) DesignSummary {

@@ -118,10 +118,7 @@ func Compile(d *design.Design, seed int64) (*Plan, error) {
 	p := &Plan{seed: uint64(seed), byName: map[string]*typePlan{}}
 	for ci := range d.Containers {
 		c := &d.Containers[ci]
-		pk := make([][]string, 0, len(c.PartitionKey))
-		for _, path := range c.PartitionKey {
-			pk = append(pk, splitPath(path))
-		}
+		pk := c.KeyPaths()
 		for di := range c.Documents {
 			dt := &c.Documents[di]
 			if _, dup := p.byName[dt.Type]; dup {
@@ -512,15 +509,6 @@ func parseRef(s string) ref {
 		return ref{parent: true, path: strings.Split(rest, ".")}
 	}
 	return ref{path: strings.Split(s, ".")}
-}
-
-// splitPath turns "/a/b" into ["a","b"].
-func splitPath(p string) []string {
-	p = strings.TrimPrefix(p, "/")
-	if p == "" {
-		return nil
-	}
-	return strings.Split(p, "/")
 }
 
 func hashString(s string) uint64 {

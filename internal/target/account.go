@@ -162,7 +162,7 @@ func openEndpoint(ctx context.Context, cfg Config) (*Target, error) {
 	}
 	host := hostOf(creds.endpoint)
 	if creds.key == "" && !isAzureHost(host) {
-		creds.key = WellKnownEmulatorKey
+		creds.key = engine.EmulatorKey
 	}
 	t, err := connect(ctx, cfg, creds)
 	if err != nil {

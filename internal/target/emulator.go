@@ -23,6 +23,7 @@ import (
 	tclog "github.com/testcontainers/testcontainers-go/log"
 	"github.com/testcontainers/testcontainers-go/wait"
 
+	"github.com/cosmosdv/validate/internal/engine"
 	"github.com/cosmosdv/validate/internal/record"
 )
 
@@ -118,7 +119,7 @@ func (f flavor) customize(protocol string) []testcontainers.ContainerCustomizer 
 	case flavorServe:
 		return []testcontainers.ContainerCustomizer{
 			testcontainers.WithCmd("--bind", "0.0.0.0", "--port", "8081", "--protocol", protocol,
-				"--key", WellKnownEmulatorKey),
+				"--key", engine.EmulatorKey),
 		}
 	default:
 		return []testcontainers.ContainerCustomizer{
@@ -244,14 +245,14 @@ func startEmulator(ctx context.Context, cfg Config, d *docker, allowPull bool) (
 	}
 	hc := httpClient(tlsConfig)
 	cfg.Log.Info("waiting for the emulator's data plane", "endpoint", endpoint.String())
-	if err := waitDataPlane(ctx, hc, endpoint.String(), WellKnownEmulatorKey, fl.startTimeout(), died); err != nil {
+	if err := waitDataPlane(ctx, hc, endpoint.String(), engine.EmulatorKey, fl.startTimeout(), died); err != nil {
 		if errors.Is(err, context.Canceled) {
 			return fail(err)
 		}
 		return fail(fmt.Errorf("%w%s", err, containerTail(ctx, ctr)))
 	}
 
-	cred, err := azcosmos.NewKeyCredential(WellKnownEmulatorKey)
+	cred, err := azcosmos.NewKeyCredential(engine.EmulatorKey)
 	if err != nil {
 		return fail(fmt.Errorf("emulator key: %w", err))
 	}

@@ -332,8 +332,8 @@ func TestAccount_KeyAndConnectionString(t *testing.T) {
 	}
 	defer emb.Close(context.Background())
 	for name, cfg := range map[string]Config{
-		"key":               {Kind: record.KindAccount, Endpoint: emb.Info.Endpoint, Key: WellKnownEmulatorKey},
-		"connection string": {Kind: record.KindAccount, ConnectionString: "AccountEndpoint=" + emb.Info.Endpoint + ";AccountKey=" + WellKnownEmulatorKey + ";"},
+		"key":               {Kind: record.KindAccount, Endpoint: emb.Info.Endpoint, Key: engine.EmulatorKey},
+		"connection string": {Kind: record.KindAccount, ConnectionString: "AccountEndpoint=" + emb.Info.Endpoint + ";AccountKey=" + engine.EmulatorKey + ";"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			tgt, err := Open(ctx, cfg)
@@ -346,7 +346,7 @@ func TestAccount_KeyAndConnectionString(t *testing.T) {
 			if tgt.Info.Kind != record.KindAccount || tgt.Info.ChargeSource != record.ChargeModel || !tgt.Shared {
 				t.Errorf("info = %+v shared=%v; want a shared account with modeled charges", tgt.Info, tgt.Shared)
 			}
-			if strings.Contains(fmt.Sprintf("%+v", tgt.Info), WellKnownEmulatorKey) {
+			if strings.Contains(fmt.Sprintf("%+v", tgt.Info), engine.EmulatorKey) {
 				t.Error("target info holds the key")
 			}
 			exists, err := DatabaseExists(ctx, tgt.Client, "cdv-absent")

@@ -27,10 +27,6 @@ const KindAuto record.Kind = "auto"
 // require line in go.mod; TestSDKVersionMatchesGoMod checks that.
 const SDKVersion = "v1.5.0"
 
-// WellKnownEmulatorKey is the fixed key every Microsoft emulator accepts (published in the emulator
-// documentation); it guards nothing, which is why it may appear in code.
-const WellKnownEmulatorKey = "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw=="
-
 // Config is everything Open needs. The CLI fills it from flags, environment and config file;
 // this package never reads the environment itself.
 type Config struct {

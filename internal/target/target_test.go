@@ -22,6 +22,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
 
 	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/engine"
 	"github.com/cosmosdv/validate/internal/record"
 )
 
@@ -197,7 +198,7 @@ func TestMasterKeyAuthMatchesSDK(t *testing.T) {
 		fmt.Fprint(w, `{"code":"NotFound","message":"no"}`)
 	}))
 	defer srv.Close()
-	cred, err := azcosmos.NewKeyCredential(WellKnownEmulatorKey)
+	cred, err := azcosmos.NewKeyCredential(engine.EmulatorKey)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +214,7 @@ func TestMasterKeyAuthMatchesSDK(t *testing.T) {
 	if gotAuth == "" {
 		t.Fatal("the SDK sent no Authorization header")
 	}
-	ours, err := masterKeyAuth(WellKnownEmulatorKey, "GET", "dbs", "dbs/x", gotDate)
+	ours, err := masterKeyAuth(engine.EmulatorKey, "GET", "dbs", "dbs/x", gotDate)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +249,7 @@ func TestWaitDataPlane(t *testing.T) {
 	ctx := context.Background()
 	t.Run("503 first, then ready", func(t *testing.T) {
 		srv, calls := flakyServer(t, 3, http.StatusServiceUnavailable)
-		if err := waitDataPlane(ctx, srv.Client(), srv.URL+"/", WellKnownEmulatorKey, 10*time.Second, nil); err != nil {
+		if err := waitDataPlane(ctx, srv.Client(), srv.URL+"/", engine.EmulatorKey, 10*time.Second, nil); err != nil {
 			t.Fatal(err)
 		}
 		if calls.Load() != 4 {
@@ -257,7 +258,7 @@ func TestWaitDataPlane(t *testing.T) {
 	})
 	t.Run("401 ends at once", func(t *testing.T) {
 		srv, calls := flakyServer(t, 100, http.StatusUnauthorized)
-		err := waitDataPlane(ctx, srv.Client(), srv.URL+"/", WellKnownEmulatorKey, 10*time.Second, nil)
+		err := waitDataPlane(ctx, srv.Client(), srv.URL+"/", engine.EmulatorKey, 10*time.Second, nil)
 		if !errors.Is(err, ErrAuth) || !IsInfrastructure(err) {
 			t.Fatalf("err = %v, want ErrAuth", err)
 		}
@@ -267,7 +268,7 @@ func TestWaitDataPlane(t *testing.T) {
 	})
 	t.Run("never ready is bounded", func(t *testing.T) {
 		srv, _ := flakyServer(t, 1<<40, http.StatusServiceUnavailable)
-		err := waitDataPlane(ctx, srv.Client(), srv.URL+"/", WellKnownEmulatorKey, 300*time.Millisecond, nil)
+		err := waitDataPlane(ctx, srv.Client(), srv.URL+"/", engine.EmulatorKey, 300*time.Millisecond, nil)
 		if !errors.Is(err, ErrEmulatorStart) || !strings.Contains(err.Error(), "HTTP 503") {
 			t.Fatalf("err = %v, want ErrEmulatorStart with the last status", err)
 		}
@@ -293,7 +294,7 @@ func TestWaitDataPlane(t *testing.T) {
 			}
 			return nil
 		}
-		if err := waitDataPlane(ctx, http.DefaultClient, "http://"+addr+"/", WellKnownEmulatorKey, 10*time.Second, alive); err != nil {
+		if err := waitDataPlane(ctx, http.DefaultClient, "http://"+addr+"/", engine.EmulatorKey, 10*time.Second, alive); err != nil {
 			t.Fatal(err)
 		}
 		if attempts.Load() < 3 {
@@ -303,7 +304,7 @@ func TestWaitDataPlane(t *testing.T) {
 	t.Run("container died", func(t *testing.T) {
 		srv, _ := flakyServer(t, 1<<40, http.StatusServiceUnavailable)
 		died := func(context.Context) error { return fmt.Errorf("%w (exit code 137)", ErrEmulatorDied) }
-		err := waitDataPlane(ctx, srv.Client(), srv.URL+"/", WellKnownEmulatorKey, 10*time.Second, died)
+		err := waitDataPlane(ctx, srv.Client(), srv.URL+"/", engine.EmulatorKey, 10*time.Second, died)
 		if !errors.Is(err, ErrEmulatorDied) {
 			t.Fatalf("err = %v, want ErrEmulatorDied", err)
 		}
@@ -312,7 +313,7 @@ func TestWaitDataPlane(t *testing.T) {
 		srv, _ := flakyServer(t, 1<<40, http.StatusServiceUnavailable)
 		cctx, cancel := context.WithCancel(ctx)
 		cancel()
-		err := waitDataPlane(cctx, srv.Client(), srv.URL+"/", WellKnownEmulatorKey, 10*time.Second, nil)
+		err := waitDataPlane(cctx, srv.Client(), srv.URL+"/", engine.EmulatorKey, 10*time.Second, nil)
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("err = %v, want context.Canceled", err)
 		}
@@ -347,7 +348,7 @@ func TestHostRewrite(t *testing.T) {
 	ln.Close()
 	srv := advertisingServer(t, dead)
 	endpoint, _ := url.Parse(srv.URL + "/")
-	cred, _ := azcosmos.NewKeyCredential(WellKnownEmulatorKey)
+	cred, _ := azcosmos.NewKeyCredential(engine.EmulatorKey)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
