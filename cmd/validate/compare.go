@@ -32,11 +32,11 @@ Exit 0 no regression, 1 regression, 2 usage or unreadable input.`,
 			if err != nil {
 				return err
 			}
-			old, err := readReportFile(args[0])
+			old, err := report.ReadFile(args[0])
 			if err != nil {
 				return usageErr("%s: %v", args[0], err)
 			}
-			cur, err := readReportFile(args[1])
+			cur, err := report.ReadFile(args[1])
 			if err != nil {
 				return usageErr("%s: %v", args[1], err)
 			}

@@ -5,18 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"time"
 
-	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/design"
-	"github.com/cosmosdv/validate/internal/engine"
 	"github.com/cosmosdv/validate/internal/pipeline"
-	"github.com/cosmosdv/validate/internal/plan"
 	"github.com/cosmosdv/validate/internal/record"
 	"github.com/cosmosdv/validate/internal/report"
 	"github.com/cosmosdv/validate/internal/target"
@@ -194,48 +188,6 @@ func parseFormats(raw []string) ([]string, error) {
 	return out, nil
 }
 
-// partitionPlan decides the simulated physical partitions of each container on the embedded engine.
-type partitionPlan struct {
-	mu       sync.Mutex
-	override int
-	byName   map[string]int // database/container → partitions
-}
-
-// set records the partitions of d's containers in database: the --partitions override, else what
-// the plan computes from the design's storage and throughput (the same figure `validate plan` prints).
-func (p *partitionPlan) set(d *design.Design, database string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.byName == nil {
-		p.byName = map[string]int{}
-	}
-	byContainer := map[string]int{}
-	if pl, err := plan.Build(d, plan.Options{}); err == nil {
-		for _, c := range pl.Containers {
-			byContainer[c.Name] = c.Partitions
-		}
-	}
-	for _, c := range d.Containers {
-		n := byContainer[c.Name]
-		if p.override > 0 {
-			n = p.override
-		}
-		p.byName[database+"/"+c.Name] = max(n, 1)
-	}
-}
-
-func (p *partitionPlan) lookup(database, container string, throughputRU int) int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if n, ok := p.byName[database+"/"+container]; ok {
-		return n
-	}
-	if p.override > 0 {
-		return p.override
-	}
-	return cost.PhysicalPartitions(0, throughputRU)
-}
-
 func (a *app) run(ctx context.Context, paths []string, o *runOptions) error {
 	started := time.Now()
 	// Read every design before touching any target: a typo costs nothing.
@@ -243,217 +195,51 @@ func (a *app) run(ctx context.Context, paths []string, o *runOptions) error {
 	if err != nil {
 		return err
 	}
-	if o.baseline != "" && len(designs) > 1 {
-		if fi, err := os.Stat(o.baseline); (err == nil && !fi.IsDir()) || (err != nil && !o.updateBaseline) {
-			return usageErr("--baseline: with several designs, give a directory of <design>.baseline.json files")
-		}
+	c := pipeline.Config{
+		Target:         o.target,
+		Partitions:     o.partitions,
+		RunID:          o.runID,
+		Seed:           o.seed,
+		Samples:        o.samples,
+		Concurrency:    o.concurrency,
+		ReuseDatabase:  o.reuse,
+		Keep:           o.keep,
+		Tolerance:      o.tolerance,
+		Compare:        o.compare,
+		Out:            o.out,
+		Formats:        o.formats,
+		Baseline:       o.baseline,
+		UpdateBaseline: o.updateBaseline,
+		Started:        started,
+		Version:        version,
+		Stdout:         a.stdout,
+		Stderr:         a.stderr,
 	}
-
-	plan := &partitionPlan{override: o.partitions}
-	o.target.Engine = engine.Options{Partitions: plan.lookup}
-	o.target.Status = a.stderr
-	tgt, err := target.Open(ctx, o.target)
-	if err != nil {
-		if errors.Is(err, target.ErrConfig) {
-			return usageErr("%s", target.Explain(err))
-		}
-		return infraErr(errors.New(target.Explain(err)))
-	}
-	defer closeQuietly(tgt.Close)
-	// The first line says what runs, why, and how to switch.
-	if tgt.Reason != "" {
-		fmt.Fprintf(a.stderr, "target: %s (charges: %s) — %s\n", tgt.Info.Kind, tgt.Info.ChargeSource, tgt.Reason)
-	} else {
-		fmt.Fprintf(a.stderr, "target: %s — %s (charges: %s)\n", tgt.Info.Kind, tgt.Info.Engine, tgt.Info.ChargeSource)
-	}
-
-	// The modeled figures come from the embedded engine; on other targets it runs alongside.
-	modelTgt := tgt
-	if tgt.Info.Kind != record.KindEmbedded {
-		modelTgt, err = target.Open(ctx, target.Config{Kind: record.KindEmbedded, Engine: engine.Options{Partitions: plan.lookup}})
-		if err != nil {
-			return infraErr(fmt.Errorf("start the embedded engine for modeled charges: %w", err))
-		}
-		defer closeQuietly(modelTgt.Close)
-	}
-
-	findings := 0
-	for _, d := range designs {
-		n, err := a.runDesign(ctx, d, o, tgt, modelTgt, plan, started)
-		if err != nil {
-			return err
-		}
-		findings += n
-	}
-	fmt.Fprintf(a.stderr, "validate: %d design(s) in %s\n", len(designs), time.Since(started).Round(10*time.Millisecond))
-	if findings > 0 {
+	a.setProgress(&c, o.progress)
+	out, err := pipeline.Validate(ctx, designs, c)
+	switch {
+	case errors.Is(err, pipeline.ErrUsage):
+		return &exitError{code: ExitUsage, err: err}
+	case errors.Is(err, pipeline.ErrTarget):
+		return infraErr(err)
+	case err != nil:
+		return err
+	case out.Findings > 0:
 		return errFindings
 	}
 	return nil
 }
 
-func (a *app) runDesign(ctx context.Context, d *design.Design, o *runOptions, tgt, modelTgt *target.Target, plan *partitionPlan, started time.Time) (int, error) {
-	dbName := d.Database
-	if tgt.Shared {
-		dbName = target.RunScopedName(d.Database, o.runID)
-	}
-	plan.set(d, dbName)
-	popts := pipeline.Options{
-		Seed:          o.seed,
-		Samples:       o.samples,
-		Database:      dbName,
-		ReuseDatabase: o.reuse,
-		Keep:          o.keep,
-		Concurrency:   o.concurrency,
-	}
-	a.setProgress(&popts, o.progress)
-	if tgt.Info.Kind == record.KindAccount {
-		fmt.Fprintf(a.stderr, "%s: %s\n", d.Name, target.RunCostSummary(d, o.samples))
-	}
-	fmt.Fprintf(a.stderr, "%s: provisioning database %q on %s\n", d.Name, dbName, tgt.Info.Kind)
-	measured, err := pipeline.Run(ctx, d, tgt.Client, tgt.Info, popts)
-	if err != nil {
-		return 0, classifyRunErr(d, err)
-	}
-	if relabelPlaceholder(measured) {
-		fmt.Fprintf(a.stderr, "%s: every charge the endpoint returned is identical: treated as placeholders (emulator-placeholder)\n", d.Name)
-	}
-	modeled := measured
-	if modelTgt != tgt {
-		mopts := popts
-		mopts.Database = d.Database
-		mopts.Progress = nil
-		mopts.Keep = false
-		mopts.ReuseDatabase = false
-		plan.set(d, d.Database)
-		modeled, err = pipeline.Run(ctx, d, modelTgt.Client, modelTgt.Info, mopts)
-		if err != nil {
-			return 0, classifyRunErr(d, err)
-		}
-	}
-	rep := report.Build(report.Input{
-		Design:   d,
-		Measured: measured,
-		Modeled:  modeled,
-		Options:  o.tolerance,
-		Started:  started,
-		Duration: time.Since(started),
-		Version:  version,
-	})
-	if contains(o.formats, "text") || o.out == "" {
-		if err := report.Render(a.stdout, rep, "text"); err != nil {
-			return 0, err
-		}
-	} else {
-		// The reports go to files only: the terminal still gets each design's verdict.
-		fmt.Fprintf(a.stdout, "%s: %s\n", d.Name, report.SummaryLine(rep))
-	}
-	if o.out != "" {
-		files, err := report.WriteAll(o.out, rep, o.formats)
-		if err != nil {
-			return 0, infraErr(fmt.Errorf("write reports: %w", err))
-		}
-		for _, f := range files {
-			fmt.Fprintf(a.stderr, "%s: wrote %s\n", d.Name, f)
-		}
-	}
-	findings := rep.Findings()
-	if o.baseline != "" {
-		n, err := a.baselineStep(d, rep, o)
-		if err != nil {
-			return 0, err
-		}
-		findings += n
-	}
-	return findings, nil
-}
-
-// baselineFile is where a design's baseline lives: the --baseline file itself for one design, or
-// <dir>/<design>.baseline.json when --baseline is a directory.
-func baselineFile(base string, d *design.Design) string {
-	if fi, err := os.Stat(base); (err == nil && fi.IsDir()) || strings.HasSuffix(base, string(os.PathSeparator)) {
-		return filepath.Join(base, d.Name+".baseline.json")
-	}
-	return base
-}
-
-func (a *app) baselineStep(d *design.Design, rep *report.Report, o *runOptions) (int, error) {
-	file := baselineFile(o.baseline, d)
-	if o.updateBaseline {
-		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-			return 0, infraErr(err)
-		}
-		if err := writeBaselineFile(file, rep); err != nil {
-			return 0, infraErr(fmt.Errorf("write baseline: %w", err))
-		}
-		fmt.Fprintf(a.stderr, "%s: baseline written to %s\n", d.Name, file)
-		return 0, nil
-	}
-	old, err := readReportFile(file)
-	if err != nil {
-		return 0, usageErr("baseline %s: %v (create it with --update-baseline)", file, err)
-	}
-	cmp, err := report.Compare(old, rep, o.compare)
-	if err != nil {
-		return 0, usageErr("compare with baseline %s: %v", file, err)
-	}
-	if err := report.RenderComparison(a.stdout, cmp, "text"); err != nil {
-		return 0, err
-	}
-	return cmp.Regressions(), nil
-}
-
-func writeBaselineFile(path string, rep *report.Report) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".baseline-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if err := report.WriteBaseline(tmp, rep); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
-
-// readReportFile reads a baseline or JSON report; its errors do not repeat the path, which the
-// callers put first.
-func readReportFile(path string) (*report.Report, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			return nil, pe.Err
-		}
-		return nil, err
-	}
-	defer f.Close()
-	return report.ReadBaseline(f)
-}
-
-func classifyRunErr(d *design.Design, err error) error {
-	if errors.Is(err, context.Canceled) {
-		return &exitError{code: ExitInfra, err: fmt.Errorf("%s: interrupted; what this run created was removed", d.Name)}
-	}
-	if pipeline.IsInfrastructure(err) || target.IsInfrastructure(err) {
-		return infraErr(fmt.Errorf("%s: %s", d.Name, target.Explain(err)))
-	}
-	return infraErr(fmt.Errorf("%s: %w", d.Name, err))
-}
-
-func (a *app) setProgress(p *pipeline.Options, mode string) {
+func (a *app) setProgress(c *pipeline.Config, mode string) {
 	switch mode {
 	case "none":
 		return
 	case "bar":
-		p.Progress, p.TTY = a.stderr, true
+		c.Progress, c.TTY = a.stderr, true
 	case "lines":
-		p.Progress, p.TTY = a.stderr, false
+		c.Progress, c.TTY = a.stderr, false
 	default:
-		p.Progress, p.TTY = a.stderr, isTerminal(a.stderr)
+		c.Progress, c.TTY = a.stderr, isTerminal(a.stderr)
 	}
 }
 
@@ -467,58 +253,14 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-func closeQuietly(closeFn func(context.Context) error) {
-	if closeFn == nil {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	_ = closeFn(ctx)
-}
-
 // loadDesigns reads every design, printing every error; any error ends the command with exit 2.
 func loadDesigns(stderr io.Writer, paths []string) ([]*design.Design, error) {
-	var out []*design.Design
-	bad := false
-	names := map[string]string{}
-	for _, p := range paths {
-		d, err := design.Load(p)
-		if err != nil {
-			fmt.Fprintln(stderr, err)
-			bad = true
-			continue
-		}
-		if prev, dup := names[d.Name]; dup {
-			fmt.Fprintf(stderr, "%s: design name %q is also the name of %s; names must differ in one run\n", p, d.Name, prev)
-			bad = true
-			continue
-		}
-		names[d.Name] = p
-		out = append(out, d)
+	designs, errs := design.LoadAll(paths)
+	for _, err := range errs {
+		fmt.Fprintln(stderr, err)
 	}
-	if bad {
+	if len(errs) > 0 {
 		return nil, &exitError{code: ExitUsage, printed: true}
 	}
-	return out, nil
-}
-
-// relabelPlaceholder marks an endpoint's charges as placeholders when every charge is identical, the
-// sign of an emulator that does not compute request units.
-func relabelPlaceholder(r *record.Run) bool {
-	if r.Target.Kind != record.KindEndpoint {
-		return false
-	}
-	var charges []float64
-	for _, p := range r.Patterns {
-		for _, e := range p.Executions {
-			if e.Error == "" {
-				charges = append(charges, e.RU)
-			}
-		}
-	}
-	if target.DetectPlaceholder(charges) {
-		r.Target.ChargeSource = record.ChargeEmulatorPlaceholder
-		return true
-	}
-	return false
+	return designs, nil
 }

@@ -15,26 +15,8 @@ import (
 	"github.com/cosmosdv/validate/internal/target/targettest"
 )
 
-// TestRun_Examples runs every example design end to end on the embedded engine: examples cannot rot.
-func TestRun_Examples(t *testing.T) {
-	files, _ := filepath.Glob(repo("designs", "*.yaml"))
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			out := t.TempDir()
-			code, stdout, stderr := runCLI(t, "run", "--target", "embedded", "--progress", "none",
-				"--out", out, "--format", "text,md,json,junit,html", f)
-			if code != ExitOK {
-				t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
-			}
-			name := strings.TrimSuffix(filepath.Base(f), ".yaml")
-			for _, ext := range []string{"txt", "md", "json", "xml", "html"} {
-				if fi, err := os.Stat(filepath.Join(out, name+"."+ext)); err != nil || fi.Size() == 0 {
-					t.Errorf("report %s.%s missing: %v", name, ext, err)
-				}
-			}
-		})
-	}
-}
+// Every example design runs end to end in internal/pipeline (TestValidate_Examples), through the
+// same entry point this command calls; the tests here cover the mapping of flags and exit codes.
 
 // TestRun_FilesOnlyStillSaysTheVerdict: with reports going to files only, the terminal still gets
 // each design's verdict line.

@@ -1,0 +1,328 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/engine"
+	"github.com/cosmosdv/validate/internal/record"
+	"github.com/cosmosdv/validate/internal/report"
+	"github.com/cosmosdv/validate/internal/target"
+)
+
+// This file is `validate run` as a library: open the target (and the embedded engine alongside it for
+// the modeled figures), run each design measured and modeled, label the charges, build and write the
+// reports, and apply the baseline file policy. The CLI maps its flags to Config and nothing more.
+
+// Config is everything Validate needs, as plain values.
+type Config struct {
+	// Target says what to run on. Validate sets its Engine.Partitions (the partition plan) and
+	// Status (Stderr).
+	Target target.Config
+	// Partitions overrides the simulated physical partitions of every container on the embedded
+	// engine; 0 = what `validate plan` computes from the design's storage and throughput.
+	Partitions int
+	// RunID names the run-scoped database on shared targets ("" = one per process).
+	RunID string
+	// Seed, Samples, Concurrency, ReuseDatabase and Keep are as in Options.
+	Seed          int64
+	Samples       int
+	Concurrency   int
+	ReuseDatabase bool
+	Keep          bool
+	// Progress receives the measured run's progress; nil = none. TTY draws a bar.
+	Progress io.Writer
+	TTY      bool
+	// Tolerance decides the verdicts; Compare the regressions against a baseline.
+	Tolerance report.Options
+	Compare   report.CompareOptions
+	// Out is the directory the reports are written to in Formats ("" = none). The text report goes
+	// to Stdout when Formats has "text" or Out is "", else one verdict line per design does.
+	Out     string
+	Formats []string
+	// Baseline is a baseline file, or a directory of <design>.baseline.json files. UpdateBaseline
+	// writes it instead of comparing with it.
+	Baseline       string
+	UpdateBaseline bool
+	// Started is when the run started (default now); Version the tool version in the reports.
+	Started time.Time
+	Version string
+	// Stdout receives the reports and comparisons, Stderr the status lines; nil = discarded.
+	Stdout io.Writer
+	Stderr io.Writer
+}
+
+// Outcome is what Validate produced.
+type Outcome struct {
+	// Reports holds one report per design, in order.
+	Reports []*report.Report
+	// Findings counts the failing patterns and the regressions against the baselines; the CLI
+	// exits 1 when it is not zero.
+	Findings int
+}
+
+// Error classes of Validate, for errors.Is. Any other error is a failure to render output.
+var (
+	// ErrUsage: the configuration is wrong (a baseline that does not exist or does not compare, a
+	// baseline file for several designs, an incomplete target configuration). The user fixes it.
+	ErrUsage = errors.New("usage")
+	// ErrTarget: the target failed, was unreachable, or the run was interrupted; also a report or
+	// baseline that could not be written.
+	ErrTarget = errors.New("target")
+)
+
+type classed struct {
+	class error
+	err   error
+}
+
+func (e *classed) Error() string   { return e.err.Error() }
+func (e *classed) Unwrap() []error { return []error{e.class, e.err} }
+
+func usage(format string, a ...any) error {
+	return &classed{class: ErrUsage, err: fmt.Errorf(format, a...)}
+}
+
+func failed(err error) error { return &classed{class: ErrTarget, err: err} }
+
+// Validate runs every design on the target c describes: provision, seed and probe on that target,
+// the same on the embedded engine for the modeled figures when the target is another, verdicts,
+// reports and baselines. Designs run one after the other; the first error ends the run.
+func Validate(ctx context.Context, designs []*design.Design, c Config) (*Outcome, error) {
+	if c.Stdout == nil {
+		c.Stdout = io.Discard
+	}
+	if c.Stderr == nil {
+		c.Stderr = io.Discard
+	}
+	if c.Started.IsZero() {
+		c.Started = time.Now()
+	}
+	if c.Baseline != "" && len(designs) > 1 {
+		if fi, err := os.Stat(c.Baseline); (err == nil && !fi.IsDir()) || (err != nil && !c.UpdateBaseline) {
+			return nil, usage("--baseline: with several designs, give a directory of <design>.baseline.json files")
+		}
+	}
+
+	plan := &PartitionPlan{Override: c.Partitions}
+	c.Target.Engine.Partitions = plan.Lookup
+	c.Target.Status = c.Stderr
+	tgt, err := target.Open(ctx, c.Target)
+	if err != nil {
+		if errors.Is(err, target.ErrConfig) {
+			return nil, usage("%s", target.Explain(err))
+		}
+		return nil, failed(errors.New(target.Explain(err)))
+	}
+	defer closeQuietly(tgt.Close)
+	// The first line says what runs, why, and how to switch.
+	if tgt.Reason != "" {
+		fmt.Fprintf(c.Stderr, "target: %s (charges: %s) — %s\n", tgt.Info.Kind, tgt.Info.ChargeSource, tgt.Reason)
+	} else {
+		fmt.Fprintf(c.Stderr, "target: %s — %s (charges: %s)\n", tgt.Info.Kind, tgt.Info.Engine, tgt.Info.ChargeSource)
+	}
+
+	// The modeled figures come from the embedded engine; on other targets it runs alongside.
+	modelTgt := tgt
+	if tgt.Info.Kind != record.KindEmbedded {
+		modelTgt, err = target.Open(ctx, target.Config{Kind: record.KindEmbedded, Engine: engine.Options{Partitions: plan.Lookup}})
+		if err != nil {
+			return nil, failed(fmt.Errorf("start the embedded engine for modeled charges: %w", err))
+		}
+		defer closeQuietly(modelTgt.Close)
+	}
+
+	out := &Outcome{}
+	for _, d := range designs {
+		rep, n, err := c.design(ctx, d, tgt, modelTgt, plan)
+		if rep != nil {
+			out.Reports = append(out.Reports, rep)
+		}
+		if err != nil {
+			return out, err
+		}
+		out.Findings += n
+	}
+	fmt.Fprintf(c.Stderr, "validate: %d design(s) in %s\n", len(designs), time.Since(c.Started).Round(10*time.Millisecond))
+	return out, nil
+}
+
+// design runs one design measured and modeled, reports it and applies the baseline policy. It
+// returns the report and its findings (failing patterns and regressions).
+func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *target.Target, plan *PartitionPlan) (*report.Report, int, error) {
+	dbName := d.Database
+	if tgt.Shared {
+		dbName = target.RunScopedName(d.Database, c.RunID)
+	}
+	plan.Set(d, dbName)
+	popts := Options{
+		Seed:          c.Seed,
+		Samples:       c.Samples,
+		Database:      dbName,
+		ReuseDatabase: c.ReuseDatabase,
+		Keep:          c.Keep,
+		Concurrency:   c.Concurrency,
+		Progress:      c.Progress,
+		TTY:           c.TTY,
+	}
+	if tgt.Info.Kind == record.KindAccount {
+		fmt.Fprintf(c.Stderr, "%s: %s\n", d.Name, target.RunCostSummary(d, c.Samples))
+	}
+	fmt.Fprintf(c.Stderr, "%s: provisioning database %q on %s\n", d.Name, dbName, tgt.Info.Kind)
+	measured, err := Run(ctx, d, tgt.Client, tgt.Info, popts)
+	if err != nil {
+		return nil, 0, runFailed(d, err)
+	}
+	if Relabel(measured) {
+		fmt.Fprintf(c.Stderr, "%s: every charge the endpoint returned is identical: treated as placeholders (emulator-placeholder)\n", d.Name)
+	}
+	modeled := measured
+	if modelTgt != tgt {
+		mopts := popts
+		mopts.Database = d.Database
+		mopts.Progress = nil
+		mopts.Keep = false
+		mopts.ReuseDatabase = false
+		plan.Set(d, d.Database)
+		modeled, err = Run(ctx, d, modelTgt.Client, modelTgt.Info, mopts)
+		if err != nil {
+			return nil, 0, runFailed(d, err)
+		}
+	}
+	rep := report.Build(report.Input{
+		Design:   d,
+		Measured: measured,
+		Modeled:  modeled,
+		Options:  c.Tolerance,
+		Started:  c.Started,
+		Duration: time.Since(c.Started),
+		Version:  c.Version,
+	})
+	if err := c.writeReports(d, rep); err != nil {
+		return rep, 0, err
+	}
+	findings := rep.Findings()
+	if c.Baseline != "" {
+		n, err := c.baseline(d, rep)
+		if err != nil {
+			return rep, 0, err
+		}
+		findings += n
+	}
+	return rep, findings, nil
+}
+
+// writeReports renders the text report (or the verdict line) to Stdout and the files to Out.
+func (c *Config) writeReports(d *design.Design, rep *report.Report) error {
+	if contains(c.Formats, "text") || c.Out == "" {
+		if err := report.Render(c.Stdout, rep, "text"); err != nil {
+			return err
+		}
+	} else {
+		// The reports go to files only: the terminal still gets each design's verdict.
+		fmt.Fprintf(c.Stdout, "%s: %s\n", d.Name, report.SummaryLine(rep))
+	}
+	if c.Out == "" {
+		return nil
+	}
+	files, err := report.WriteAll(c.Out, rep, c.Formats)
+	if err != nil {
+		return failed(fmt.Errorf("write reports: %w", err))
+	}
+	for _, f := range files {
+		fmt.Fprintf(c.Stderr, "%s: wrote %s\n", d.Name, f)
+	}
+	return nil
+}
+
+// BaselineFile is where a design's baseline lives: base itself for one design, or
+// <base>/<design>.baseline.json when base is a directory (or ends in a path separator).
+func BaselineFile(base string, d *design.Design) string {
+	if fi, err := os.Stat(base); (err == nil && fi.IsDir()) || strings.HasSuffix(base, string(os.PathSeparator)) {
+		return filepath.Join(base, d.Name+".baseline.json")
+	}
+	return base
+}
+
+// baseline writes the design's baseline (UpdateBaseline) or compares rep with it, rendering the
+// comparison to Stdout; it returns the number of regressions.
+func (c *Config) baseline(d *design.Design, rep *report.Report) (int, error) {
+	file := BaselineFile(c.Baseline, d)
+	if c.UpdateBaseline {
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			return 0, failed(err)
+		}
+		if err := report.WriteBaselineFile(file, rep); err != nil {
+			return 0, failed(fmt.Errorf("write baseline: %w", err))
+		}
+		fmt.Fprintf(c.Stderr, "%s: baseline written to %s\n", d.Name, file)
+		return 0, nil
+	}
+	old, err := report.ReadFile(file)
+	if err != nil {
+		return 0, usage("baseline %s: %v (create it with --update-baseline)", file, err)
+	}
+	cmp, err := report.Compare(old, rep, c.Compare)
+	if err != nil {
+		return 0, usage("compare with baseline %s: %v", file, err)
+	}
+	if err := report.RenderComparison(c.Stdout, cmp, "text"); err != nil {
+		return 0, err
+	}
+	return cmp.Regressions(), nil
+}
+
+// Relabel applies target.ChargeSourceFor to a finished run: an endpoint of unknown kind whose
+// successful executions were all charged the same is an emulator returning placeholders. It reports
+// whether the label changed.
+func Relabel(r *record.Run) bool {
+	var charges []float64
+	for _, p := range r.Patterns {
+		for _, e := range p.Executions {
+			if e.Error == "" {
+				charges = append(charges, e.RU)
+			}
+		}
+	}
+	src := target.ChargeSourceFor(r.Target.ChargeSource, r.Target.Kind, charges)
+	if src == r.Target.ChargeSource {
+		return false
+	}
+	r.Target.ChargeSource = src
+	return true
+}
+
+func runFailed(d *design.Design, err error) error {
+	if errors.Is(err, context.Canceled) {
+		return failed(fmt.Errorf("%s: interrupted; what this run created was removed", d.Name))
+	}
+	if IsInfrastructure(err) || target.IsInfrastructure(err) {
+		return failed(fmt.Errorf("%s: %s", d.Name, target.Explain(err)))
+	}
+	return failed(fmt.Errorf("%s: %w", d.Name, err))
+}
+
+func closeQuietly(closeFn func(context.Context) error) {
+	if closeFn == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_ = closeFn(ctx)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
