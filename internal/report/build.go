@@ -76,17 +76,20 @@ func Build(in Input) *Report {
 		}
 	}
 
-	modelBy := patternsByID(modelRun)
-	measBy := patternsByID(measRun)
 	var measSource record.ChargeSource
 	if measRun != nil {
 		measSource = measRun.Target.ChargeSource
 	}
+	j := &judge{d: d, opts: opts}
+	if modelRun != nil {
+		j.runs = append(j.runs, runView{"modeled", record.ChargeModel, patternsByID(modelRun)})
+	}
+	if measRun != nil {
+		j.runs = append(j.runs, runView{"measured", measSource, patternsByID(measRun)})
+	}
 
 	for i := range d.AccessPatterns {
-		ap := &d.AccessPatterns[i]
-		pr := evaluate(d, ap, modelBy, measBy, modelRun != nil, measRun != nil, measSource, opts)
-		r.Patterns = append(r.Patterns, pr)
+		r.Patterns = append(r.Patterns, j.evaluate(&d.AccessPatterns[i]))
 	}
 	r.Containers = containerLoads(d, r.Patterns, measSource)
 	r.Summary = summarize(r.Patterns, modelRun != nil, measRun != nil, measSource)
@@ -171,9 +174,69 @@ func okExecutions(ap *design.AccessPattern, p *record.Pattern) []record.Executio
 	return out
 }
 
-func evaluate(d *design.Design, ap *design.AccessPattern, modelBy, measBy map[string]*record.Pattern,
-	haveModel, haveMeas bool, measSource record.ChargeSource, opts Options) PatternResult {
-	band, from := tolerance(d, ap, opts)
+// judge holds what every pattern of a design is judged against: the runs that were made, modeled
+// first, and the tolerance options.
+type judge struct {
+	d    *design.Design
+	opts Options
+	runs []runView
+}
+
+// runView is one run as the judge sees it: its role, the source of its charges, its patterns by ID.
+type runView struct {
+	name   string // "modeled" or "measured"
+	source record.ChargeSource
+	byID   map[string]*record.Pattern
+}
+
+// observed is what the runs of one pattern showed, before the verdict: reasons for an error verdict,
+// reasons for a failed expectation, the executions per run, and the pattern the shape figures
+// (results, partitions, latency) come from (the measured run's when there is one).
+type observed struct {
+	errReasons, checkReasons []string
+	totals                   map[string]int
+	checksOn                 *record.Pattern
+}
+
+// evaluate judges one access pattern: what each run observed, the shape of its results, and the
+// verdict from errors, expectations and charges, the worst of which wins.
+func (j *judge) evaluate(ap *design.AccessPattern) PatternResult {
+	pr, width := j.newResult(ap)
+	if len(j.runs) == 0 {
+		pr.Verdict = Error
+		pr.Reasons = append(pr.Reasons, "no probe run to judge")
+		return pr
+	}
+	obs := j.observe(ap, &pr, width)
+	for _, e := range pr.Errors {
+		msg := fmt.Sprintf("%s run: %d of %d executions failed with status %d: %s", e.Run, e.Count,
+			obs.totals[e.Run], e.Status, e.Message)
+		if e.Explanation != "" {
+			msg += " — " + e.Explanation
+		}
+		obs.errReasons = append(obs.errReasons, msg)
+	}
+	if obs.checksOn != nil {
+		describeShape(ap, &pr, obs.checksOn)
+	}
+
+	if len(obs.errReasons) > 0 {
+		pr.Verdict = Error
+		pr.Reasons = append(pr.Reasons, obs.errReasons...)
+	}
+	if len(obs.checkReasons) > 0 {
+		pr.Verdict = worse(pr.Verdict, Fail)
+		pr.Reasons = append(pr.Reasons, obs.checkReasons...)
+	}
+	v, reasons := chargeVerdict(ap, pr.Modeled, pr.Measured, j.opts)
+	pr.Verdict = worse(pr.Verdict, v)
+	pr.Reasons = append(pr.Reasons, reasons...)
+	return pr
+}
+
+// newResult is the pattern's result before any run is looked at, with the width of its band in RU.
+func (j *judge) newResult(ap *design.AccessPattern) (PatternResult, float64) {
+	band, from := tolerance(j.d, ap, j.opts)
 	pr := PatternResult{
 		ID:            ap.ID,
 		Name:          ap.Name,
@@ -189,51 +252,36 @@ func evaluate(d *design.Design, ap *design.AccessPattern, modelBy, measBy map[st
 		Verdict:       Pass,
 		Reasons:       []string{},
 	}
-	width := bandRU(band, ap.Estimate.RU)
+	return pr, bandRU(band, ap.Estimate.RU)
+}
 
-	type runView struct {
-		name   string // "modeled" or "measured"
-		source record.ChargeSource
-		pat    *record.Pattern
-	}
-	var runs []runView
-	if haveModel {
-		runs = append(runs, runView{"modeled", record.ChargeModel, modelBy[ap.ID]})
-	}
-	if haveMeas {
-		runs = append(runs, runView{"measured", measSource, measBy[ap.ID]})
-	}
-	if len(runs) == 0 {
-		pr.Verdict = Error
-		pr.Reasons = append(pr.Reasons, "no probe run to judge")
-		return pr
-	}
-
-	var errReasons, checkReasons []string
-	var checksOn *record.Pattern
-	totals := map[string]int{}
-	for _, rv := range runs {
-		if rv.pat != nil {
-			totals[rv.name] = len(rv.pat.Executions)
+// observe goes through the runs of one pattern: errors grouped, expectations checked, advice
+// merged, and the charge summarised (with its band, when its source carries a verdict).
+func (j *judge) observe(ap *design.AccessPattern, pr *PatternResult, width float64) observed {
+	obs := observed{totals: map[string]int{}}
+	for _, rv := range j.runs {
+		pat := rv.byID[ap.ID]
+		if pat != nil {
+			obs.totals[rv.name] = len(pat.Executions)
 		}
-		if rv.pat == nil || len(rv.pat.Executions) == 0 {
-			errReasons = append(errReasons, fmt.Sprintf("%s run: pattern was not executed", rv.name))
+		if pat == nil || len(pat.Executions) == 0 {
+			obs.errReasons = append(obs.errReasons, fmt.Sprintf("%s run: pattern was not executed", rv.name))
 			continue
 		}
-		if checksOn == nil || rv.name == "measured" {
-			checksOn = rv.pat
+		if obs.checksOn == nil || rv.name == "measured" {
+			obs.checksOn = pat
 		}
-		pr.Errors = append(pr.Errors, groupErrors(ap, rv.name, rv.pat)...)
-		checks := checkExpectations(ap, rv.name, rv.pat)
+		pr.Errors = append(pr.Errors, groupErrors(ap, rv.name, pat)...)
+		checks := checkExpectations(ap, rv.name, pat)
 		pr.Checks = append(pr.Checks, checks...)
 		for _, c := range checks {
 			if !c.OK {
-				checkReasons = append(checkReasons, fmt.Sprintf("%s run: expectation %s not met: want %s, got %s", rv.name, c.Name, c.Want, c.Got))
+				obs.checkReasons = append(obs.checkReasons, fmt.Sprintf("%s run: expectation %s not met: want %s, got %s", rv.name, c.Name, c.Want, c.Got))
 			}
 		}
-		pr.Advice = mergeAdvice(pr.Advice, rv.pat)
+		pr.Advice = mergeAdvice(pr.Advice, pat)
 
-		ok := okExecutions(ap, rv.pat)
+		ok := okExecutions(ap, pat)
 		if len(ok) == 0 {
 			continue
 		}
@@ -242,7 +290,7 @@ func evaluate(d *design.Design, ap *design.AccessPattern, modelBy, measBy map[st
 		if c.CarriesVerdict {
 			c.Band = width
 			if rv.source == record.ChargeEmulatorIndicative {
-				c.Band = width * opts.IndicativeFactor
+				c.Band = width * j.opts.IndicativeFactor
 			}
 			c.Band = round2(c.Band)
 			c.Within = math.Abs(c.Median-ap.Estimate.RU) <= c.Band+1e-9
@@ -253,37 +301,20 @@ func evaluate(d *design.Design, ap *design.AccessPattern, modelBy, measBy map[st
 			pr.Measured = c
 		}
 	}
-	for _, e := range pr.Errors {
-		msg := fmt.Sprintf("%s run: %d of %d executions failed with status %d: %s", e.Run, e.Count,
-			totals[e.Run], e.Status, e.Message)
-		if e.Explanation != "" {
-			msg += " — " + e.Explanation
-		}
-		errReasons = append(errReasons, msg)
-	}
-	if checksOn != nil {
-		pr.Results, pr.Partitions = ranges(checksOn)
-		pr.LatencyMs = medianLatencyMs(checksOn)
-		// A query that never finds anything is cheaper than the one the design means, and says so
-		// nowhere else unless the design expects a number of results.
-		noExpectation := ap.Expect == nil || (ap.Expect.MinResults == nil && ap.Expect.MaxResults == nil && ap.Expect.Status == 0)
-		if ok := okExecutions(ap, checksOn); ap.Op == design.OpQuery && noExpectation && len(ok) > 0 && pr.Results.Max == 0 {
-			pr.Advice = append(pr.Advice, fmt.Sprintf("the query returned no items in any of its %d successful executions: its parameters may not match the seeded documents, and a query that finds nothing costs less than one that does (set expect.maxResults: 0 if none is right)", len(ok)))
-		}
-	}
+	return obs
+}
 
-	if len(errReasons) > 0 {
-		pr.Verdict = Error
-		pr.Reasons = append(pr.Reasons, errReasons...)
+// describeShape records the results, partitions and latency of the pattern's executions, and warns
+// about a query that never found anything.
+func describeShape(ap *design.AccessPattern, pr *PatternResult, pat *record.Pattern) {
+	pr.Results, pr.Partitions = ranges(pat)
+	pr.LatencyMs = medianLatencyMs(pat)
+	// A query that never finds anything is cheaper than the one the design means, and says so
+	// nowhere else unless the design expects a number of results.
+	noExpectation := ap.Expect == nil || (ap.Expect.MinResults == nil && ap.Expect.MaxResults == nil && ap.Expect.Status == 0)
+	if ok := okExecutions(ap, pat); ap.Op == design.OpQuery && noExpectation && len(ok) > 0 && pr.Results.Max == 0 {
+		pr.Advice = append(pr.Advice, fmt.Sprintf("the query returned no items in any of its %d successful executions: its parameters may not match the seeded documents, and a query that finds nothing costs less than one that does (set expect.maxResults: 0 if none is right)", len(ok)))
 	}
-	if len(checkReasons) > 0 {
-		pr.Verdict = worse(pr.Verdict, Fail)
-		pr.Reasons = append(pr.Reasons, checkReasons...)
-	}
-	v, reasons := chargeVerdict(ap, pr.Modeled, pr.Measured, opts)
-	pr.Verdict = worse(pr.Verdict, v)
-	pr.Reasons = append(pr.Reasons, reasons...)
-	return pr
 }
 
 // chargeVerdict compares the verdict-bearing figures with the estimate.
