@@ -72,6 +72,32 @@ const maxFailedIDs = 1000
 // is counted and reported as a finding. After loading, each container's documents are counted through
 // the SDK and compared with what was written.
 func Load(ctx context.Context, p *Plan, containers map[string]*azcosmos.ContainerClient, o Options) (*Result, error) {
+	o = o.withDefaults()
+	for _, t := range p.types {
+		if containers[t.container] == nil {
+			return nil, fmt.Errorf("seed %s: no client for container %s", t.name, t.container)
+		}
+	}
+	counts := p.Counts()
+	samples := newSamples(p, o.Reservoir, o.FreshTag, counts)
+	stats, throttled, err := writeAll(ctx, p, containers, o, counts, samples)
+	if err != nil {
+		return nil, err
+	}
+
+	res := &Result{Samples: samples, Throttled: throttled}
+	if res.Throttled > 0 {
+		res.Findings = append(res.Findings, record.Finding{Stage: "seed", Level: "info", Subject: "seeding",
+			Message: fmt.Sprintf("the target throttled %d writes (429); the loader waited as asked and retried", res.Throttled)})
+	}
+	perContainer := res.tally(p, stats, counts)
+	if err := res.verify(ctx, containers, perContainer, o.Reused); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func (o Options) withDefaults() Options {
 	if o.Concurrency <= 0 {
 		o.Concurrency = 16
 	}
@@ -84,12 +110,14 @@ func Load(ctx context.Context, p *Plan, containers map[string]*azcosmos.Containe
 	if o.FreshTag == "" {
 		o.FreshTag = "p"
 	}
-	for _, t := range p.types {
-		if containers[t.container] == nil {
-			return nil, fmt.Errorf("seed %s: no client for container %s", t.name, t.container)
-		}
-	}
-	counts := p.Counts()
+	return o
+}
+
+// writeAll generates the documents of p and writes them with o.Concurrency workers, offering each
+// to samples. It returns each worker's statistics per document type and the 429s waited out; a
+// target failure stops every worker and is returned.
+func writeAll(ctx context.Context, p *Plan, containers map[string]*azcosmos.ContainerClient, o Options,
+	counts map[string]int, samples *Samples) ([][]typeStat, int64, error) {
 	total := 0
 	for _, n := range counts {
 		total += n
@@ -101,7 +129,6 @@ func Load(ctx context.Context, p *Plan, containers map[string]*azcosmos.Containe
 	defer cancel(nil)
 
 	jobs := make(chan job, o.Concurrency*4)
-	samples := newSamples(p, o.Reservoir, o.FreshTag, counts)
 	stats := make([][]typeStat, o.Concurrency)
 	var throttled atomic.Int64
 	var wg sync.WaitGroup
@@ -118,13 +145,7 @@ func Load(ctx context.Context, p *Plan, containers map[string]*azcosmos.Containe
 				s := &st[t.index]
 				start := time.Now()
 				ru, err := writeDoc(ctx, containers[t.container], j.doc, o.Reused[t.container], o.MaxRetries, &throttled)
-				end := time.Now()
-				if s.first.IsZero() || start.Before(s.first) {
-					s.first = start
-				}
-				if end.After(s.last) {
-					s.last = end
-				}
+				s.span(start, time.Now())
 				switch {
 				case err == nil:
 					s.docs++
@@ -134,17 +155,7 @@ func Load(ctx context.Context, p *Plan, containers map[string]*azcosmos.Containe
 					cancel(sdk.Infrastructure("seed "+t.container, err))
 				case ctx.Err() != nil:
 				default:
-					s.failed++
-					s.ru += ru
-					if s.firstErr == "" {
-						s.firstErr = sdk.ServiceMessage(err)
-						if sdk.StatusOf(err) == http.StatusConflict && len(t.uniqueKeys) > 0 {
-							s.firstErr += "; " + sdk.UniqueKeyHint(t.uniqueKeys)
-						}
-					}
-					if len(s.failedIDs) < maxFailedIDs {
-						s.failedIDs = append(s.failedIDs, j.doc.ID)
-					}
+					s.refused(t, j.doc, ru, err)
 				}
 				prog.add(1)
 			}
@@ -164,17 +175,44 @@ func Load(ctx context.Context, p *Plan, containers map[string]*azcosmos.Containe
 	wg.Wait()
 	prog.stop()
 	if cause := context.Cause(ctx); cause != nil {
-		return nil, cause
+		return nil, 0, cause
 	}
 	if genErr != nil {
-		return nil, fmt.Errorf("generate: %w", genErr)
+		return nil, 0, fmt.Errorf("generate: %w", genErr)
 	}
+	return stats, throttled.Load(), nil
+}
 
-	res := &Result{Samples: samples, Throttled: throttled.Load()}
-	if res.Throttled > 0 {
-		res.Findings = append(res.Findings, record.Finding{Stage: "seed", Level: "info", Subject: "seeding",
-			Message: fmt.Sprintf("the target throttled %d writes (429); the loader waited as asked and retried", res.Throttled)})
+// span widens the type's time span to [start, end].
+func (s *typeStat) span(start, end time.Time) {
+	if s.first.IsZero() || start.Before(s.first) {
+		s.first = start
 	}
+	if end.After(s.last) {
+		s.last = end
+	}
+}
+
+// refused counts a document the service refused, keeping the first message and the ids to drop
+// from the samples.
+func (s *typeStat) refused(t *typePlan, d *Doc, ru float64, err error) {
+	s.failed++
+	s.ru += ru
+	if s.firstErr == "" {
+		s.firstErr = sdk.ServiceMessage(err)
+		if sdk.StatusOf(err) == http.StatusConflict && len(t.uniqueKeys) > 0 {
+			s.firstErr += "; " + sdk.UniqueKeyHint(t.uniqueKeys)
+		}
+	}
+	if len(s.failedIDs) < maxFailedIDs {
+		s.failedIDs = append(s.failedIDs, d.ID)
+	}
+}
+
+// tally adds the workers' statistics up per document type into res.Stats, records refused and
+// missing documents as findings (and drops refused ones from the samples), and returns the
+// documents written per container.
+func (res *Result) tally(p *Plan, stats [][]typeStat, counts map[string]int) map[string]int {
 	perContainer := map[string]int{}
 	for _, t := range p.types {
 		var agg typeStat
@@ -205,7 +243,7 @@ func Load(ctx context.Context, p *Plan, containers map[string]*azcosmos.Containe
 				Stage: "seed", Level: "error", Subject: "document type " + t.name,
 				Message: fmt.Sprintf("%d of %d documents were refused: %s", agg.failed, counts[t.name], agg.firstErr),
 			})
-			samples.drop(t.name, agg.failedIDs)
+			res.Samples.drop(t.name, agg.failedIDs)
 		}
 		if agg.docs+agg.failed != counts[t.name] {
 			res.Findings = append(res.Findings, record.Finding{
@@ -214,15 +252,20 @@ func Load(ctx context.Context, p *Plan, containers map[string]*azcosmos.Containe
 			})
 		}
 	}
-	// Verify through the SDK that nothing was lost or duplicated.
+	return perContainer
+}
+
+// verify counts each container's documents through the SDK and records, as findings, documents
+// lost or duplicated (or, in a reused container, fewer than were written).
+func (res *Result) verify(ctx context.Context, containers map[string]*azcosmos.ContainerClient, perContainer map[string]int, reused map[string]bool) error {
 	for _, name := range sortedKeys(perContainer) {
 		n, err := CountDocuments(ctx, containers[name])
 		if err != nil {
 			if sdk.TargetFailed(err) {
-				return nil, sdk.Infrastructure("count "+name, err)
+				return sdk.Infrastructure("count "+name, err)
 			}
 			if ctx.Err() != nil {
-				return nil, ctx.Err()
+				return ctx.Err()
 			}
 			res.Findings = append(res.Findings, record.Finding{
 				Stage: "seed", Level: "warn", Subject: "container " + name,
@@ -232,10 +275,10 @@ func Load(ctx context.Context, p *Plan, containers map[string]*azcosmos.Containe
 		}
 		want := perContainer[name]
 		switch {
-		case o.Reused[name] && n < want:
+		case reused[name] && n < want:
 			res.Findings = append(res.Findings, record.Finding{Stage: "seed", Level: "error", Subject: "container " + name,
 				Message: fmt.Sprintf("wrote %d documents into the existing container but it holds only %d", want, n)})
-		case o.Reused[name]:
+		case reused[name]:
 			if n > want {
 				res.Findings = append(res.Findings, record.Finding{Stage: "seed", Level: "info", Subject: "container " + name,
 					Message: fmt.Sprintf("the existing container holds %d documents besides the %d seeded", n-want, want)})
@@ -245,7 +288,7 @@ func Load(ctx context.Context, p *Plan, containers map[string]*azcosmos.Containe
 				Message: fmt.Sprintf("wrote %d documents but the container holds %d (lost or duplicated documents)", want, n)})
 		}
 	}
-	return res, nil
+	return nil
 }
 
 // writeDoc creates (or, into a reused container, upserts) one document, retrying 429 responses after
