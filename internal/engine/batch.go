@@ -26,36 +26,72 @@ type batchOp struct {
 // state is committed only when all succeed. On failure the response is 207 with the failing
 // operation's status and 424 for the others.
 func (s *Server) batch(q *request, c *container) (int, error) {
+	ops, vals, err := decodeBatch(q, c)
+	if err != nil {
+		return 0, err
+	}
+	// Decode bodies before taking the lock.
+	lpk := canonicalPK(vals)
+	prep := prepareBatch(c, ops, lpk)
+	p := c.partitionFor(effectivePartitionKey(c.pk.Kind, c.pk.Version, vals))
+	if err := s.admit(c, p); err != nil {
+		return 0, err
+	}
+	p.mu.Lock()
+	results, failed, failure, total := s.applyBatch(q, c, p, lpk, vals, ops, prep)
+	p.mu.Unlock()
+	q.charge = total
+	s.consume(c, p, total)
+	status := 200
+	if failed >= 0 {
+		status = 207
+		failBatch(results, failed, failure)
+		setHeader(q.out, "x-ms-substatus", strconv.Itoa(failure.sub))
+	}
+	body, _ := json.Marshal(results)
+	s.itemHeaders(q, p, nil)
+	return s.reply(q, status, body)
+}
+
+// decodeBatch reads a batch request: its operations within the service's limits, and the full
+// partition key of the logical partition it runs in.
+func decodeBatch(q *request, c *container) ([]batchOp, []any, error) {
 	if len(q.body) > maxBatchBytes {
-		return 0, errf(413, "The batch request is larger than 2 MB.")
+		return nil, nil, errf(413, "The batch request is larger than 2 MB.")
 	}
 	var ops []batchOp
 	if err := json.Unmarshal(q.body, &ops); err != nil {
-		return 0, errf(400, "The batch request body is invalid: %v", err)
+		return nil, nil, errf(400, "The batch request body is invalid: %v", err)
 	}
 	if len(ops) == 0 {
-		return 0, errf(400, "The batch request has no operations.")
+		return nil, nil, errf(400, "The batch request has no operations.")
 	}
 	if len(ops) > maxBatchOps {
-		return 0, errf(400, "The batch request has %d operations; at most %d are allowed.", len(ops), maxBatchOps)
+		return nil, nil, errf(400, "The batch request has %d operations; at most %d are allowed.", len(ops), maxBatchOps)
 	}
 	vals, present, err := parsePKHeader(q.header("X-Ms-Documentdb-Partitionkey"))
 	if err != nil || !present || len(vals) != len(c.pk.Paths) {
-		return 0, errf(400, "A batch request must give the full partition key of its logical partition.")
+		return nil, nil, errf(400, "A batch request must give the full partition key of its logical partition.")
 	}
-	// Decode bodies before taking the lock.
-	type prepared struct {
-		kind  string
-		id    string
-		body  map[string]any
-		raw   []byte
-		patch *patchSpec
-		err   error
-	}
-	prep := make([]prepared, len(ops))
-	lpk := canonicalPK(vals)
+	return ops, vals, nil
+}
+
+// preparedOp is a batch operation decoded and checked, or the error it fails with when its turn
+// comes.
+type preparedOp struct {
+	kind  string
+	id    string
+	body  map[string]any
+	raw   []byte
+	patch *patchSpec
+	err   error
+}
+
+// prepareBatch decodes and checks every operation of a batch in logical partition lpk.
+func prepareBatch(c *container, ops []batchOp, lpk string) []preparedOp {
+	prep := make([]preparedOp, len(ops))
 	for i, op := range ops {
-		pr := prepared{kind: op.OperationType, id: op.ID}
+		pr := preparedOp{kind: op.OperationType, id: op.ID}
 		switch op.OperationType {
 		case "Create", "Upsert", "Replace":
 			body, err := jsondoc.DecodeObject(op.ResourceBody) // buildDoc wants it decoded from raw
@@ -88,15 +124,17 @@ func (s *Server) batch(q *request, c *container) (int, error) {
 		}
 		prep[i] = pr
 	}
-	p := c.partitionFor(effectivePartitionKey(c.pk.Kind, c.pk.Version, vals))
-	if err := s.admit(c, p); err != nil {
-		return 0, err
-	}
+	return prep
+}
+
+// applyBatch stages the operations in order on an overlay of partition p (whose lock the caller
+// holds) and commits them only when all succeed. It returns the per-operation results, the index
+// of the failed operation (-1 when none) and its error, and the total charge.
+func (s *Server) applyBatch(q *request, c *container, p *partition, lpk string, vals []any, ops []batchOp, prep []preparedOp) ([]map[string]any, int, *apiError, float64) {
 	results := make([]map[string]any, len(ops))
 	failed := -1
 	var failure *apiError
 	total := 0.0
-	p.mu.Lock()
 	o := s.newOverlay(c, p, lpk, vals)
 	for i, pr := range prep {
 		var res itemResult
@@ -124,27 +162,22 @@ func (s *Server) batch(q *request, c *container) (int, error) {
 	if failed < 0 {
 		s.commit(o)
 	}
-	p.mu.Unlock()
-	q.charge = total
-	s.consume(c, p, total)
-	status := 200
-	if failed >= 0 {
-		status = 207
-		for i := range results {
-			switch {
-			case i == failed:
-				r := map[string]any{"statusCode": failure.status, "requestCharge": 0}
-				if failure.sub != 0 {
-					r["subStatusCode"] = failure.sub
-				}
-				results[i] = r
-			default:
-				results[i] = map[string]any{"statusCode": 424, "requestCharge": 0}
+	return results, failed, failure, total
+}
+
+// failBatch replaces the results of a failed batch: the failed operation's status, and 424 (failed
+// dependency) for every other, none of which was applied.
+func failBatch(results []map[string]any, failed int, failure *apiError) {
+	for i := range results {
+		switch {
+		case i == failed:
+			r := map[string]any{"statusCode": failure.status, "requestCharge": 0}
+			if failure.sub != 0 {
+				r["subStatusCode"] = failure.sub
 			}
+			results[i] = r
+		default:
+			results[i] = map[string]any{"statusCode": 424, "requestCharge": 0}
 		}
-		setHeader(q.out, "x-ms-substatus", strconv.Itoa(failure.sub))
 	}
-	body, _ := json.Marshal(results)
-	s.itemHeaders(q, p, nil)
-	return s.reply(q, status, body)
 }
