@@ -163,32 +163,69 @@ func Build(d *design.Design, opts Options) (*Plan, error) {
 	seedN := cmp.Or(opts.Seed, DefaultSeed)
 	p.Assumptions = assumptions(rc, acct, seedN)
 
-	// Per container: sizers, document estimates and seeded bytes.
-	type cstate struct {
-		s           *sizer
-		ests        map[string]docEstimate
-		seeded      float64 // bytes at seed counts
-		plan        *Container
-		factor      float64
-		single      float64 // peak RU/s of single-partition patterns × their busiest share
-		singleTotal float64 // peak RU/s of single-partition patterns
-		cross       float64 // peak RU/s of cross-partition patterns
-	}
-	states := map[string]*cstate{}
-	var order []*cstate
-	var seededTotal float64
+	b := &builder{d: d, rc: rc, acct: acct, p: p, states: map[string]*cstate{}}
 	// Document counts: the ones `run` seeds with the same seed, so that plan and run agree.
-	var seeded map[string]int
 	if sp, err := seed.Compile(d, seedN); err == nil {
-		seeded = sp.Counts()
+		b.seeded = sp.Counts()
 	} else {
 		p.Warnings = append(p.Warnings, Warning{Code: "seed-plan", Subject: d.Name,
 			Message: fmt.Sprintf("the documents cannot be generated (%v): counts are averages of the designed ranges", err)})
 	}
+	if err := b.sizeContainers(); err != nil {
+		return nil, err
+	}
+	b.scaleContainers()
+	if err := b.addPatterns(); err != nil {
+		return nil, err
+	}
+	// Containers: sizing, cost, hot partitions.
+	for _, st := range b.order {
+		b.price(st)
+		b.hotPartitions(st)
+		st.plan.StorageGB = round(st.plan.StorageGB, 3)
+		p.Containers = append(p.Containers, *st.plan)
+	}
+	p.MonthlyUSD = round(p.MonthlyUSD, 2)
+	p.DesignedMonthlyUSD = round(p.DesignedMonthlyUSD, 2)
+	p.Warnings = append(p.Warnings, pricingWarnings(rc, d.Pricing)...)
+	return p, nil
+}
+
+// builder is the state of one Build: the plan being filled and each container's state, in design
+// order.
+type builder struct {
+	d      *design.Design
+	rc     *cost.RateCard
+	acct   cost.Account
+	p      *Plan
+	seeded map[string]int // document counts per type at the run's seed; nil = averages of the ranges
+	states map[string]*cstate
+	order  []*cstate
+	// seededTotal is the estimated bytes of every container's seeded documents.
+	seededTotal float64
+}
+
+// cstate is one container's sizers, document estimates and seeded bytes, and the traffic its
+// patterns add up to.
+type cstate struct {
+	s           *sizer
+	ests        map[string]docEstimate
+	seeded      float64 // bytes at seed counts
+	plan        *Container
+	factor      float64
+	single      float64 // peak RU/s of single-partition patterns × their busiest share
+	singleTotal float64 // peak RU/s of single-partition patterns
+	cross       float64 // peak RU/s of cross-partition patterns
+}
+
+// sizeContainers estimates every document type of every container: size, index terms, count at
+// the run's seed, and how its partition-key values spread.
+func (b *builder) sizeContainers() error {
+	d, p, seeded := b.d, b.p, b.seeded
 	for i := range d.Containers {
 		c := &d.Containers[i]
 		if len(c.Documents) == 0 {
-			return nil, fmt.Errorf("plan: container %s has no document types", c.Name)
+			return fmt.Errorf("plan: container %s has no document types", c.Name)
 		}
 		pol, err := compilePolicy(c.Indexing)
 		if err != nil {
@@ -212,13 +249,19 @@ func Build(d *design.Design, opts Options) (*Plan, error) {
 					Message: fmt.Sprintf("documents of type %s have no %s: they all share one logical partition", dt.Type, strings.Join(c.PartitionKey, ", "))})
 			}
 		}
-		seededTotal += st.seeded
+		b.seededTotal += st.seeded
 		st.plan = cp
-		states[c.Name] = st
-		order = append(order, st)
+		b.states[c.Name] = st
+		b.order = append(b.order, st)
 	}
-	// Production storage per container and the scale factor from seeded to production counts.
-	for _, st := range order {
+	return nil
+}
+
+// scaleContainers sets each container's production storage, the factor from seeded to production
+// volume, and its physical partitions from the designed throughput and storage.
+func (b *builder) scaleContainers() {
+	d, rc, seededTotal := b.d, b.rc, b.seededTotal
+	for _, st := range b.order {
 		c := st.s.c
 		seededGB := st.seeded / 1e9
 		switch {
@@ -242,13 +285,16 @@ func Build(d *design.Design, opts Options) (*Plan, error) {
 			st.plan.Partitions = c.Partitions
 		}
 	}
+}
 
-	// Patterns.
+// addPatterns estimates every access pattern and adds its traffic to its container's.
+func (b *builder) addPatterns() error {
+	d, rc, p := b.d, b.rc, b.p
 	for i := range d.AccessPatterns {
 		ap := &d.AccessPatterns[i]
-		st, ok := states[ap.Container]
+		st, ok := b.states[ap.Container]
 		if !ok {
-			return nil, fmt.Errorf("plan: pattern %s: no container %q", ap.ID, ap.Container)
+			return fmt.Errorf("plan: pattern %s: no container %q", ap.ID, ap.Container)
 		}
 		// Queries are estimated at the seeded volume, which is what a run measures; partitions and
 		// storage are at production scale, as the engine simulates them.
@@ -270,62 +316,65 @@ func Build(d *design.Design, opts Options) (*Plan, error) {
 		p.Warnings = append(p.Warnings, qw...)
 		p.Warnings = append(p.Warnings, patternWarnings(pp)...)
 	}
+	return nil
+}
 
-	// Containers: sizing, cost, hot partitions.
-	for _, st := range order {
-		cp := st.plan
-		c := st.s.c
-		cp.AvgRUs, cp.PeakRUs = round(cp.AvgRUs, 2), round(cp.PeakRUs, 2)
-		opts, best := rc.Cheapest(cp.AvgRUs, cp.PeakRUs, cp.StorageGB, acct)
-		cp.Options = opts
-		if best >= 0 {
-			cp.Recommended = Throughput{Mode: opts[best].Mode, RU: int(opts[best].BilledRU)}
-			if opts[best].Mode == cost.Serverless {
-				cp.Recommended.RU = 0
-			} else if opts[best].Mode == cost.Autoscale {
-				cp.Recommended.RU = rc.AutoscaleFor(cp.PeakRUs, cp.StorageGB)
-			}
-			cp.MonthlyUSD = opts[best].Total
+// price chooses the cheapest throughput mode for a container's modeled load, prices the designed
+// one, and warns when the design cannot carry its peak.
+func (b *builder) price(st *cstate) {
+	rc, acct, p := b.rc, b.acct, b.p
+	cp := st.plan
+	c := st.s.c
+	cp.AvgRUs, cp.PeakRUs = round(cp.AvgRUs, 2), round(cp.PeakRUs, 2)
+	opts, best := rc.Cheapest(cp.AvgRUs, cp.PeakRUs, cp.StorageGB, acct)
+	cp.Options = opts
+	if best >= 0 {
+		cp.Recommended = Throughput{Mode: opts[best].Mode, RU: int(opts[best].BilledRU)}
+		if opts[best].Mode == cost.Serverless {
+			cp.Recommended.RU = 0
+		} else if opts[best].Mode == cost.Autoscale {
+			cp.Recommended.RU = rc.AutoscaleFor(cp.PeakRUs, cp.StorageGB)
 		}
-		cp.DesignedCost = rc.MonthlyCost(cost.Usage{Mode: cp.Designed.Mode, Provisioned: cp.Designed.RU,
-			AvgRU: cp.AvgRUs, PeakRU: cp.PeakRUs, StorageGB: cp.StorageGB}, acct)
-		p.MonthlyUSD += cp.MonthlyUSD
-		p.DesignedMonthlyUSD += cp.DesignedCost.Total
-		if !cp.DesignedCost.Feasible {
-			p.Warnings = append(p.Warnings, Warning{Code: "serverless", Subject: c.Name, Message: cp.DesignedCost.Reason})
-		}
-		if cp.Designed.Mode != cost.Serverless && float64(cp.Designed.RU) < cp.PeakRUs {
-			p.Warnings = append(p.Warnings, Warning{Code: "throughput-short", Subject: c.Name,
-				Message: fmt.Sprintf("designed %s %d RU/s is below the modeled peak of %.0f RU/s", cp.Designed.Mode, cp.Designed.RU, cp.PeakRUs)})
-		}
-
-		// Hot partitions: the busiest logical partition's traffic and size.
-		var busiestGB, prefixGB float64
-		for j := range c.Documents {
-			dt := &c.Documents[j]
-			full, prefix := st.s.partitionDist(dt)
-			bytes := st.s.count(dt, 0) * st.ests[dt.Type].Bytes * st.factor / 1e9
-			busiestGB += bytes * full.Share
-			prefixGB += bytes * prefix.Share
-		}
-		cp.BusiestGB = round(busiestGB, 3)
-		np := float64(max(cp.Partitions, 1))
-		cp.BusiestRUs = round(st.single, 1)
-		physical := st.single + (st.singleTotal-st.single)/np + st.cross/np
-		prov := float64(cp.Designed.RU)
-		cp.Hot = rc.HotPartition(cost.HotInput{ProvisionedRU: prov, Partitions: cp.Partitions,
-			BusiestRU: st.single, PartitionRU: physical, BusiestGB: busiestGB, PrefixGB: prefixGB,
-			Hierarchical: c.IsHierarchical(), Serverless: cp.Designed.Mode == cost.Serverless})
-		for _, f := range cp.Hot.Findings {
-			p.Warnings = append(p.Warnings, Warning{Code: "hot-partition", Subject: c.Name, Message: f})
-		}
-		cp.StorageGB = round(cp.StorageGB, 3)
-		p.Containers = append(p.Containers, *cp)
+		cp.MonthlyUSD = opts[best].Total
 	}
-	p.MonthlyUSD = round(p.MonthlyUSD, 2)
-	p.DesignedMonthlyUSD = round(p.DesignedMonthlyUSD, 2)
-	p.Warnings = append(p.Warnings, pricingWarnings(rc, d.Pricing)...)
-	return p, nil
+	cp.DesignedCost = rc.MonthlyCost(cost.Usage{Mode: cp.Designed.Mode, Provisioned: cp.Designed.RU,
+		AvgRU: cp.AvgRUs, PeakRU: cp.PeakRUs, StorageGB: cp.StorageGB}, acct)
+	p.MonthlyUSD += cp.MonthlyUSD
+	p.DesignedMonthlyUSD += cp.DesignedCost.Total
+	if !cp.DesignedCost.Feasible {
+		p.Warnings = append(p.Warnings, Warning{Code: "serverless", Subject: c.Name, Message: cp.DesignedCost.Reason})
+	}
+	if cp.Designed.Mode != cost.Serverless && float64(cp.Designed.RU) < cp.PeakRUs {
+		p.Warnings = append(p.Warnings, Warning{Code: "throughput-short", Subject: c.Name,
+			Message: fmt.Sprintf("designed %s %d RU/s is below the modeled peak of %.0f RU/s", cp.Designed.Mode, cp.Designed.RU, cp.PeakRUs)})
+	}
+
+}
+
+// hotPartitions finds the busiest logical partition's traffic and size and what the rate card says
+// about it.
+func (b *builder) hotPartitions(st *cstate) {
+	rc, p := b.rc, b.p
+	cp, c := st.plan, st.s.c
+	var busiestGB, prefixGB float64
+	for j := range c.Documents {
+		dt := &c.Documents[j]
+		full, prefix := st.s.partitionDist(dt)
+		bytes := st.s.count(dt, 0) * st.ests[dt.Type].Bytes * st.factor / 1e9
+		busiestGB += bytes * full.Share
+		prefixGB += bytes * prefix.Share
+	}
+	cp.BusiestGB = round(busiestGB, 3)
+	np := float64(max(cp.Partitions, 1))
+	cp.BusiestRUs = round(st.single, 1)
+	physical := st.single + (st.singleTotal-st.single)/np + st.cross/np
+	prov := float64(cp.Designed.RU)
+	cp.Hot = rc.HotPartition(cost.HotInput{ProvisionedRU: prov, Partitions: cp.Partitions,
+		BusiestRU: st.single, PartitionRU: physical, BusiestGB: busiestGB, PrefixGB: prefixGB,
+		Hierarchical: c.IsHierarchical(), Serverless: cp.Designed.Mode == cost.Serverless})
+	for _, f := range cp.Hot.Findings {
+		p.Warnings = append(p.Warnings, Warning{Code: "hot-partition", Subject: c.Name, Message: f})
+	}
 }
 
 func assumptions(rc *cost.RateCard, a cost.Account, seedN int64) []string {
