@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -248,7 +249,16 @@ func designedThroughput(c *design.Container) azcosmos.ThroughputProperties {
 	}
 }
 
+// serverless reports whether tp is the zero ThroughputProperties designedThroughput gives a
+// serverless container: its accessors dereference an offer it does not have.
+func serverless(tp azcosmos.ThroughputProperties) bool {
+	return reflect.ValueOf(tp).IsZero()
+}
+
 func hasThroughput(tp azcosmos.ThroughputProperties) bool {
+	if serverless(tp) {
+		return false
+	}
 	_, manual := tp.ManualThroughput()
 	_, auto := tp.AutoscaleMaxThroughput()
 	return manual || auto
@@ -259,6 +269,9 @@ func sameThroughput(a, b azcosmos.ThroughputProperties) bool {
 }
 
 func describeThroughput(tp azcosmos.ThroughputProperties) string {
+	if serverless(tp) {
+		return "no dedicated throughput (serverless)"
+	}
 	if v, ok := tp.AutoscaleMaxThroughput(); ok {
 		return fmt.Sprintf("autoscale max %d RU/s", v)
 	}
