@@ -63,6 +63,7 @@ type request struct {
 	hdr    http.Header
 	charge float64
 	out    http.Header
+	route  *route // the routing table's row that matched (router.go)
 }
 
 // header returns a request header by its canonical name. The server canonicalises the names of
@@ -343,100 +344,6 @@ func (s *Server) reply(q *request, status int, body []byte) (int, error) {
 		q.w.Write(body)
 	}
 	return status, nil
-}
-
-// route dispatches on the path shape.
-func (s *Server) route(q *request) (int, error) {
-	seg := q.segs
-	m := q.r.Method
-	switch {
-	case len(seg) == 0:
-		if m != http.MethodGet {
-			break
-		}
-		return s.account(q)
-	case seg[0] == "offers":
-		return s.offers(q)
-	case seg[0] != "dbs":
-		return 0, errf(404, "The resource path %q is not known.", "/"+strings.Join(seg, "/"))
-	case len(seg) == 1:
-		switch m {
-		case http.MethodPost:
-			if isQuery(q) {
-				return s.queryDatabases(q)
-			}
-			return s.createDatabase(q)
-		case http.MethodGet:
-			setHeader(q.out, EngineHeader, "validate")
-			return s.listDatabases(q)
-		}
-	case len(seg) == 2:
-		switch m {
-		case http.MethodGet:
-			return s.readDatabase(q, seg[1])
-		case http.MethodDelete:
-			return s.deleteDatabase(q, seg[1])
-		}
-	case len(seg) == 3 && seg[2] == "colls":
-		switch m {
-		case http.MethodPost:
-			if isQuery(q) {
-				return s.queryContainers(q, seg[1])
-			}
-			return s.createContainer(q, seg[1])
-		case http.MethodGet:
-			return s.listContainers(q, seg[1])
-		}
-	case len(seg) == 4 && seg[2] == "colls":
-		switch m {
-		case http.MethodGet:
-			return s.readContainer(q, seg[1], seg[3])
-		case http.MethodPut:
-			return s.replaceContainer(q, seg[1], seg[3])
-		case http.MethodDelete:
-			return s.deleteContainer(q, seg[1], seg[3])
-		}
-	case len(seg) == 5 && seg[2] == "colls" && seg[4] == "pkranges":
-		if m == http.MethodGet {
-			return s.pkranges(q, seg[1], seg[3])
-		}
-	case len(seg) == 5 && seg[2] == "colls" && seg[4] == "docs":
-		c, err := s.lookupContainer(seg[1], seg[3])
-		if err != nil {
-			return 0, err
-		}
-		switch m {
-		case http.MethodPost:
-			switch {
-			case isQuery(q):
-				return s.queryItems(q, c)
-			case strings.EqualFold(q.header("X-Ms-Cosmos-Is-Batch-Request"), "true"):
-				return s.batch(q, c)
-			default:
-				return s.writeItem(q, c, "")
-			}
-		case http.MethodGet:
-			return s.readFeed(q, c)
-		}
-	case len(seg) == 6 && seg[2] == "colls" && seg[4] == "docs":
-		c, err := s.lookupContainer(seg[1], seg[3])
-		if err != nil {
-			return 0, err
-		}
-		switch m {
-		case http.MethodGet:
-			return s.readItem(q, c, seg[5])
-		case http.MethodPut:
-			return s.writeItem(q, c, seg[5])
-		case http.MethodDelete:
-			return s.deleteItem(q, c, seg[5])
-		case http.MethodPatch:
-			return s.patchItem(q, c, seg[5])
-		}
-	default:
-		return 0, errf(404, "The resource path %q is not known.", "/"+strings.Join(seg, "/"))
-	}
-	return 0, errf(405, "The method %s is not allowed on this resource.", m)
 }
 
 func isQuery(q *request) bool {
