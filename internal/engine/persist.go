@@ -106,6 +106,9 @@ func (s *Server) load(path string) error {
 		n := uint32(s.nextID())
 		d := &database{id: id, ridNum: n, rid: ridDB(n), etag: s.newETag(), ts: s.now().Unix(), colls: map[string]*container{}}
 		if sd.Offer != nil {
+			if err := checkThroughput(sd.Offer.Manual, sd.Offer.AutoscaleMax); err != nil {
+				return fmt.Errorf("load snapshot %s: database %s: %v", path, id, err)
+			}
 			d.offer = s.newOffer(sd.Offer.Manual, sd.Offer.AutoscaleMax, d.rid, "dbs/"+d.rid+"/")
 		}
 		s.dbs[id] = d
@@ -130,7 +133,13 @@ func (s *Server) load(path string) error {
 			c := &container{db: d, id: cid, ridNum: cn, rid: ridColl(d.ridNum, cn), etag: s.newETag(), ts: s.now().Unix(),
 				props: m, pk: pk, policy: pol, unique: uniq, defaultTTL: ttl}
 			if sc.Offer != nil {
+				if err := checkThroughput(sc.Offer.Manual, sc.Offer.AutoscaleMax); err != nil {
+					return fmt.Errorf("load snapshot %s: container %s: %v", path, cid, err)
+				}
 				c.offer = s.newOffer(sc.Offer.Manual, sc.Offer.AutoscaleMax, c.rid, "dbs/"+d.rid+"/colls/"+c.rid+"/")
+			}
+			if err := checkPartitions(sc.Partitions); err != nil {
+				return fmt.Errorf("load snapshot %s: container %s: %w", path, cid, err)
 			}
 			newPartitions(c, max(sc.Partitions, 1))
 			d.colls[cid] = c
