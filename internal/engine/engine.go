@@ -174,7 +174,7 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 		s.public = pu.Scheme + "://" + pu.Host + "/"
 		certHosts = append(certHosts, pu.Hostname())
 	}
-	s.http = &http.Server{Handler: s, ReadHeaderTimeout: 30 * time.Second, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelDebug)}
+	s.http = &http.Server{Handler: s, ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout, WriteTimeout: writeTimeout, IdleTimeout: idleTimeout, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelDebug)}
 	if o.Protocol == "https" {
 		cert, pool, err := selfSigned(certHosts...)
 		if err != nil {

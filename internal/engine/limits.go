@@ -1,6 +1,9 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // Throughput and partition bounds. The service refuses provisioned throughput above its per-container
 // and per-database maximum (concepts-limits.md, "Provisioned throughput": "Maximum RUs per container
@@ -32,3 +35,16 @@ func checkPartitions(n int) error {
 	}
 	return nil
 }
+
+// Connection timeouts: a client that sends its headers or body slowly, reads the response slowly or
+// keeps an idle connection open cannot hold it for ever. The body is at most 4 MB, which a slow link
+// sends within the read timeout; the write timeout leaves a query's five seconds (concepts-limits.md,
+// "Maximum execution time for a single operation") far behind; an idle keep-alive is closed after
+// two minutes, within the four minutes of Azure's load balancers the same page quotes (the values
+// are the engine's, assumed). Variables, so that tests can shorten them.
+var (
+	readHeaderTimeout = 30 * time.Second
+	readTimeout       = time.Minute
+	writeTimeout      = 2 * time.Minute
+	idleTimeout       = 2 * time.Minute
+)
