@@ -55,8 +55,8 @@ does for the vNext emulator).`,
 				}
 			}
 			bind := v.GetString("bind")
-			if ip := net.ParseIP(bind); ip != nil && !ip.IsLoopback() {
-				fmt.Fprintf(a.stderr, "warning: binding %s exposes the engine beyond this machine\n", bind)
+			if w := bindWarning(bind); w != "" {
+				fmt.Fprintln(a.stderr, w)
 			}
 			srv, err := engine.Start(a.ctx, engine.Options{
 				Addr:        net.JoinHostPort(bind, strconv.Itoa(port)),
@@ -84,6 +84,19 @@ does for the vNext emulator).`,
 	}
 	addFlags(cmd, "serve")
 	return cmd
+}
+
+// bindWarning is the warning for a listen host that reaches beyond this machine: a non-loopback
+// address, a host name other than localhost, or "" (every interface, like 0.0.0.0); "" when the
+// host is loopback.
+func bindWarning(bind string) string {
+	switch ip := net.ParseIP(bind); {
+	case bind == "":
+		return `warning: --bind "" listens on every interface and exposes the engine beyond this machine`
+	case ip != nil && ip.IsLoopback(), strings.EqualFold(bind, "localhost"):
+		return ""
+	}
+	return fmt.Sprintf("warning: binding %s exposes the engine beyond this machine", bind)
 }
 
 // newLogger returns a text logger on w at the named level.
