@@ -311,8 +311,15 @@ func (a *app) runDesign(ctx context.Context, d *design.Design, o *runOptions, tg
 		fmt.Fprintf(a.stderr, "%s: %s\n", d.Name, target.RunCostSummary(d, o.samples))
 	}
 	fmt.Fprintf(a.stderr, "%s: provisioning database %q on %s\n", d.Name, dbName, tgt.Info.Kind)
+	if tgt.Info.Kind != "embedded" { // the embedded engine's data ends with the process
+		setInflight(fmt.Sprintf("database %q on %s", dbName, tgt.Info.Kind))
+	}
 	measured, err := pipeline.Run(ctx, d, tgt.Client, tgt.Info, popts)
+	setInflight("")
 	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return 0, interruptedErr(d, err, o.keep, dbName, tgt.Info.Kind)
+		}
 		return 0, classifyRunErr(d, err)
 	}
 	if relabelPlaceholder(measured) {
@@ -372,7 +379,7 @@ func (a *app) runDesign(ctx context.Context, d *design.Design, o *runOptions, tg
 // <dir>/<design>.baseline.json when --baseline is a directory.
 func baselineFile(base string, d *design.Design) string {
 	if fi, err := os.Stat(base); (err == nil && fi.IsDir()) || strings.HasSuffix(base, string(os.PathSeparator)) {
-		return filepath.Join(base, d.Name+".baseline.json")
+		return filepath.Join(base, report.FileStem(d.Name)+".baseline.json")
 	}
 	return base
 }

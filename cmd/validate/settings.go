@@ -143,6 +143,9 @@ func newViper(flags *pflag.FlagSet, configFile string) (*viper.Viper, error) {
 		}
 	}
 	if configFile != "" {
+		if err := checkConfigFile(configFile); err != nil {
+			return nil, usageErr("config file %s: %v", configFile, err)
+		}
 		v.SetConfigFile(configFile)
 		v.SetConfigType("yaml")
 		if err := v.ReadInConfig(); err != nil {
@@ -197,6 +200,24 @@ func settingKeys() []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// maxConfigBytes bounds a config file (a few dozen keys take a few hundred bytes).
+const maxConfigBytes = 1 << 20
+
+// checkConfigFile requires a regular file of at most maxConfigBytes before anything reads it whole
+// (a device such as /dev/zero never ends).
+func checkConfigFile(path string) error {
+	st, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return err
+	case !st.Mode().IsRegular():
+		return fmt.Errorf("not a regular file")
+	case st.Size() > maxConfigBytes:
+		return fmt.Errorf("%d bytes; config files are limited to %d", st.Size(), maxConfigBytes)
+	}
+	return nil
 }
 
 // configPositions maps each top-level key of a YAML file to ":line:col", for messages; a file that

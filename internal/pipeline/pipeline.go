@@ -97,7 +97,7 @@ func Run(ctx context.Context, d *design.Design, client *azcosmos.Client, info pr
 			defer cancel()
 		}
 		if terr := prov.Teardown(tctx); terr != nil {
-			err = errors.Join(err, fmt.Errorf("teardown: %w", terr))
+			err = errors.Join(err, &TeardownError{Database: prov.Database, Err: terr})
 		} else {
 			say("teardown: removed what this run created in %s", prov.Database)
 		}
