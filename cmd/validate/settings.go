@@ -72,6 +72,7 @@ var settings = []setting{
 	{key: "protocol", def: "http", usage: "http or https (https uses a certificate generated at start)", cmds: []string{"serve"}},
 	{key: "bind", def: "127.0.0.1", usage: "address to bind; anything but loopback exposes the engine to the network", cmds: []string{"serve"}},
 	{key: "persist", def: "", usage: "file to load at start and save on exit (default: memory only)", cmds: []string{"serve"}},
+	{key: "persist-mode", def: "log", usage: "with --persist: log (every acknowledged write is fsynced to FILE.log first; nothing acknowledged is lost in a crash) or snapshot (saved every 30 s and on exit only; a crash loses the writes since the last save)", cmds: []string{"serve"}},
 	{key: "public-endpoint", def: "", usage: "address the account advertises to SDKs, when they reach the server elsewhere than it listens (a container's published port), e.g. http://localhost:8083/", cmds: []string{"serve"}},
 	// Everywhere.
 	{key: "log-level", def: "warn", usage: "log level: debug, info, warn or error", cmds: []string{"run", "serve"}},

@@ -125,6 +125,11 @@ func (s *Server) batch(q *request, c *container) (int, error) {
 		s.commit(o)
 	}
 	p.mu.Unlock()
+	if failed < 0 {
+		if err := s.durable(o.logged); err != nil { // acknowledged only once it is on disk
+			return 0, err
+		}
+	}
 	q.charge = total
 	s.consume(c, p, total)
 	status := 200

@@ -121,6 +121,9 @@ func (s *Server) serve(q *request) (int, error) {
 		}
 		q.body = b
 	}
+	if s.wal != nil && metaMutation(q) {
+		return s.routeDurably(q)
+	}
 	return s.route(q)
 }
 
