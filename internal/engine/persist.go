@@ -101,7 +101,10 @@ func (s *Server) save(path string) error {
 	if err != nil {
 		return fmt.Errorf("save snapshot: %w", err)
 	}
-	if _, err := tmp.Write(b); err != nil {
+	if _, err = tmp.Write(b); err == nil {
+		err = tmp.Sync() // on disk before the rename makes it the snapshot
+	}
+	if err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
 		return fmt.Errorf("save snapshot: %w", err)
@@ -113,6 +116,7 @@ func (s *Server) save(path string) error {
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("save snapshot: %w", err)
 	}
+	syncDir(filepath.Dir(path))
 	s.dirty.Store(false)
 	return nil
 }
