@@ -52,6 +52,7 @@ type runOptions struct {
 	seed           int64
 	samples        int
 	keep           bool
+	writeExisting  bool
 	reuse          bool
 	runID          string
 	concurrency    int
@@ -96,6 +97,7 @@ func readRunOptions(v *viper.Viper) (*runOptions, error) {
 		seed:           v.GetInt64("seed"),
 		samples:        v.GetInt("samples"),
 		keep:           v.GetBool("keep"),
+		writeExisting:  v.GetBool("write-into-existing"),
 		reuse:          v.GetBool("reuse-database"),
 		runID:          v.GetString("run-id"),
 		concurrency:    v.GetInt("concurrency"),
@@ -306,6 +308,7 @@ func (a *app) runDesign(ctx context.Context, d *design.Design, o *runOptions, tg
 		Keep:          o.keep,
 		Concurrency:   o.concurrency,
 	}
+	popts.WriteIntoExisting = o.writeExisting
 	a.setProgress(&popts, o.progress)
 	if tgt.Info.Kind == "account" {
 		fmt.Fprintf(a.stderr, "%s: %s\n", d.Name, target.RunCostSummary(d, o.samples))
@@ -319,6 +322,9 @@ func (a *app) runDesign(ctx context.Context, d *design.Design, o *runOptions, tg
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return 0, interruptedErr(d, err, o.keep, dbName, tgt.Info.Kind)
+		}
+		if errors.Is(err, pipeline.ErrExistingContainers) {
+			return 0, usageErr("%s: %v", d.Name, err)
 		}
 		return 0, classifyRunErr(d, err)
 	}

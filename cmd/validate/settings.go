@@ -45,6 +45,7 @@ var settings = []setting{
 		cmdUsage: map[string]string{"serve": "master key clients must sign with (prefer the CDV_KEY variable; unset = the emulators' well-known key)"}},
 	{key: "connection-string", def: "", usage: "connection string AccountEndpoint=...;AccountKey=... (prefer CDV_CONNECTION_STRING)", secret: true, cmds: []string{"run"}},
 	{key: "reuse-database", def: false, usage: "allow running in a database that already exists (never deleted)", cmds: []string{"run"}},
+	{key: "write-into-existing", def: false, usage: "with --reuse-database, seed into containers that already exist: the run's documents stay in them after teardown, and a generated id can overwrite one of theirs", cmds: []string{"run"}},
 	{key: "run-id", def: "", usage: "suffix of the run-scoped database name on accounts (default: random)", cmds: []string{"run"}},
 	// Pipeline.
 	{key: "seed", def: int64(1), usage: "generator seed: the same seed gives byte-identical documents (plan: the document counts of that seed)", cmds: []string{"run", "plan"}},

@@ -30,6 +30,9 @@ type Options struct {
 	Database string
 	// ReuseDatabase accepts an existing database; otherwise Run refuses to touch it.
 	ReuseDatabase bool
+	// WriteIntoExisting lets a run seed into containers that existed before it (with ReuseDatabase);
+	// otherwise Run refuses (ErrExistingContainers), since teardown leaves their documents alone.
+	WriteIntoExisting bool
 	// Keep leaves the database (or the containers this run created) in place.
 	Keep bool
 	// Concurrency bounds seeding requests in flight. Default 16.
@@ -112,6 +115,9 @@ func Run(ctx context.Context, d *design.Design, client *azcosmos.Client, info pr
 	reused := map[string]bool{}
 	for _, name := range prov.Reused {
 		reused[name] = true
+	}
+	if err := checkExisting(prov.Reused, prov.Database, o.WriteIntoExisting); err != nil {
+		return out, err
 	}
 	tag, err := runTag()
 	if err != nil {
