@@ -132,6 +132,9 @@ func ReadBaseline(rd io.Reader) (*Report, error) {
 	if err := json.Unmarshal(data, &head); err != nil {
 		return nil, fmt.Errorf("not a JSON report or baseline (%v): give a baseline file or a report written with --format json", err)
 	}
+	if err := checkControls(data); err != nil {
+		return nil, err
+	}
 	if head.SchemaVersion == 0 {
 		return nil, fmt.Errorf("not a report or baseline (no schemaVersion): give a baseline file or a report written with --format json")
 	}
