@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/cosmosdv/validate/internal/plan"
+	"github.com/cosmosdv/validate/internal/report"
 	"github.com/spf13/cobra"
 )
 
@@ -62,7 +63,7 @@ price in the wrong unit, a hot partition), 2 when a design cannot be read.`,
 						return infraErr(err)
 					}
 					ext := map[string]string{"text": "txt", "json": "json"}[f]
-					name := filepath.Join(out, d.Name+".plan."+ext)
+					name := filepath.Join(out, report.FileStem(d.Name)+".plan."+ext)
 					fh, err := os.Create(name)
 					if err != nil {
 						return infraErr(err)

@@ -46,6 +46,7 @@ type runOptions struct {
 	seed           int64
 	samples        int
 	keep           bool
+	writeExisting  bool
 	reuse          bool
 	runID          string
 	concurrency    int
@@ -90,6 +91,7 @@ func readRunOptions(v *viper.Viper) (*runOptions, error) {
 		seed:           v.GetInt64("seed"),
 		samples:        v.GetInt("samples"),
 		keep:           v.GetBool("keep"),
+		writeExisting:  v.GetBool("write-into-existing"),
 		reuse:          v.GetBool("reuse-database"),
 		runID:          v.GetString("run-id"),
 		concurrency:    v.GetInt("concurrency"),
@@ -196,24 +198,26 @@ func (a *app) run(ctx context.Context, paths []string, o *runOptions) error {
 		return err
 	}
 	c := pipeline.Config{
-		Target:         o.target,
-		Partitions:     o.partitions,
-		RunID:          o.runID,
-		Seed:           o.seed,
-		Samples:        o.samples,
-		Concurrency:    o.concurrency,
-		ReuseDatabase:  o.reuse,
-		Keep:           o.keep,
-		Tolerance:      o.tolerance,
-		Compare:        o.compare,
-		Out:            o.out,
-		Formats:        o.formats,
-		Baseline:       o.baseline,
-		UpdateBaseline: o.updateBaseline,
-		Started:        started,
-		Version:        version,
-		Stdout:         a.stdout,
-		Stderr:         a.stderr,
+		Target:            o.target,
+		Partitions:        o.partitions,
+		RunID:             o.runID,
+		Seed:              o.seed,
+		Samples:           o.samples,
+		Concurrency:       o.concurrency,
+		ReuseDatabase:     o.reuse,
+		Keep:              o.keep,
+		WriteIntoExisting: o.writeExisting,
+		Inflight:          setInflight,
+		Tolerance:         o.tolerance,
+		Compare:           o.compare,
+		Out:               o.out,
+		Formats:           o.formats,
+		Baseline:          o.baseline,
+		UpdateBaseline:    o.updateBaseline,
+		Started:           started,
+		Version:           version,
+		Stdout:            a.stdout,
+		Stderr:            a.stderr,
 	}
 	a.setProgress(&c, o.progress)
 	out, err := pipeline.Validate(ctx, designs, c)

@@ -24,6 +24,11 @@ the cost model (labelled "model"), honours indexing policies and hierarchical pa
 Flags mirror the Microsoft vNext emulator where they overlap (--port 8081, --protocol http, --key).
 The default key is the emulator's well-known key. It binds to loopback unless --bind says otherwise.
 Stop it with Ctrl-C; with --persist it saves its data to the file and loads it at the next start.
+Durability with --persist is a choice (--persist-mode): "log", the default, appends every write to
+FILE.log and fsyncs it before the response, so a crash (even kill -9) loses nothing acknowledged;
+the log is compacted into the file at checkpoints, at stop and at the next start. "snapshot" saves
+the file every 30 seconds and at stop only: faster on slow disks, but a crash loses what was
+acknowledged since the last save.
 
 SDKs connect to the address the account advertises, which is the listen address. In a container
 whose port 8081 is published elsewhere, say where with --public-endpoint (as GATEWAY_PUBLIC_ENDPOINT
@@ -54,9 +59,12 @@ does for the vNext emulator).`,
 					return usageErr("--public-endpoint: %v", err)
 				}
 			}
+			if m := v.GetString("persist-mode"); m != engine.PersistLog && m != engine.PersistSnapshot {
+				return usageErr("--persist-mode: want %s or %s (got %q)", engine.PersistLog, engine.PersistSnapshot, m)
+			}
 			bind := v.GetString("bind")
-			if ip := net.ParseIP(bind); ip != nil && !ip.IsLoopback() {
-				fmt.Fprintf(a.stderr, "warning: binding %s exposes the engine beyond this machine\n", bind)
+			if w := bindWarning(bind); w != "" {
+				fmt.Fprintln(a.stderr, w)
 			}
 			srv, err := engine.Start(a.ctx, engine.Options{
 				Addr:        net.JoinHostPort(bind, strconv.Itoa(port)),
@@ -64,6 +72,7 @@ does for the vNext emulator).`,
 				Key:         v.GetString("key"),
 				Logger:      logger,
 				PersistPath: v.GetString("persist"),
+				PersistMode: v.GetString("persist-mode"),
 				PublicURL:   v.GetString("public-endpoint"),
 				Throttle:    false,
 			})
@@ -84,6 +93,19 @@ does for the vNext emulator).`,
 	}
 	addFlags(cmd, "serve")
 	return cmd
+}
+
+// bindWarning is the warning for a listen host that reaches beyond this machine: a non-loopback
+// address, a host name other than localhost, or "" (every interface, like 0.0.0.0); "" when the
+// host is loopback.
+func bindWarning(bind string) string {
+	switch ip := net.ParseIP(bind); {
+	case bind == "":
+		return `warning: --bind "" listens on every interface and exposes the engine beyond this machine`
+	case ip != nil && ip.IsLoopback(), strings.EqualFold(bind, "localhost"):
+		return ""
+	}
+	return fmt.Sprintf("warning: binding %s exposes the engine beyond this machine", bind)
 }
 
 // newLogger returns a text logger on w at the named level.

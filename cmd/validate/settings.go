@@ -45,6 +45,7 @@ var settings = []setting{
 		cmdUsage: map[string]string{"serve": "master key clients must sign with (prefer the CDV_KEY variable; unset = the emulators' well-known key)"}},
 	{key: "connection-string", def: "", usage: "connection string AccountEndpoint=...;AccountKey=... (prefer CDV_CONNECTION_STRING)", secret: true, cmds: []string{"run"}},
 	{key: "reuse-database", def: false, usage: "allow running in a database that already exists (never deleted)", cmds: []string{"run"}},
+	{key: "write-into-existing", def: false, usage: "with --reuse-database, seed into containers that already exist: the run's documents stay in them after teardown, and a generated id can overwrite one of theirs", cmds: []string{"run"}},
 	{key: "run-id", def: "", usage: "suffix of the run-scoped database name on accounts (default: random)", cmds: []string{"run"}},
 	// Pipeline.
 	{key: "seed", def: int64(1), usage: "generator seed: the same seed gives byte-identical documents (plan: the document counts of that seed)", cmds: []string{"run", "plan"}},
@@ -72,6 +73,7 @@ var settings = []setting{
 	{key: "protocol", def: "http", usage: "http or https (https uses a certificate generated at start)", cmds: []string{"serve"}},
 	{key: "bind", def: "127.0.0.1", usage: "address to bind; anything but loopback exposes the engine to the network", cmds: []string{"serve"}},
 	{key: "persist", def: "", usage: "file to load at start and save on exit (default: memory only)", cmds: []string{"serve"}},
+	{key: "persist-mode", def: "log", usage: "with --persist: log (every acknowledged write is fsynced to FILE.log first; nothing acknowledged is lost in a crash) or snapshot (saved every 30 s and on exit only; a crash loses the writes since the last save)", cmds: []string{"serve"}},
 	{key: "public-endpoint", def: "", usage: "address the account advertises to SDKs, when they reach the server elsewhere than it listens (a container's published port), e.g. http://localhost:8083/", cmds: []string{"serve"}},
 	// Everywhere.
 	{key: "log-level", def: "warn", usage: "log level: debug, info, warn or error", cmds: []string{"run", "serve"}},
@@ -143,6 +145,9 @@ func newViper(flags *pflag.FlagSet, configFile string) (*viper.Viper, error) {
 		}
 	}
 	if configFile != "" {
+		if err := checkConfigFile(configFile); err != nil {
+			return nil, usageErr("config file %s: %v", configFile, err)
+		}
 		v.SetConfigFile(configFile)
 		v.SetConfigType("yaml")
 		if err := v.ReadInConfig(); err != nil {
@@ -197,6 +202,24 @@ func settingKeys() []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// maxConfigBytes bounds a config file (a few dozen keys take a few hundred bytes).
+const maxConfigBytes = 1 << 20
+
+// checkConfigFile requires a regular file of at most maxConfigBytes before anything reads it whole
+// (a device such as /dev/zero never ends).
+func checkConfigFile(path string) error {
+	st, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return err
+	case !st.Mode().IsRegular():
+		return fmt.Errorf("not a regular file")
+	case st.Size() > maxConfigBytes:
+		return fmt.Errorf("%d bytes; config files are limited to %d", st.Size(), maxConfigBytes)
+	}
+	return nil
 }
 
 // configPositions maps each top-level key of a YAML file to ":line:col", for messages; a file that

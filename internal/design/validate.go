@@ -111,6 +111,7 @@ var resourceNameRe = regexp.MustCompile(`^[^/\\?#]+$`)
 
 func (v *validator) run() {
 	d := v.d
+	v.checkControls()
 	if strings.TrimSpace(d.Name) == "" {
 		v.errf("name", "must not be empty")
 	}

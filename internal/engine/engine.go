@@ -46,6 +46,9 @@ type Options struct {
 	// PersistPath is "" for memory only; otherwise the snapshot loaded at start and saved on Close
 	// and periodically.
 	PersistPath string
+	// PersistMode is PersistLog ("" too: every acknowledged write is in an fsynced log first) or
+	// PersistSnapshot (snapshots only; a crash loses the writes since the last one). See persistlog.go.
+	PersistMode string
 	// Partitions decides the number of simulated physical partitions of a new container; nil means
 	// the rate card's cost.PhysicalPartitions for its throughput (ceil(throughput/6000), at least 1).
 	Partitions func(database, container string, throughputRU int) int
@@ -108,6 +111,8 @@ type Server struct {
 	closeErr  error
 	dirty     atomic.Bool
 	idPrefix  string
+	wal       *wal       // the persist log in PersistLog mode, else nil
+	ckpt      sync.Mutex // one checkpoint at a time
 }
 
 // Start listens and serves until Close. It returns once the listener is bound.
@@ -150,8 +155,21 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 	s.idPrefix = fmt.Sprintf("%08x", rb)
 	s.queries.init()
 	if o.PersistPath != "" {
+		if o.PersistMode == "" {
+			o.PersistMode = PersistLog
+			s.opts.PersistMode = PersistLog
+		}
+		if o.PersistMode != PersistLog && o.PersistMode != PersistSnapshot {
+			return nil, fmt.Errorf("start engine: persist mode %q: want %s or %s", o.PersistMode, PersistLog, PersistSnapshot)
+		}
+		removeTemps(o.PersistPath)
 		if err := s.load(o.PersistPath); err != nil {
 			return nil, fmt.Errorf("start engine: %w", err)
+		}
+		if o.PersistMode == PersistLog {
+			if err := s.openDurable(o.PersistPath); err != nil {
+				return nil, fmt.Errorf("start engine: %w", err)
+			}
 		}
 	}
 	var lc net.ListenConfig
@@ -176,7 +194,7 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 		s.public = pu.Scheme + "://" + pu.Host + "/"
 		certHosts = append(certHosts, pu.Hostname())
 	}
-	s.http = &http.Server{Handler: s, ReadHeaderTimeout: 30 * time.Second, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelDebug)}
+	s.http = &http.Server{Handler: s, ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout, WriteTimeout: writeTimeout, IdleTimeout: idleTimeout, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelDebug)}
 	if o.Protocol == "https" {
 		cert, pool, err := selfSigned(certHosts...)
 		if err != nil {
@@ -236,7 +254,7 @@ func (s *Server) Close(ctx context.Context) error {
 		close(s.stop)
 		s.bg.Wait()
 		if s.opts.PersistPath != "" {
-			if perr := s.save(s.opts.PersistPath); perr != nil {
+			if perr := s.closePersist(); perr != nil {
 				err = errors.Join(err, perr)
 			}
 		}
@@ -262,7 +280,11 @@ func (s *Server) background() {
 			s.sweepExpired()
 		case <-save.C:
 			if s.opts.PersistPath != "" && s.dirty.Load() {
-				if err := s.save(s.opts.PersistPath); err != nil {
+				save := func() error { return s.save(s.opts.PersistPath) }
+				if s.wal != nil {
+					save = s.checkpoint // compacts the log into the snapshot
+				}
+				if err := save(); err != nil {
 					s.log.Warn("engine snapshot", "err", err)
 				}
 			}

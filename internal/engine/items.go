@@ -175,6 +175,8 @@ type overlay struct {
 	now   int64
 	order []string
 	docs  map[string]*doc // nil value = deleted
+	// logged is the number of the commit's record in the persist log, 0 when there is none.
+	logged uint64
 }
 
 func (o *overlay) get(id string) *doc {
@@ -281,6 +283,9 @@ func (s *Server) commit(o *overlay) {
 	}
 	s.lsn.Add(1)
 	s.dirty.Store(true)
+	if s.wal != nil {
+		o.logged = s.wal.appendCommit(o)
+	}
 }
 
 // itemResult is the outcome of one staged operation.
@@ -469,6 +474,9 @@ func (s *Server) writeOne(q *request, c *container, kind, id string, body map[st
 		s.commit(o)
 	}
 	p.mu.Unlock()
+	if err == nil {
+		err = s.durable(o.logged) // acknowledged only once it is on disk
+	}
 	s.consume(c, p, res.charge)
 	q.charge = res.charge
 	return p, res, err

@@ -41,7 +41,7 @@ func parseOfferHeaders(q *request) (manual, autoscaleMax int, err error) {
 		if err != nil || n < 400 {
 			return 0, 0, errf(400, "The offer throughput %q is invalid: it must be a number of at least 400.", v)
 		}
-		return n, 0, nil
+		return n, 0, checkThroughput(n, 0)
 	}
 	if v := q.header("X-Ms-Cosmos-Offer-Autopilot-Settings"); v != "" {
 		var a struct {
@@ -50,7 +50,7 @@ func parseOfferHeaders(q *request) (manual, autoscaleMax int, err error) {
 		if err := json.Unmarshal([]byte(v), &a); err != nil || a.MaxThroughput < 1000 {
 			return 0, 0, errf(400, "The autoscale settings are invalid: maxThroughput must be at least 1000.")
 		}
-		return 0, a.MaxThroughput, nil
+		return 0, a.MaxThroughput, checkThroughput(0, a.MaxThroughput)
 	}
 	return 0, 0, nil
 }
@@ -317,11 +317,11 @@ func (c *container) json() map[string]any {
 
 func (s *Server) partitionsFor(db, coll string, ru int) int {
 	if s.opts.Partitions != nil {
-		return max(1, s.opts.Partitions(db, coll, ru))
+		return min(max(1, s.opts.Partitions(db, coll, ru)), maxPartitions)
 	}
 	// The rate card's rule (cost.RateCard.PhysicalPartitions): at creation with manual throughput the
 	// service allocates ceil(RU/s / 6,000) physical partitions.
-	return cost.PhysicalPartitions(0, ru)
+	return min(cost.PhysicalPartitions(0, ru), maxPartitions)
 }
 
 func (s *Server) createContainer(q *request, dbID string) (int, error) {
@@ -615,10 +615,16 @@ func (s *Server) offers(q *request) (int, error) {
 				if in.Content.Autopilot.MaxThroughput < 1000 {
 					return 0, errf(400, "The autoscale maxThroughput must be at least 1000.")
 				}
+				if err := checkThroughput(0, in.Content.Autopilot.MaxThroughput); err != nil {
+					return 0, err
+				}
 				o.autoscaleMax, o.manual = in.Content.Autopilot.MaxThroughput, 0
 			case in.Content.Throughput != nil:
 				if *in.Content.Throughput < 400 {
 					return 0, errf(400, "The offer throughput must be at least 400.")
+				}
+				if err := checkThroughput(*in.Content.Throughput, 0); err != nil {
+					return 0, err
 				}
 				o.manual, o.autoscaleMax = *in.Content.Throughput, 0
 			default:

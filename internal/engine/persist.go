@@ -36,9 +36,38 @@ type snapColl struct {
 	Items      []json.RawMessage `json:"items"`
 }
 
+// snapshotVersion is the format of the snapshot file; load refuses any other.
+const snapshotVersion = 1
+
+// restoreDoc rebuilds a stored item from its JSON as saved (a snapshot's item, a log record) and
+// finds its partition; an item that is not an object or has no string id is an error.
+func (s *Server) restoreDoc(c *container, raw []byte) (*doc, *partition, error) {
+	if cap(raw)-len(raw) > maxSpare {
+		raw = append(make([]byte, 0, len(raw)), raw...) // kept for the engine's lifetime
+	}
+	body, err := jsondoc.DecodeObject(raw) // strings point into raw, which is kept as the item
+	if err != nil {
+		return nil, nil, fmt.Errorf("not a JSON object: %v", err)
+	}
+	id, ok := body["id"].(string)
+	if !ok || id == "" {
+		return nil, nil, fmt.Errorf("no string id")
+	}
+	vals := c.pkFromBody(body)
+	lpk := canonicalPK(vals)
+	p := c.partitionFor(effectivePartitionKey(c.pk.Kind, c.pk.Version, vals))
+	ts, _ := body["_ts"].(float64)
+	dd := &doc{raw: raw, id: id, lpk: lpk, pkVals: vals, etag: fmt.Sprint(body["_etag"]), ts: int64(ts)}
+	dd.rid, _ = body["_rid"].(string)
+	dd.Body, dd.Size = body, len(raw)
+	dd.expires = c.expiry(body, dd.ts)
+	dd.terms = c.policy.Terms(body)
+	return dd, p, nil
+}
+
 // save writes the snapshot atomically (temporary file, then rename).
 func (s *Server) save(path string) error {
-	snap := snapshot{Version: 1}
+	snap := snapshot{Version: snapshotVersion}
 	s.mu.RLock()
 	for _, d := range s.dbs {
 		sd := snapshotDB{Resource: d.json()}
@@ -72,7 +101,10 @@ func (s *Server) save(path string) error {
 	if err != nil {
 		return fmt.Errorf("save snapshot: %w", err)
 	}
-	if _, err := tmp.Write(b); err != nil {
+	if _, err = tmp.Write(b); err == nil {
+		err = tmp.Sync() // on disk before the rename makes it the snapshot
+	}
+	if err != nil {
 		tmp.Close()
 		os.Remove(tmp.Name())
 		return fmt.Errorf("save snapshot: %w", err)
@@ -84,6 +116,7 @@ func (s *Server) save(path string) error {
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("save snapshot: %w", err)
 	}
+	syncDir(filepath.Dir(path))
 	s.dirty.Store(false)
 	return nil
 }
@@ -101,24 +134,42 @@ func (s *Server) load(path string) error {
 	if err := json.Unmarshal(b, &snap); err != nil {
 		return fmt.Errorf("load snapshot %s: %w", path, err)
 	}
-	for _, sd := range snap.Databases {
+	if snap.Version != snapshotVersion {
+		return fmt.Errorf("load snapshot %s: version %d; this engine reads version %d (the file was written by another version, or is not a snapshot)", path, snap.Version, snapshotVersion)
+	}
+	for i, sd := range snap.Databases {
 		id, _ := sd.Resource["id"].(string)
+		if id == "" {
+			return fmt.Errorf("load snapshot %s: database %d has no id", path, i)
+		}
+		if s.dbs[id] != nil {
+			return fmt.Errorf("load snapshot %s: database %q appears twice", path, id)
+		}
 		n := uint32(s.nextID())
 		d := &database{id: id, ridNum: n, rid: ridDB(n), etag: s.newETag(), ts: s.now().Unix(), colls: map[string]*container{}}
 		if sd.Offer != nil {
+			if err := checkThroughput(sd.Offer.Manual, sd.Offer.AutoscaleMax); err != nil {
+				return fmt.Errorf("load snapshot %s: database %s: %v", path, id, err)
+			}
 			d.offer = s.newOffer(sd.Offer.Manual, sd.Offer.AutoscaleMax, d.rid, "dbs/"+d.rid+"/")
 		}
 		s.dbs[id] = d
-		for _, sc := range sd.Containers {
+		for j, sc := range sd.Containers {
 			m := sc.Resource
 			cid, _ := m["id"].(string)
+			if cid == "" {
+				return fmt.Errorf("load snapshot %s: database %s: container %d has no id", path, id, j)
+			}
+			if d.colls[cid] != nil {
+				return fmt.Errorf("load snapshot %s: database %s: container %q appears twice", path, id, cid)
+			}
 			pk, err := parsePKDef(m["partitionKey"])
 			if err != nil {
-				return fmt.Errorf("load snapshot: container %s: %v", cid, err)
+				return fmt.Errorf("load snapshot %s: container %s: %v", path, cid, err)
 			}
 			pol, polJSON, err := compilePolicy(m["indexingPolicy"])
 			if err != nil {
-				return fmt.Errorf("load snapshot: container %s: %v", cid, err)
+				return fmt.Errorf("load snapshot %s: container %s: %v", path, cid, err)
 			}
 			m["indexingPolicy"] = polJSON
 			uniq, _ := parseUnique(m["uniqueKeyPolicy"])
@@ -130,30 +181,26 @@ func (s *Server) load(path string) error {
 			c := &container{db: d, id: cid, ridNum: cn, rid: ridColl(d.ridNum, cn), etag: s.newETag(), ts: s.now().Unix(),
 				props: m, pk: pk, policy: pol, unique: uniq, defaultTTL: ttl}
 			if sc.Offer != nil {
+				if err := checkThroughput(sc.Offer.Manual, sc.Offer.AutoscaleMax); err != nil {
+					return fmt.Errorf("load snapshot %s: container %s: %v", path, cid, err)
+				}
 				c.offer = s.newOffer(sc.Offer.Manual, sc.Offer.AutoscaleMax, c.rid, "dbs/"+d.rid+"/colls/"+c.rid+"/")
+			}
+			if err := checkPartitions(sc.Partitions); err != nil {
+				return fmt.Errorf("load snapshot %s: container %s: %w", path, cid, err)
 			}
 			newPartitions(c, max(sc.Partitions, 1))
 			d.colls[cid] = c
-			for _, raw := range sc.Items {
-				if cap(raw)-len(raw) > maxSpare {
-					raw = append(make([]byte, 0, len(raw)), raw...) // kept for the engine's lifetime
-				}
-				body, err := jsondoc.DecodeObject(raw) // strings point into raw, which is kept as the item
+			for i, raw := range sc.Items {
+				dd, p, err := s.restoreDoc(c, raw)
 				if err != nil {
-					return fmt.Errorf("load snapshot: container %s: %w", cid, err)
+					return fmt.Errorf("load snapshot %s: database %s, container %s, item %d: %v", path, id, cid, i, err)
 				}
-				id, _ := body["id"].(string)
-				vals := c.pkFromBody(body)
-				lpk := canonicalPK(vals)
-				p := c.partitionFor(effectivePartitionKey(c.pk.Kind, c.pk.Version, vals))
-				ts, _ := body["_ts"].(float64)
-				dd := &doc{raw: raw, id: id, lpk: lpk, pkVals: vals, etag: fmt.Sprint(body["_etag"]), ts: int64(ts)}
-				dd.rid, _ = body["_rid"].(string)
-				dd.Body, dd.Size = body, len(raw)
-				dd.expires = c.expiry(body, dd.ts)
-				dd.terms = pol.Terms(body)
-				o := s.newOverlay(c, p, lpk, vals)
-				o.put(id, dd)
+				if lp := p.logical[dd.lpk]; lp != nil && lp.byID[dd.id] != nil {
+					return fmt.Errorf("load snapshot %s: database %s, container %s, item %d: id %q appears twice in partition key %s", path, id, cid, i, dd.id, dd.lpk)
+				}
+				o := s.newOverlay(c, p, dd.lpk, dd.pkVals)
+				o.put(dd.id, dd)
 				s.commit(o)
 			}
 		}

@@ -251,7 +251,7 @@ func (s *Server) queryItems(q *request, c *container) (int, error) {
 	}
 	size := pageSize(q)
 	lo := min(ct.Offset, len(ex.items))
-	hi := min(lo+size, len(ex.items))
+	hi := lo + pageFits(ex.items[lo:min(lo+size, len(ex.items))])
 	pages := max((len(ex.items)+size-1)/size, 1)
 	page := lo / size
 	// Apportion the partition's work over its pages; the first page pays the index check.
@@ -286,6 +286,23 @@ func (s *Server) queryItems(q *request, c *container) (int, error) {
 		setHeader(q.out, "x-ms-cosmos-index-utilization", indexUtilization(ex.metrics))
 	}
 	return s.reply(q, 200, envelope(c.rid, ex.items[lo:hi]))
+}
+
+// maxPageBytes is the service's "Maximum response size (for example, paginated query) 4 MB"
+// (concepts-limits.md, "Per-request limits"): a page ends before the item that would take it past
+// that, and holds at least one item.
+const maxPageBytes = 4 << 20
+
+// pageFits is how many of items, from the first, fit one page by size (at least one).
+func pageFits(items [][]byte) int {
+	n := 0
+	for i, it := range items {
+		if i > 0 && n+len(it) > maxPageBytes {
+			return i
+		}
+		n += len(it)
+	}
+	return len(items)
 }
 
 // share is the part of total that page (of pages) carries.
@@ -487,6 +504,9 @@ func (s *Server) readFeed(q *request, c *container) (int, error) {
 		d := p.all.items[pos]
 		if d == nil || d.expired(now) {
 			continue
+		}
+		if len(items) > 0 && loaded+int64(len(d.raw)) > maxPageBytes {
+			break // the page is full by size; the next one starts with this item
 		}
 		items = append(items, d.raw)
 		loaded += int64(d.Size)

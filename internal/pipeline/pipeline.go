@@ -32,6 +32,9 @@ type Options struct {
 	Database string
 	// ReuseDatabase accepts an existing database; otherwise Run refuses to touch it.
 	ReuseDatabase bool
+	// WriteIntoExisting lets a run seed into containers that existed before it (with ReuseDatabase);
+	// otherwise Run refuses (ErrExistingContainers), since teardown leaves their documents alone.
+	WriteIntoExisting bool
 	// Keep leaves the database (or the containers this run created) in place.
 	Keep bool
 	// Concurrency bounds seeding requests in flight. Default 16.
@@ -99,7 +102,7 @@ func Run(ctx context.Context, d *design.Design, client *azcosmos.Client, info re
 			defer cancel()
 		}
 		if terr := prov.Teardown(tctx); terr != nil {
-			err = errors.Join(err, fmt.Errorf("teardown: %w", terr))
+			err = errors.Join(err, &TeardownError{Database: prov.Database, Err: terr})
 		} else {
 			say("teardown: removed what this run created in %s", prov.Database)
 		}
@@ -114,6 +117,9 @@ func Run(ctx context.Context, d *design.Design, client *azcosmos.Client, info re
 	reused := map[string]bool{}
 	for _, name := range prov.Reused {
 		reused[name] = true
+	}
+	if err := checkExisting(prov.Reused, prov.Database, o.WriteIntoExisting); err != nil {
+		return out, err
 	}
 	tag, err := runTag()
 	if err != nil {

@@ -265,7 +265,7 @@ func TestRun_SeededDataIntact(t *testing.T) {
 	if _, err := Run(ctx, d, client, record.TargetInfo{}, Options{Samples: 1}); !errors.Is(err, ErrDatabaseExists) {
 		t.Errorf("second run: %v, want ErrDatabaseExists", err)
 	}
-	if _, err := Run(ctx, d, client, record.TargetInfo{}, Options{Samples: 1, ReuseDatabase: true, Keep: true}); err != nil {
+	if _, err := Run(ctx, d, client, record.TargetInfo{}, Options{Samples: 1, ReuseDatabase: true, WriteIntoExisting: true, Keep: true}); err != nil {
 		t.Errorf("reuse: %v", err)
 	}
 }
@@ -424,5 +424,58 @@ func TestRun_Examples(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// With --reuse-database a run does not write into a container that existed before it unless told
+// to: the owner's container and documents are byte-identical afterwards (the run left its 1,600
+// seeded documents next to the owner's).
+func TestRun_ExistingContainersUntouched(t *testing.T) {
+	client := startEngine(t)
+	ctx := context.Background()
+	d := smallDesign()
+	if _, err := client.CreateDatabase(ctx, azcosmos.DatabaseProperties{ID: "small"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	db, _ := client.NewDatabase("small")
+	props := provision.ContainerProperties(&d.Containers[0])
+	if _, err := db.CreateContainer(ctx, props, nil); err != nil {
+		t.Fatal(err)
+	}
+	cc, _ := db.NewContainer(d.Containers[0].Name)
+	mine := []byte(`{"id":"owner-1","userId":"owner","note":"the user's own"}`)
+	pk := azcosmos.NewPartitionKeyString("owner")
+	if _, err := cc.CreateItem(ctx, pk, mine, nil); err != nil {
+		t.Fatal(err)
+	}
+	before, err := cc.ReadItem(ctx, pk, "owner-1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Run(ctx, d, client, record.TargetInfo{Kind: "embedded"}, Options{Samples: 1, ReuseDatabase: true})
+	if !errors.Is(err, ErrExistingContainers) || !strings.Contains(err.Error(), d.Containers[0].Name) {
+		t.Fatalf("err = %v, want ErrExistingContainers naming %s", err, d.Containers[0].Name)
+	}
+	after, err := cc.ReadItem(ctx, pk, "owner-1", nil)
+	if err != nil || !bytes.Equal(before.Value, after.Value) {
+		t.Errorf("the owner's document changed: %v\n%s\n%s", err, before.Value, after.Value)
+	}
+	if n, err := seed.CountDocuments(ctx, cc); err != nil || n != 1 {
+		t.Errorf("the owner's container holds %d documents (%v), want its 1", n, err)
+	}
+	// The containers the run created were torn down; the owner's remains.
+	pager := db.NewQueryContainersPager("SELECT * FROM c", nil)
+	var names []string
+	for pager.More() {
+		page, err := pager.NextPage(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range page.Containers {
+			names = append(names, c.ID)
+		}
+	}
+	if len(names) != 1 || names[0] != d.Containers[0].Name {
+		t.Errorf("containers after the refused run: %v, want only %s", names, d.Containers[0].Name)
 	}
 }

@@ -37,6 +37,11 @@ type Config struct {
 	Concurrency   int
 	ReuseDatabase bool
 	Keep          bool
+	// WriteIntoExisting lets a reused database's existing containers be seeded (Options).
+	WriteIntoExisting bool
+	// Inflight is told what the run has created on a shared target and not yet removed ("" once
+	// it is gone), so that the CLI can name it when a second interrupt exits at once; nil = nobody.
+	Inflight func(what string)
 	// Progress receives the measured run's progress; nil = none. TTY draws a bar.
 	Progress io.Writer
 	TTY      bool
@@ -171,13 +176,25 @@ func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *ta
 		Concurrency:   c.Concurrency,
 		Progress:      c.Progress,
 		TTY:           c.TTY,
+
+		WriteIntoExisting: c.WriteIntoExisting,
 	}
 	if tgt.Info.Kind == record.KindAccount {
 		fmt.Fprintf(c.Stderr, "%s: %s\n", d.Name, target.RunCostSummary(d, c.Samples))
 	}
 	fmt.Fprintf(c.Stderr, "%s: provisioning database %q on %s\n", d.Name, dbName, tgt.Info.Kind)
+	if tgt.Info.Kind != record.KindEmbedded { // the embedded engine's data ends with the process
+		c.inflight(fmt.Sprintf("database %q on %s", dbName, tgt.Info.Kind))
+	}
 	measured, err := Run(ctx, d, tgt.Client, tgt.Info, popts)
+	c.inflight("")
 	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return nil, 0, interrupted(d, err, c.Keep, dbName, tgt.Info.Kind)
+		}
+		if errors.Is(err, ErrExistingContainers) {
+			return nil, 0, usage("%s: %v", d.Name, err)
+		}
 		return nil, 0, runFailed(d, err)
 	}
 	if Relabel(measured) {
@@ -246,7 +263,7 @@ func (c *Config) writeReports(d *design.Design, rep *report.Report) error {
 // <base>/<design>.baseline.json when base is a directory (or ends in a path separator).
 func BaselineFile(base string, d *design.Design) string {
 	if fi, err := os.Stat(base); (err == nil && fi.IsDir()) || strings.HasSuffix(base, string(os.PathSeparator)) {
-		return filepath.Join(base, d.Name+".baseline.json")
+		return filepath.Join(base, report.FileStem(d.Name)+".baseline.json")
 	}
 	return base
 }
@@ -307,6 +324,27 @@ func runFailed(d *design.Design, err error) error {
 		return failed(fmt.Errorf("%s: %s", d.Name, target.Explain(err)))
 	}
 	return failed(fmt.Errorf("%s: %w", d.Name, err))
+}
+
+func (c *Config) inflight(what string) {
+	if c.Inflight != nil {
+		c.Inflight(what)
+	}
+}
+
+// interrupted says what an interrupted run left: what Keep kept, what a failed teardown may have
+// left, or that teardown removed what the run created.
+func interrupted(d *design.Design, err error, keep bool, database string, kind record.Kind) error {
+	var te *TeardownError
+	switch {
+	case errors.As(err, &te):
+		err = fmt.Errorf("%s: interrupted; teardown failed (%v): database %q on %s may be left in place", d.Name, te.Err, te.Database, kind)
+	case keep:
+		err = fmt.Errorf("%s: interrupted; --keep left database %q on %s in place", d.Name, database, kind)
+	default:
+		err = fmt.Errorf("%s: interrupted; what this run created was removed", d.Name)
+	}
+	return failed(err)
 }
 
 func closeQuietly(closeFn func(context.Context) error) {

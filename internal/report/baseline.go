@@ -109,13 +109,21 @@ func sortedJSON(v any) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
+// MaxReportBytes bounds what ReadBaseline reads: a JSON report of a large design with every
+// execution is a few megabytes; 64 MB leaves an order of magnitude beyond that.
+const MaxReportBytes = 64 << 20
+
 // ReadBaseline reads either a baseline file or a full JSON report and returns it as a Report, so
 // that Compare takes either on either side. A baseline yields a Report without latencies, reasons or
 // timestamps.
 func ReadBaseline(rd io.Reader) (*Report, error) {
-	data, err := io.ReadAll(rd)
+	// Read at most one byte past the bound: /dev/zero or a runaway file must not fill memory.
+	data, err := io.ReadAll(io.LimitReader(rd, MaxReportBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("read baseline: %w", err)
+	}
+	if len(data) > MaxReportBytes {
+		return nil, fmt.Errorf("larger than %d bytes: not a baseline or a JSON report", MaxReportBytes)
 	}
 	var head struct {
 		Kind          string `json:"kind"`
@@ -123,6 +131,9 @@ func ReadBaseline(rd io.Reader) (*Report, error) {
 	}
 	if err := json.Unmarshal(data, &head); err != nil {
 		return nil, fmt.Errorf("not a JSON report or baseline (%v): give a baseline file or a report written with --format json", err)
+	}
+	if err := checkControls(data); err != nil {
+		return nil, err
 	}
 	if head.SchemaVersion == 0 {
 		return nil, fmt.Errorf("not a report or baseline (no schemaVersion): give a baseline file or a report written with --format json")

@@ -85,14 +85,19 @@ func WriteAll(dir string, r *Report, formats []string) ([]string, error) {
 }
 
 // fileStem names a report's files after its design, so that several designs share one --out folder.
-func fileStem(r *Report) string {
+func fileStem(r *Report) string { return FileStem(r.Design.Name) }
+
+// FileStem turns a design name into a file name of letters, digits, '-', '_' and '.', with no
+// directory part and never "." or "..": every file named after a design (reports, baselines,
+// plans) stays inside the directory it is written to, whatever the name.
+func FileStem(designName string) string {
 	name := strings.Map(func(c rune) rune {
 		switch {
 		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '-', c == '_', c == '.':
 			return c
 		}
 		return '-'
-	}, r.Design.Name)
+	}, designName)
 	if name == "" || strings.Trim(name, ".") == "" {
 		return "report"
 	}

@@ -64,6 +64,13 @@ type Options struct {
 	// and string bytes / 8, counted as units); past it Execute fails with a 400-style error.
 	// 0 = default (DefaultMaxAlloc).
 	MaxAlloc int
+	// MaxItemBytes bounds the JSON size of one result item; past it Execute fails with a
+	// *ResultSizeError. 0 = default (DefaultMaxItemBytes).
+	MaxItemBytes int64
+	// MaxOutputBytes bounds the JSON size of the result items an execution builds (items SizeOf
+	// knows, stored documents returned whole, are not built and do not count); past it Execute
+	// fails with a *ResultSizeError. 0 = default (DefaultMaxOutputBytes).
+	MaxOutputBytes int64
 	// Now is the instant GetCurrentDateTime, GetCurrentTimestamp and GetCurrentTicks report; the zero
 	// value means time.Now() at the start of the execution. Tests inject a fixed instant.
 	Now time.Time

@@ -93,3 +93,17 @@ type AllocLimitError struct {
 func (e *AllocLimitError) Error() string {
 	return fmt.Sprintf("The query built more values than the evaluator allows (%d units of array elements, properties and string bytes / 8).", e.Limit)
 }
+
+// ResultSizeError is a result past Options.MaxItemBytes for one item or Options.MaxOutputBytes for
+// all the items an execution built.
+type ResultSizeError struct {
+	Limit int64
+	Item  bool // one item past MaxItemBytes, rather than the whole result past MaxOutputBytes
+}
+
+func (e *ResultSizeError) Error() string {
+	if e.Item {
+		return fmt.Sprintf("A query result item is larger than the maximum response size of %d bytes. Project fewer properties or narrow the subquery.", e.Limit)
+	}
+	return fmt.Sprintf("The query result is larger than the engine builds in one execution (%d bytes of new values). Narrow the query or project fewer properties.", e.Limit)
+}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -21,6 +22,7 @@ type execCtx struct {
 	fnCalls  int
 	aggVals  []any // results of the current group's aggregates while projecting it
 	regexps  map[string]*regexp.Regexp
+	likes    map[[2]string]*likeMatcher // LIKE patterns from parameters or columns, compiled once
 	seed     uint64
 }
 
@@ -34,6 +36,39 @@ func (x *execCtx) step() bool {
 		return false
 	}
 	return true
+}
+
+// compileWork charges compiling a pattern of n bytes to the work budget (compiling is linear in
+// the pattern) and reports whether evaluation may go on.
+func (x *execCtx) compileWork(n int) bool {
+	x.work += n
+	return x.step()
+}
+
+// matchWork charges matching a string of n bytes with re: Go's regexp matches in time linear in
+// the input times the program, counted as one step per 16 (byte, instruction) pairs (assumed: a
+// few nanoseconds a pair against the 50 ns of a step).
+func (x *execCtx) matchWork(n int, re *regexp.Regexp) bool {
+	x.work += n * (len(re.String())/16 + 1) / 16
+	return x.step()
+}
+
+// like returns the matcher of a LIKE pattern not known when the query was bound (a parameter, a
+// column): compiled once per execution, not once per document, and charged to the work budget.
+func (x *execCtx) like(pat, esc string) *likeMatcher {
+	k := [2]string{pat, esc}
+	if m, ok := x.likes[k]; ok {
+		return m
+	}
+	if !x.compileWork(len(pat)) {
+		return nil
+	}
+	if x.likes == nil || len(x.likes) > 1000 {
+		x.likes = map[[2]string]*likeMatcher{}
+	}
+	m := compileLike(pat, esc)
+	x.likes[k] = m
+	return m
 }
 
 // charge counts the size of a value the evaluator built against the allocation budget and returns
@@ -198,9 +233,9 @@ func (x *execCtx) eval(e expr) any {
 					return Undefined
 				}
 			}
-			m = compileLike(pat, esc)
+			m = x.like(pat, esc)
 		}
-		if m == nil {
+		if m == nil || !x.matchWork(len(s), m.re) {
 			return Undefined
 		}
 		r := m.match(s)
@@ -381,6 +416,9 @@ func (x *execCtx) evalBinary(n *binary) any {
 	return res
 }
 
+// likeCompiles counts LIKE compilations, for the test that a pattern compiles once per query.
+var likeCompiles atomic.Int64
+
 // likeMatcher matches a LIKE pattern: % any run, _ any one character, [abc] / [a-f] / [^a] a set,
 // and the escape character making the next one literal.
 type likeMatcher struct {
@@ -390,7 +428,10 @@ type likeMatcher struct {
 func (m *likeMatcher) match(s string) bool { return m.re.MatchString(s) }
 
 // compileLike translates a LIKE pattern to an anchored regular expression; nil when it is malformed.
+// It is linear in the pattern: the closing ']' of every '[' comes from one backward pass (a search
+// per '[' made a run of them quadratic).
 func compileLike(pat, esc string) *likeMatcher {
+	likeCompiles.Add(1)
 	var escR rune = -1
 	if esc != "" {
 		rs := []rune(esc)
@@ -402,6 +443,15 @@ func compileLike(pat, esc string) *likeMatcher {
 	var b strings.Builder
 	b.WriteString("(?s)^")
 	rs := []rune(pat)
+	// closeAt[i] is the index of the first ']' at or after i, -1 if none.
+	closeAt := make([]int, len(rs)+1)
+	closeAt[len(rs)] = -1
+	for i := len(rs) - 1; i >= 0; i-- {
+		closeAt[i] = closeAt[i+1]
+		if rs[i] == ']' {
+			closeAt[i] = i
+		}
+	}
 	for i := 0; i < len(rs); i++ {
 		r := rs[i]
 		switch {
@@ -415,13 +465,7 @@ func compileLike(pat, esc string) *likeMatcher {
 		case r == '_':
 			b.WriteString(".")
 		case r == '[':
-			end := -1
-			for j := i + 1; j < len(rs); j++ {
-				if rs[j] == ']' {
-					end = j
-					break
-				}
-			}
+			end := closeAt[i+1]
 			if end < 0 {
 				b.WriteString(regexp.QuoteMeta("["))
 				continue
@@ -434,16 +478,10 @@ func compileLike(pat, esc string) *likeMatcher {
 					b.WriteString("^")
 				case c == '-' && k > 0 && k < len(set)-1:
 					b.WriteString("-")
+				case c == '-':
+					b.WriteString(`\-`) // QuoteMeta leaves '-' alone; escape it inside a class
 				default:
 					b.WriteString(regexp.QuoteMeta(string(c)))
-					if c == '-' || c == '^' || c == ']' || c == '\\' {
-						// QuoteMeta leaves '-' alone; escape it inside a class.
-						if c == '-' {
-							s := b.String()
-							b.Reset()
-							b.WriteString(s[:len(s)-1] + `\-`)
-						}
-					}
 				}
 			}
 			b.WriteString("]")

@@ -24,6 +24,16 @@ const DefaultMaxWork = 100_000_000
 // at most, far above what projecting 100,000 documents needs.
 const DefaultMaxAlloc = 32 << 20
 
+// DefaultMaxItemBytes is the largest result item an execution returns: the service's "Maximum
+// response size (for example, paginated query) 4 MB" (concepts-limits.md, "Per-request limits"), since
+// a page holds at least one item.
+const DefaultMaxItemBytes = 4 << 20
+
+// DefaultMaxOutputBytes bounds the new values one execution builds (assumed: the engine's own bound;
+// the service pages a result of any size, while this engine keeps a partition's result between
+// pages). 64 MB is sixteen full pages of built values.
+const DefaultMaxOutputBytes = 64 << 20
+
 // Execute evaluates q over src in the source's order, with the service's semantics, and reports the
 // facts the cost model charges as the service would have executed the query against opts.Policy.
 //
@@ -70,6 +80,10 @@ func Execute(q *Query, src Source, opts Options) (*Result, error) {
 		return nil, err
 	}
 	pl := buildPlan(q, opts.Policy)
+	x.work += pl.work // planning counts against the same budget as evaluation
+	if !x.step() {
+		return nil, x.err
+	}
 	lv, err := newLevel(q, x)
 	if err != nil {
 		return nil, err
@@ -99,12 +113,26 @@ func Execute(q *Query, src Source, opts Options) (*Result, error) {
 	}
 	f := &res.Facts
 	f.DocsOutput = len(res.Items)
+	maxItem, maxOut := opts.MaxItemBytes, opts.MaxOutputBytes
+	if maxItem <= 0 {
+		maxItem = DefaultMaxItemBytes
+	}
+	if maxOut <= 0 {
+		maxOut = DefaultMaxOutputBytes
+	}
+	var built int64
 	for _, it := range res.Items {
 		if opts.SizeOf != nil {
 			if n, ok := opts.SizeOf(it); ok {
 				f.BytesOutput += n
 				continue
 			}
+		}
+		// Measured before anything encodes it: an item or a result past its bound is refused.
+		if n := jsonLowerBound(it, maxItem); n > maxItem {
+			return nil, &ResultSizeError{Limit: maxItem, Item: true}
+		} else if built += n; built > maxOut {
+			return nil, &ResultSizeError{Limit: maxOut}
 		}
 		f.BytesOutput += jsonSize(it)
 	}

@@ -381,7 +381,7 @@ func init() {
 			pat = "(?" + flags + ")" + pat
 		}
 		re, err := x.regex(pat)
-		if err != nil {
+		if err != nil || !x.matchWork(len(s), re) {
 			return Undefined
 		}
 		return re.MatchString(s)
@@ -656,6 +656,9 @@ func (x *execCtx) regex(pat string) (*regexp.Regexp, error) {
 	}
 	if len(x.regexps) > 1000 {
 		x.regexps = map[string]*regexp.Regexp{}
+	}
+	if !x.compileWork(len(pat)) {
+		return nil, x.err
 	}
 	re, err := regexp.Compile(pat)
 	if err != nil {

@@ -10,11 +10,19 @@ import (
 // (learn.microsoft.com/azure/cosmos-db/concepts-limits, "SQL query limits"). MaxJoins is the
 // service's "Maximum JOINs per query: 10" from the same table. MaxDepth and MaxParams are this
 // engine's own guards against pathological input; the service documents no figure for them.
+//
+// MaxLogicalAnd, MaxLogicalOr and MaxInItems are the term limits the service's account advertises to
+// SDKs in its queryEngineConfiguration (maxLogicalAndPerSqlQuery 500, maxLogicalOrPerSqlQuery 500,
+// maxInExpressionItemsCount 16000: the values the engine's own GET / returns, as the emulators and
+// the .NET SDK's query-plan tests carry them); the service refuses a query past them.
 const (
 	MaxQueryLength = 512 * 1024
 	MaxJoins       = 10
 	MaxDepth       = 128
 	MaxParams      = 10000
+	MaxLogicalAnd  = 500
+	MaxLogicalOr   = 500
+	MaxInItems     = 16000
 )
 
 type parser struct {
@@ -23,6 +31,7 @@ type parser struct {
 	pos   int
 	depth int
 	refs  map[string]bool
+	terms map[string]int // ANDs and ORs so far, against MaxLogicalAnd and MaxLogicalOr
 }
 
 // Parse parses and binds a query. Errors are *Error values in the service's 400 style.
@@ -34,7 +43,7 @@ func Parse(text string) (*Query, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &parser{text: text, toks: toks, refs: map[string]bool{}}
+	p := &parser{text: text, toks: toks, refs: map[string]bool{}, terms: map[string]int{}}
 	q, err := p.parseQuery(false)
 	if err != nil {
 		return nil, err
@@ -400,7 +409,16 @@ func (p *parser) parseKeywordChain(kw string, operand func() (expr, error)) (exp
 	if err != nil {
 		return nil, err
 	}
+	limit := MaxLogicalAnd
+	if kw == "OR" {
+		limit = MaxLogicalOr
+	}
 	for p.acceptKw(kw) {
+		p.terms[kw]++
+		if p.terms[kw] > limit {
+			t := p.toks[p.pos-1]
+			return nil, errAt(p.text, t.start, t.end, "SC1004", fmt.Sprintf("The query has more than %d logical %ss, the maximum the service allows.", limit, kw))
+		}
 		r, err := operand()
 		if err != nil {
 			return nil, err
@@ -471,6 +489,9 @@ func (p *parser) parseCompare() (expr, error) {
 						return nil, err
 					}
 					in.list = append(in.list, e)
+					if len(in.list) > MaxInItems {
+						return nil, errAt(p.text, t.start, t.end, "SC1004", fmt.Sprintf("The IN expression has more than %d items, the maximum the service allows.", MaxInItems))
+					}
 					if p.acceptOp(")") {
 						break
 					}

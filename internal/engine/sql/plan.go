@@ -32,6 +32,9 @@ type plan struct {
 	missing []pathUse
 	eqPaths []index.OrderItem
 	rangeP  []index.OrderItem
+	// work is what planning cost, in evaluation steps: one per predicate node checked against the
+	// policy and one per 16 bytes of filter text rendered. Execute charges it to the query's budget.
+	work int
 }
 
 type lookupPlan struct {
@@ -48,11 +51,21 @@ func buildPlan(q *Query, pol *index.Compiled) *plan {
 	pl := &plan{}
 	for _, c := range q.conjuncts {
 		a := &servability{q: q, pol: pol}
+		// The conjunct's text names it in the index metrics: rendered once, not once per path it
+		// uses (an OR of n terms uses n paths, and rendering it n times made planning cubic).
+		text := ""
+		filter := func() string {
+			if text == "" {
+				text = c.String()
+				pl.work += len(text) / 16
+			}
+			return text
+		}
 		if a.check(c) {
 			pl.served = append(pl.served, c)
 			pl.lookups += a.seeks
 			for _, p := range a.used {
-				pl.used = append(pl.used, pathUse{path: p, filter: c.String()})
+				pl.used = append(pl.used, pathUse{path: p, filter: filter()})
 			}
 			if b, ok := c.(*binary); ok {
 				if p, val, ok := pathConst(q, b); ok {
@@ -71,8 +84,9 @@ func buildPlan(q *Query, pol *index.Compiled) *plan {
 			pl.residual = append(pl.residual, c)
 		}
 		for _, p := range a.unindexed {
-			pl.missing = append(pl.missing, pathUse{path: p, filter: c.String()})
+			pl.missing = append(pl.missing, pathUse{path: p, filter: filter()})
 		}
+		pl.work += a.steps
 	}
 	pl.narrowing = len(pl.served) > 0
 	pl.fullScan = !pl.narrowing && len(pl.residual) > 0
@@ -126,6 +140,7 @@ func isConst(e expr) bool {
 
 // servability checks one predicate against the policy.
 type servability struct {
+	steps     int // predicate nodes checked
 	q         *Query
 	pol       *index.Compiled
 	seeks     int
@@ -143,6 +158,7 @@ func (a *servability) indexed(p []string) bool {
 }
 
 func (a *servability) check(e expr) bool {
+	a.steps++
 	q := a.q
 	switch x := e.(type) {
 	case *literal:

@@ -290,3 +290,42 @@ func normalize(v any) any {
 func isInteger(f float64) bool {
 	return !math.IsInf(f, 0) && !math.IsNaN(f) && f == math.Trunc(f) && math.Abs(f) < 1<<53
 }
+
+// jsonLowerBound is a lower bound of v's JSON size that stops counting once it passes limit (it
+// then returns a value above limit): it walks v without building anything, so a result of shared
+// structure (an ARRAY subquery repeating stored documents) is measured against a budget before
+// anything encodes it.
+func jsonLowerBound(v any, limit int64) int64 {
+	var n int64
+	var walk func(v any)
+	walk = func(v any) {
+		if n > limit {
+			return
+		}
+		switch t := v.(type) {
+		case string:
+			n += int64(len(t)) + 2
+		case []any:
+			n += 2 + int64(max(len(t)-1, 0))
+			for _, e := range t {
+				walk(e)
+				if n > limit {
+					return
+				}
+			}
+		case map[string]any:
+			n += 2 + int64(max(len(t)-1, 0))
+			for k, e := range t {
+				n += int64(len(k)) + 3
+				walk(e)
+				if n > limit {
+					return
+				}
+			}
+		default:
+			n++
+		}
+	}
+	walk(v)
+	return n
+}

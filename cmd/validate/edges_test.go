@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/pipeline"
+)
+
+// A design name cannot take its baseline file outside the baseline directory.
+func TestEdges_BaselineFileStaysInItsDirectory(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"../../x", "..", "a/b", `..\..\y`, "/etc/passwd"} {
+		got := pipeline.BaselineFile(dir+string(os.PathSeparator), &design.Design{Name: name})
+		if filepath.Dir(got) != dir || !strings.HasSuffix(got, ".baseline.json") {
+			t.Errorf("design %q: baseline file %s, want one inside %s", name, got, dir)
+		}
+	}
+}
+
+// Files the CLI reads are bounded: /dev/zero as a baseline, a report or a config file is refused
+// with exit 2 instead of being read until memory runs out.
+func TestEdges_BoundedReads(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err != nil {
+		t.Skip("no /dev/zero")
+	}
+	good := repo("baselines", "embedded", "ecommerce.baseline.json")
+	for _, args := range [][]string{
+		{"compare", "/dev/zero", good},
+		{"compare", good, "/dev/zero"},
+		{"--config", "/dev/zero", "plan", repo("designs", "ecommerce.yaml")},
+	} {
+		code, _, errOut := runCLI(t, args...)
+		if code != ExitUsage {
+			t.Errorf("%v: exit %d, want %d; stderr %q", args, code, ExitUsage, errOut)
+		}
+	}
+	code, _, errOut := runCLI(t, "run", "--baseline", "/dev/zero", repo("designs", "ecommerce.yaml"))
+	if code != ExitUsage || !strings.Contains(errOut, "/dev/zero") {
+		t.Errorf("run --baseline /dev/zero: exit %d; stderr %q", code, errOut)
+	}
+}
+
+// A second interrupt exits at once, naming what may be left; the first cancels the run.
+func TestEdges_SecondInterruptExits(t *testing.T) {
+	sigs := make(chan os.Signal, 2)
+	done := make(chan struct{})
+	var cancelled atomic.Bool
+	exited := make(chan int, 1)
+	var stderr bytes.Buffer
+	setInflight(`database "shop-1" on account`)
+	defer setInflight("")
+	finished := make(chan struct{})
+	go func() {
+		watchInterrupts(sigs, done, func() { cancelled.Store(true) }, &stderr, func(code int) { exited <- code })
+		close(finished)
+	}()
+	sigs <- os.Interrupt
+	sigs <- os.Interrupt
+	code := <-exited
+	<-finished
+	if !cancelled.Load() || code != ExitInfra {
+		t.Errorf("cancelled %v, exit %d; want cancelled and %d", cancelled.Load(), code, ExitInfra)
+	}
+	if !strings.Contains(stderr.String(), `database "shop-1" on account may be left`) {
+		t.Errorf("stderr %q does not name what may be left", stderr.String())
+	}
+}
