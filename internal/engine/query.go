@@ -454,6 +454,9 @@ func indexUtilization(m *sql.IndexMetrics) string {
 
 // readFeed lists a container's items (GET docs), one or more pages per physical partition.
 func (s *Server) readFeed(q *request, c *container) (int, error) {
+	if isChangeFeed(q) {
+		return s.changeFeed(q, c)
+	}
 	ct, err := parseContinuation(q.header("X-Ms-Continuation"))
 	if err != nil {
 		return 0, err

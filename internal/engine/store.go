@@ -80,6 +80,7 @@ type partition struct {
 	eqMu     sync.Mutex
 	eq       map[string]map[string]map[*doc]struct{} // lazily built equality indexes: path -> value -> docs
 	budget   throttleBucket
+	changes  changeLog // the change feed (changefeed.go)
 }
 
 // logical is one logical partition inside a physical partition.
@@ -101,6 +102,7 @@ type doc struct {
 	ts       int64
 	expires  int64 // unix seconds; 0 = never
 	seq      uint64
+	lsn      int64 // the write that made this version, its change-feed position
 	posAll   int
 	posLocal int
 	terms    int // index terms under the policy at write time

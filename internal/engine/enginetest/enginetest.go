@@ -52,6 +52,7 @@ func Run(t *testing.T, client *azcosmos.Client, o Options) {
 	t.Run("Query", func(t *testing.T) { testQuery(ctx, t, db) })
 	t.Run("Routing", func(t *testing.T) { testRouting(ctx, t, db) })
 	t.Run("Metrics", func(t *testing.T) { testMetrics(ctx, t, db) })
+	t.Run("ChangeFeed", func(t *testing.T) { testChangeFeed(ctx, t, db) })
 }
 
 // Status returns the HTTP status of an SDK error, 0 when it is not a response error.
