@@ -86,6 +86,20 @@ func applyDefaults(d *Design) {
 				p.PartitionKey = keyTemplates(c.PartitionKey)
 			}
 		}
+		if p.Op == OpChangeFeed {
+			if p.ChangeFeed == nil {
+				p.ChangeFeed = &ChangeFeedSpec{}
+			}
+			if p.ChangeFeed.From == "" {
+				p.ChangeFeed.From = "beginning"
+			}
+			if p.ChangeFeed.Scope == "" {
+				p.ChangeFeed.Scope = "container"
+			}
+			if p.ChangeFeed.PageSize == 0 {
+				p.ChangeFeed.PageSize = 100
+			}
+		}
 		for bi := range p.Batch {
 			if p.Batch[bi].Repeat == 0 {
 				p.Batch[bi].Repeat = 1

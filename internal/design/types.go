@@ -232,6 +232,8 @@ const (
 	OpPatch   = "patch"
 	OpDelete  = "delete"
 	OpBatch   = "batch"
+	// OpChangeFeed reads the container's change feed (latest-version mode) from a start to its end.
+	OpChangeFeed = "changeFeed"
 )
 
 // AccessPattern is one numbered access pattern with its estimate.
@@ -239,7 +241,7 @@ type AccessPattern struct {
 	ID        string `yaml:"id" json:"id"`
 	Name      string `yaml:"name" json:"name"`
 	Container string `yaml:"container" json:"container"`
-	// Op is read, query, create, upsert, replace, patch, delete or batch.
+	// Op is read, query, create, upsert, replace, patch, delete, batch or changeFeed.
 	Op string `yaml:"op" json:"op"`
 	// Sample draws parameters ({field} placeholders) from a seeded document of this type.
 	Sample string `yaml:"sample,omitempty" json:"sample,omitempty"`
@@ -260,6 +262,8 @@ type AccessPattern struct {
 	Condition string `yaml:"condition,omitempty" json:"condition,omitempty"`
 	// Batch lists the operations of a transactional batch (at most 100, one logical partition).
 	Batch []BatchOp `yaml:"batch,omitempty" json:"batch,omitempty"`
+	// ChangeFeed says where a changeFeed pattern starts, what it reads and its page size.
+	ChangeFeed *ChangeFeedSpec `yaml:"changeFeed,omitempty" json:"changeFeed,omitempty"`
 	// Consistency overrides the consistency level of reads and queries.
 	Consistency string `yaml:"consistency,omitempty" json:"consistency,omitempty"`
 	// Expect states what the pattern must do besides its charge.
@@ -294,6 +298,18 @@ type BatchOp struct {
 	Patch    []PatchOp `yaml:"patch,omitempty" json:"patch,omitempty"`
 	// Repeat runs the operation this many times (fresh documents each time). Default 1.
 	Repeat int `yaml:"repeat,omitempty" json:"repeat,omitempty"`
+}
+
+// ChangeFeedSpec is how a changeFeed pattern reads the feed. One execution reads from the start
+// until the feed has nothing more (a 304), as a consumer catching up does.
+type ChangeFeedSpec struct {
+	// From is where reading starts: "beginning" (default), "now", or an RFC 3339 time.
+	From string `yaml:"from,omitempty" json:"from,omitempty"`
+	// Scope is "container" (default: every feed range, one composite continuation) or "range"
+	// (one feed range per execution, in turn, as one of several parallel consumers reads).
+	Scope string `yaml:"scope,omitempty" json:"scope,omitempty"`
+	// PageSize is the most items per page (maxItemCount); default 100.
+	PageSize int `yaml:"pageSize,omitempty" json:"pageSize,omitempty"`
 }
 
 // Expect holds the behavioural expectations of a pattern.

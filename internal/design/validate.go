@@ -41,7 +41,7 @@ var (
 	Generators = []string{"fullName", "firstName", "lastName", "email", "word", "text", "code", "uuid",
 		"int", "decimal", "money", "bool", "isoTime", "epoch", "city", "country", "phone", "sku"}
 	// Ops lists the access-pattern operations.
-	Ops = []string{OpRead, OpQuery, OpCreate, OpUpsert, OpReplace, OpPatch, OpDelete, OpBatch}
+	Ops = []string{OpRead, OpQuery, OpCreate, OpUpsert, OpReplace, OpPatch, OpDelete, OpBatch, OpChangeFeed}
 	// PatchOps lists the patch operation names.
 	PatchOps = []string{"set", "add", "replace", "remove", "incr", "move"}
 	// BatchOps lists the operations a transactional batch may hold.
