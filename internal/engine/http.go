@@ -63,6 +63,9 @@ type request struct {
 	hdr    http.Header
 	charge float64
 	out    http.Header
+	// ridLink is the resource id a resource-id address is signed over (ridlinks.go); "" when the
+	// address is name-based.
+	ridLink string
 }
 
 // header returns a request header by its canonical name. The server canonicalises the names of
@@ -92,10 +95,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	setHeader(q.out, "x-ms-activity-id", s.activityID())
 	setHeader(q.out, "x-ms-gatewayversion", "version=2.14.0")
 	setHeader(q.out, "Content-Type", "application/json")
-	path := strings.Trim(r.URL.Path, "/")
-	if path != "" {
-		q.segs = strings.Split(path, "/")
-	}
+	q.segs, q.ridLink = s.resolveRIDLink(pathSegments(r.URL.Path))
 	status, err := s.serve(q)
 	if err != nil {
 		var ae *apiError
@@ -183,6 +183,9 @@ func (s *Server) authorize(q *request) error {
 		return errf(401, "The request has no x-ms-date header.")
 	}
 	rtype, link := resourceOf(q.segs)
+	if q.ridLink != "" {
+		link = q.ridLink
+	}
 	verb := strings.ToLower(q.r.Method)
 	date = strings.ToLower(date)
 	signed := signedRequest{verb: verb, rtype: rtype, link: link, date: date}
