@@ -170,17 +170,22 @@ func (s *Server) changeFeed(q *request, c *container) (int, error) {
 		sort.Slice(page, func(i, j int) bool { return page[i].lsn < page[j].lsn })
 	}
 	next := max(upto, from)
+	full := len(page) >= size
 	if len(page) > size {
 		page = page[:size]
 	}
-	if len(page) == size && size > 0 {
-		next = page[len(page)-1].lsn // more may follow: continue after the last item sent
-	}
-	items := make([][]byte, len(page))
+	var items [][]byte
 	var bytes int64
-	for i, d := range page {
-		items[i] = d.raw
+	for _, d := range page {
+		if len(items) > 0 && bytes+int64(d.Size) > maxPageBytes {
+			full = true
+			break
+		}
+		items = append(items, d.raw)
 		bytes += int64(d.Size)
+	}
+	if full && len(items) > 0 {
+		next = page[len(items)-1].lsn // more may follow: continue after the last item sent
 	}
 	q.charge = changeFeedCharge(len(items), bytes, q.consistency())
 	s.consume(c, answering, q.charge)

@@ -91,6 +91,9 @@ type continuation struct {
 	Range  int    `json:"r"`
 	Offset int    `json:"o"`
 	Key    string `json:"k,omitempty"`
+	// Seq is, in a read feed, the sequence number of the last item sent: the offset is where it
+	// was, and a compaction of the partition's list in between moves it (docList.resume).
+	Seq uint64 `json:"s,omitempty"`
 }
 
 func parseContinuation(h string) (continuation, error) {
@@ -106,6 +109,9 @@ func parseContinuation(h string) (continuation, error) {
 
 func pageSize(q *request) int {
 	n, err := strconv.Atoi(q.header("X-Ms-Max-Item-Count"))
+	if err == nil && n == -1 {
+		return dynamicPageSize
+	}
 	if err != nil || n <= 0 {
 		return defaultPageSize
 	}
@@ -251,7 +257,7 @@ func (s *Server) queryItems(q *request, c *container) (int, error) {
 	}
 	size := pageSize(q)
 	lo := min(ct.Offset, len(ex.items))
-	hi := min(lo+size, len(ex.items))
+	hi := pageEnd(ex.items, lo, size)
 	pages := max((len(ex.items)+size-1)/size, 1)
 	page := lo / size
 	// Apportion the partition's work over its pages; the first page pays the index check.
@@ -485,14 +491,19 @@ func (s *Server) readFeed(q *request, c *container) (int, error) {
 	var items [][]byte
 	var loaded int64
 	p.mu.RLock()
-	pos := ct.Offset
+	pos := p.all.resume(ct)
+	var last uint64
 	for ; pos < len(p.all.items) && len(items) < size; pos++ {
 		d := p.all.items[pos]
 		if d == nil || d.expired(now) {
 			continue
 		}
+		if len(items) > 0 && loaded+int64(d.Size) > maxPageBytes {
+			break
+		}
 		items = append(items, d.raw)
 		loaded += int64(d.Size)
+		last = d.seq
 	}
 	more := pos < len(p.all.items)
 	p.mu.RUnlock()
@@ -502,7 +513,11 @@ func (s *Server) readFeed(q *request, c *container) (int, error) {
 	}
 	q.charge = cost.Query(f)
 	s.consume(c, p, q.charge)
-	pageHeaders(q, p, nextPage(ct, more, pos, "", len(parts)), len(items))
+	next := nextPage(ct, more, pos, "", len(parts))
+	if more && last != 0 {
+		next = nextFeedPage(ct, pos, last)
+	}
+	pageHeaders(q, p, next, len(items))
 	return s.reply(q, 200, envelope(c.rid, items))
 }
 
