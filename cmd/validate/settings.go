@@ -73,6 +73,9 @@ var settings = []setting{
 	{key: "bind", def: "127.0.0.1", usage: "address to bind; anything but loopback exposes the engine to the network", cmds: []string{"serve"}},
 	{key: "persist", def: "", usage: "file to load at start and save on exit (default: memory only)", cmds: []string{"serve"}},
 	{key: "public-endpoint", def: "", usage: "address the account advertises to SDKs, when they reach the server elsewhere than it listens (a container's published port), e.g. http://localhost:8083/", cmds: []string{"serve"}},
+	{key: "consistency", def: "Session", usage: "the account's default consistency: Strong, Bounded, Session, Consistent Prefix or Eventual (Strong and Bounded reads cost 2x; requests may only relax it)", cmds: []string{"serve"}},
+	{key: "cert-out", def: "", usage: "with --protocol https, write the server's certificate (PEM) to this file for clients to trust", cmds: []string{"serve"}},
+	{key: "allow-aad", def: false, usage: "also accept Microsoft Entra ID bearer tokens (DefaultAzureCredential); their form, claims and expiry are checked, not their signature", cmds: []string{"serve"}},
 	// Everywhere.
 	{key: "log-level", def: "warn", usage: "log level: debug, info, warn or error", cmds: []string{"run", "serve"}},
 }

@@ -66,6 +66,7 @@ type request struct {
 	// ridLink is the resource id a resource-id address is signed over (ridlinks.go); "" when the
 	// address is name-based.
 	ridLink string
+	cons    cost.Consistency // the level the request reads at (requestConsistency)
 }
 
 // header returns a request header by its canonical name. The server canonicalises the names of
@@ -79,6 +80,9 @@ func (q *request) header(canonicalKey string) string {
 }
 
 func (q *request) consistency() cost.Consistency {
+	if q.cons != "" {
+		return q.cons
+	}
 	if c := q.header("X-Ms-Consistency-Level"); c != "" {
 		return cost.Consistency(c)
 	}
@@ -114,6 +118,11 @@ func (s *Server) serve(q *request) (int, error) {
 	if err := s.authorize(q); err != nil {
 		return 0, err
 	}
+	cons, err := s.requestConsistency(q)
+	if err != nil {
+		return 0, err
+	}
+	q.cons = cons
 	if q.r.Body != nil && q.r.Method != http.MethodGet {
 		b, err := readBody(q.r)
 		if err != nil {
@@ -206,6 +215,9 @@ func (s *Server) authorize(q *request) error {
 		case "sig":
 			sigText = v
 		}
+	}
+	if typ == "aad" && s.opts.AllowAAD {
+		return s.checkAAD(sigText)
 	}
 	if typ != "master" || sigText == "" || base64.StdEncoding.DecodedLen(len(sigText)) > 64 {
 		return errf(401, "The authorization token is not well formed.")
@@ -458,7 +470,7 @@ func (s *Server) account(q *request) (int, error) {
 		"readableLocations":            loc,
 		"enableMultipleWriteLocations": false,
 		"userReplicationPolicy":        map[string]int{"asyncReplication": 0, "minReplicaSetSize": 1, "maxReplicasetSize": 4},
-		"userConsistencyPolicy":        map[string]string{"defaultConsistencyLevel": "Session"},
+		"userConsistencyPolicy":        map[string]string{"defaultConsistencyLevel": string(s.defaultConsistency())},
 		"systemReplicationPolicy":      map[string]int{"minReplicaSetSize": 1, "maxReplicasetSize": 4},
 		"readPolicy":                   map[string]int{"primaryReadCoefficient": 1, "secondaryReadCoefficient": 1},
 		"queryEngineConfiguration":     "{\"maxSqlQueryInputLength\":262144,\"maxJoinsPerSqlQuery\":5,\"maxLogicalAndPerSqlQuery\":500,\"maxLogicalOrPerSqlQuery\":500,\"maxUdfRefPerSqlQuery\":10,\"maxInExpressionItemsCount\":16000,\"queryMaxInMemorySortDocumentCount\":500,\"maxQueryRequestTimeoutFraction\":0.9,\"sqlAllowNonFiniteNumbers\":false,\"sqlAllowAggregateFunctions\":true,\"sqlAllowSubQuery\":true,\"sqlAllowScalarSubQuery\":true,\"allowNewKeywords\":true,\"sqlAllowLike\":true,\"sqlAllowGroupByClause\":true,\"maxSpatialQueryCells\":12,\"spatialMaxGeometryPointCount\":256,\"sqlDisableOptimizationFlags\":0,\"sqlAllowTop\":true,\"enableSpatialIndexing\":true}",
