@@ -127,8 +127,9 @@ func (s *Server) load(path string) error {
 				delete(m, k)
 			}
 			cn := uint32(s.nextID())
+			search, _ := parseSearch(m)
 			c := &container{db: d, id: cid, ridNum: cn, rid: ridColl(d.ridNum, cn), etag: s.newETag(), ts: s.now().Unix(),
-				props: m, pk: pk, policy: pol, unique: uniq, defaultTTL: ttl}
+				props: m, pk: pk, policy: pol, unique: uniq, defaultTTL: ttl, search: search}
 			if sc.Offer != nil {
 				c.offer = s.newOffer(sc.Offer.Manual, sc.Offer.AutoscaleMax, c.rid, "dbs/"+d.rid+"/colls/"+c.rid+"/")
 			}

@@ -318,7 +318,7 @@ func (s *Server) execute(c *container, p *partition, lpk string, pq *sql.Query, 
 		}
 		return 0, false
 	}
-	res, err := sql.Execute(pq, src, sql.Options{Params: params, Policy: c.policy, PopulateIndexMetrics: metrics, SizeOf: sizeOf})
+	res, err := sql.Execute(pq, src, sql.Options{Params: params, Policy: c.policy, PopulateIndexMetrics: metrics, SizeOf: sizeOf, Search: c.search})
 	if err != nil {
 		p.mu.RUnlock()
 		return nil, queryError(err)

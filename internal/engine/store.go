@@ -64,6 +64,7 @@ type container struct {
 	policy        *index.Compiled
 	unique        [][][]string // unique keys: each a set of property paths
 	defaultTTL    *int
+	search        *sql.Search // full-text and vector settings (search.go); nil when none
 	offer         *offer
 	parts         []*partition // ordered by EPK range
 	docSeq        uint64       // guarded by the partitions' locks through atomic use in nextDocRID

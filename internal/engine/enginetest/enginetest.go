@@ -60,6 +60,7 @@ func Run(t *testing.T, client *azcosmos.Client, o Options) {
 	t.Run("ChangeFeed", func(t *testing.T) { testChangeFeed(ctx, t, db) })
 	t.Run("RIDLinks", func(t *testing.T) { testRIDLinks(ctx, t, db, o) })
 	t.Run("Paging", func(t *testing.T) { testPaging(ctx, t, db) })
+	t.Run("Search", func(t *testing.T) { testSearch(ctx, t, db) })
 }
 
 // Status returns the HTTP status of an SDK error, 0 when it is not a response error.

@@ -22,6 +22,10 @@ type execCtx struct {
 	aggVals  []any // results of the current group's aggregates while projecting it
 	regexps  map[string]*regexp.Regexp
 	seed     uint64
+	// cur is the function call being evaluated and vecFns the distance functions the container's
+	// vector policy gives VectorDistance calls (search.go).
+	cur    *call
+	vecFns map[*call]string
 }
 
 // step charges one unit of work and reports whether evaluation may go on.
@@ -228,6 +232,7 @@ func (x *execCtx) eval(e expr) any {
 		if x.countFn {
 			x.fnCalls++
 		}
+		x.cur = n
 		return x.charge(n.fn.fn(x, args))
 	case *arrayLit:
 		out := make([]any, 0, len(n.elems))
