@@ -50,6 +50,7 @@ func applyDefaults(d *Design) {
 		if ix.Mode == "consistent" && !slices.Contains(ix.Included, "/*") && !slices.Contains(ix.Excluded, "/*") {
 			ix.Included = append(ix.Included, "/*")
 		}
+		defaultSearch(c)
 		for i := range ix.Composite {
 			for j := range ix.Composite[i] {
 				if ix.Composite[i][j].Order == "" {

@@ -89,6 +89,10 @@ type Container struct {
 	UniqueKeys [][]string `yaml:"uniqueKeys,omitempty" json:"uniqueKeys,omitempty"`
 	// Indexing is the indexing policy. Default: consistent, everything included (/*).
 	Indexing *Indexing `yaml:"indexing,omitempty" json:"indexing,omitempty"`
+	// FullText is the container's full-text policy: the paths full-text search reads.
+	FullText *FullTextSpec `yaml:"fullText,omitempty" json:"fullText,omitempty"`
+	// Vectors is the container's vector embedding policy: one entry per vector path.
+	Vectors []VectorSpec `yaml:"vectors,omitempty" json:"vectors,omitempty"`
 	// Partitions overrides the number of simulated physical partitions (default: from scale and
 	// throughput through the cost model).
 	Partitions int `yaml:"partitions,omitempty" json:"partitions,omitempty"`
@@ -116,6 +120,37 @@ type Indexing struct {
 	Included  []string          `yaml:"included,omitempty" json:"included,omitempty"`
 	Excluded  []string          `yaml:"excluded,omitempty" json:"excluded,omitempty"`
 	Composite [][]CompositePath `yaml:"composite,omitempty" json:"composite,omitempty"`
+	// FullText lists the paths with a full-text index (each in the container's fullText paths).
+	FullText []string `yaml:"fullText,omitempty" json:"fullText,omitempty"`
+	// Vector lists the vector indexes (each path in the container's vectors).
+	Vector []VectorIndexSpec `yaml:"vector,omitempty" json:"vector,omitempty"`
+}
+
+// FullTextSpec is a container's full-text policy.
+type FullTextSpec struct {
+	// Language is the default language of the paths (default "en-US").
+	Language string `yaml:"language,omitempty" json:"language,omitempty"`
+	// Paths are the document paths full-text search reads, e.g. /description.
+	Paths []string `yaml:"paths" json:"paths"`
+}
+
+// VectorSpec is one vector path of a container's vector embedding policy.
+type VectorSpec struct {
+	// Path is the document path of the vector, e.g. /embedding.
+	Path string `yaml:"path" json:"path"`
+	// DataType is float32 (default), float16, int8 or uint8.
+	DataType string `yaml:"dataType,omitempty" json:"dataType,omitempty"`
+	// Dimensions is the vector's length, 1 to 4096.
+	Dimensions int `yaml:"dimensions" json:"dimensions"`
+	// Distance is cosine (default), dotproduct or euclidean.
+	Distance string `yaml:"distance,omitempty" json:"distance,omitempty"`
+}
+
+// VectorIndexSpec is one vector index: flat (default; at most 505 dimensions), quantizedFlat or
+// diskANN.
+type VectorIndexSpec struct {
+	Path string `yaml:"path" json:"path"`
+	Type string `yaml:"type,omitempty" json:"type,omitempty"`
 }
 
 // CompositePath is one path of a composite index with its order ("asc" or "desc").
@@ -182,7 +217,7 @@ type Field struct {
 	// Template builds a string from other fields: "{tenantId}_{userId}".
 	Template string `yaml:"template,omitempty" json:"template,omitempty"`
 	// Gen names a generator: fullName, firstName, lastName, email, word, text, code, uuid, int,
-	// decimal, money, bool, isoTime, epoch, city, country, phone, sku.
+	// decimal, money, bool, isoTime, epoch, city, country, phone, sku, vector.
 	Gen string `yaml:"gen,omitempty" json:"gen,omitempty"`
 	// OneOf picks one of the values, with optional Weights.
 	OneOf   []any     `yaml:"oneOf,omitempty" json:"oneOf,omitempty"`
@@ -202,6 +237,9 @@ type Field struct {
 	Bytes    int      `yaml:"bytes,omitempty" json:"bytes,omitempty"`
 	Prefix   string   `yaml:"prefix,omitempty" json:"prefix,omitempty"`
 	Unique   bool     `yaml:"unique,omitempty" json:"unique,omitempty"`
+
+	// Dimensions is the length of a gen vector (a unit-length vector of numbers).
+	Dimensions int `yaml:"dimensions,omitempty" json:"dimensions,omitempty"`
 
 	// Cardinality limits the generator to this many distinct values (e.g. 50 tenants).
 	Cardinality int `yaml:"cardinality,omitempty" json:"cardinality,omitempty"`

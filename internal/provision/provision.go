@@ -194,6 +194,7 @@ func ContainerProperties(c *design.Container) azcosmos.ContainerProperties {
 		}
 		props.UniqueKeyPolicy = u
 	}
+	searchProperties(c, &props)
 	return props
 }
 

@@ -503,6 +503,11 @@ func (lv *level) finish() {
 		desc := make([]bool, len(q.orderBy))
 		for i, o := range q.orderBy {
 			desc[i] = o.desc || o.rank
+			if c, ok := o.e.(*call); ok && c.name == "VECTORDISTANCE" {
+				// The closest first, whatever the direction written (vector-search.md): the
+				// highest similarity, or the smallest euclidean distance.
+				desc[i] = lv.x.callDistance(c) != "euclidean"
+			}
 		}
 		if len(q.orderBy) > 0 && q.orderBy[0].rank {
 			rankRows(lv.x, lv.rows, q.orderBy[0].e)

@@ -98,7 +98,7 @@ func searchTerms(a []any) []string {
 }
 
 func init() {
-	b := reg("FullTextContains", 2, 2, func(_ *execCtx, a []any) any {
+	reg("FullTextContains", 2, 2, func(_ *execCtx, a []any) any {
 		s, ok := str(a[0])
 		t, ok2 := str(a[1])
 		if !ok || !ok2 {
@@ -107,8 +107,7 @@ func init() {
 		w, _ := wordCounts(s)
 		return ftContains(w, t)
 	})
-	b.index = true
-	b = reg("FullTextContainsAll", 2, -1, func(_ *execCtx, a []any) any {
+	reg("FullTextContainsAll", 2, -1, func(_ *execCtx, a []any) any {
 		s, ok := str(a[0])
 		if !ok {
 			return Undefined
@@ -122,8 +121,7 @@ func init() {
 		}
 		return len(terms) > 0
 	})
-	b.index = true
-	b = reg("FullTextContainsAny", 2, -1, func(_ *execCtx, a []any) any {
+	reg("FullTextContainsAny", 2, -1, func(_ *execCtx, a []any) any {
 		s, ok := str(a[0])
 		if !ok {
 			return Undefined
@@ -136,7 +134,6 @@ func init() {
 		}
 		return false
 	})
-	b.index = true
 	reg("FullTextScore", 2, -1, func(_ *execCtx, a []any) any {
 		s, _ := str(a[0])
 		w, n := wordCounts(s)
