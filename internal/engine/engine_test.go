@@ -70,7 +70,10 @@ func TestConformance_External(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	enginetest.Run(t, client, enginetest.Options{SkipCharges: true})
+	newClient := func(perRetry ...policy.Policy) (*azcosmos.Client, error) {
+		return azcosmos.NewClientWithKey(ep, cred, &azcosmos.ClientOptions{ClientOptions: policy.ClientOptions{PerRetryPolicies: perRetry}})
+	}
+	enginetest.Run(t, client, enginetest.Options{SkipCharges: true, Key: key, NewClient: newClient})
 }
 
 func TestAuth_BadKey(t *testing.T) {
