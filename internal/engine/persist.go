@@ -16,6 +16,9 @@ import (
 type snapshot struct {
 	Version   int          `json:"version"`
 	Databases []snapshotDB `json:"databases"`
+	// LSN is the engine's write sequence at the save: items loaded are numbered after it, so a
+	// change-feed continuation taken before a restart never skips a change (it may repeat some).
+	LSN int64 `json:"lsn,omitempty"`
 }
 
 type snapshotDB struct {
@@ -38,7 +41,7 @@ type snapColl struct {
 
 // save writes the snapshot atomically (temporary file, then rename).
 func (s *Server) save(path string) error {
-	snap := snapshot{Version: 1}
+	snap := snapshot{Version: 1, LSN: s.lsn.Load()}
 	s.mu.RLock()
 	for _, d := range s.dbs {
 		sd := snapshotDB{Resource: d.json()}
@@ -52,8 +55,9 @@ func (s *Server) save(path string) error {
 			}
 			for _, p := range c.parts {
 				p.mu.RLock()
-				for _, it := range p.all.items {
-					if it != nil {
+				// In change-feed order (the order of last writes), which loading keeps.
+				for _, it := range p.changes.docs {
+					if p.current(it) {
 						sc.Items = append(sc.Items, it.raw)
 					}
 				}
@@ -100,6 +104,9 @@ func (s *Server) load(path string) error {
 	var snap snapshot
 	if err := json.Unmarshal(b, &snap); err != nil {
 		return fmt.Errorf("load snapshot %s: %w", path, err)
+	}
+	if snap.LSN > s.lsn.Load() {
+		s.lsn.Store(snap.LSN)
 	}
 	for _, sd := range snap.Databases {
 		id, _ := sd.Resource["id"].(string)
