@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -32,10 +33,20 @@ acknowledged since the last save.
 
 SDKs connect to the address the account advertises, which is the listen address. In a container
 whose port 8081 is published elsewhere, say where with --public-endpoint (as GATEWAY_PUBLIC_ENDPOINT
-does for the vNext emulator).`,
+does for the vNext emulator).
+
+Accounts as configured: --consistency sets the account's default consistency (reported on GET /;
+Strong and Bounded Staleness reads are charged twice; a request may relax it, never strengthen it).
+--cert-out writes the HTTPS certificate so clients can trust it instead of skipping verification:
+Go on Linux: SSL_CERT_FILE=FILE; Node: NODE_EXTRA_CA_CERTS=FILE; Python: REQUESTS_CA_BUNDLE=FILE;
+Java: keytool -importcert -file FILE -keystore ... ; .NET and system-wide (Debian/Ubuntu): copy it to
+/usr/local/share/ca-certificates/validate.crt and run update-ca-certificates.
+--allow-aad also accepts Microsoft Entra ID tokens, so code using DefaultAzureCredential runs
+unchanged (give the client the audience https://cosmos.azure.com).`,
 		Example: `  validate serve
   validate serve --protocol https --port 8081 --persist ./cosmos.json
-  validate serve --bind 0.0.0.0 --public-endpoint http://localhost:8083/   # in a container published on 8083`,
+  validate serve --bind 0.0.0.0 --public-endpoint http://localhost:8083/   # in a container published on 8083
+  validate serve --protocol https --cert-out cosmos.pem --allow-aad --consistency Strong`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, err := a.viper(cmd)
@@ -62,6 +73,13 @@ does for the vNext emulator).`,
 			if m := v.GetString("persist-mode"); m != engine.PersistLog && m != engine.PersistSnapshot {
 				return usageErr("--persist-mode: want %s or %s (got %q)", engine.PersistLog, engine.PersistSnapshot, m)
 			}
+			if _, err := engine.ParseConsistency(v.GetString("consistency")); err != nil {
+				return usageErr("--consistency: %v", err)
+			}
+			certOut := v.GetString("cert-out")
+			if certOut != "" && proto != "https" {
+				return usageErr("--cert-out: the server has a certificate only with --protocol https")
+			}
 			bind := v.GetString("bind")
 			if w := bindWarning(bind); w != "" {
 				fmt.Fprintln(a.stderr, w)
@@ -75,9 +93,18 @@ does for the vNext emulator).`,
 				PersistMode: v.GetString("persist-mode"),
 				PublicURL:   v.GetString("public-endpoint"),
 				Throttle:    false,
+				Consistency: v.GetString("consistency"),
+				AllowAAD:    v.GetBool("allow-aad"),
 			})
 			if err != nil {
 				return infraErr(fmt.Errorf("start engine: %w", err))
+			}
+			if certOut != "" {
+				if err := os.WriteFile(certOut, srv.CertificatePEM(), 0o644); err != nil {
+					_ = srv.Close(context.Background())
+					return infraErr(fmt.Errorf("--cert-out: %w", err))
+				}
+				fmt.Fprintf(a.stdout, "validate serve: certificate written to %s\n", certOut)
 			}
 			// The ready line: scripts and container health checks wait for it.
 			fmt.Fprintf(a.stdout, "validate serve: listening on %s (charges: model)\n", srv.URL())

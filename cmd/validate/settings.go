@@ -36,7 +36,7 @@ const envPrefix = "CDV"
 var settings = []setting{
 	// Targets.
 	{key: "target", def: "auto", usage: "where to run: auto, embedded, emulator, account or endpoint", cmds: []string{"run"}},
-	{key: "emulator-image", def: "", usage: "emulator image (default: the pinned vNext emulator image)", cmds: []string{"run"}},
+	{key: "emulator-image", def: "", usage: "emulator image (default: the pinned vNext emulator image); short names: vnext-latest, vnext-EN<date>, classic", cmds: []string{"run"}},
 	{key: "emulator-protocol", def: "", usage: "emulator protocol: http or https (default: by image)", cmds: []string{"run"}},
 	{key: "pull", def: false, usage: "let --target emulator pull the image when it is not present", cmds: []string{"run"}},
 	{key: "insecure", def: false, usage: "skip TLS certificate verification (emulator or endpoint with a self-signed certificate)", cmds: []string{"run"}},
@@ -75,6 +75,9 @@ var settings = []setting{
 	{key: "persist", def: "", usage: "file to load at start and save on exit (default: memory only)", cmds: []string{"serve"}},
 	{key: "persist-mode", def: "log", usage: "with --persist: log (every acknowledged write is fsynced to FILE.log first; nothing acknowledged is lost in a crash) or snapshot (saved every 30 s and on exit only; a crash loses the writes since the last save)", cmds: []string{"serve"}},
 	{key: "public-endpoint", def: "", usage: "address the account advertises to SDKs, when they reach the server elsewhere than it listens (a container's published port), e.g. http://localhost:8083/", cmds: []string{"serve"}},
+	{key: "consistency", def: "Session", usage: "the account's default consistency: Strong, Bounded, Session, Consistent Prefix or Eventual (Strong and Bounded reads cost 2x; requests may only relax it)", cmds: []string{"serve"}},
+	{key: "cert-out", def: "", usage: "with --protocol https, write the server's certificate (PEM) to this file for clients to trust", cmds: []string{"serve"}},
+	{key: "allow-aad", def: false, usage: "also accept Microsoft Entra ID bearer tokens (DefaultAzureCredential); their form, claims and expiry are checked, not their signature", cmds: []string{"serve"}},
 	// Everywhere.
 	{key: "log-level", def: "warn", usage: "log level: debug, info, warn or error", cmds: []string{"run", "serve"}},
 }

@@ -50,6 +50,7 @@ func applyDefaults(d *Design) {
 		if ix.Mode == "consistent" && !slices.Contains(ix.Included, "/*") && !slices.Contains(ix.Excluded, "/*") {
 			ix.Included = append(ix.Included, "/*")
 		}
+		defaultSearch(c)
 		for i := range ix.Composite {
 			for j := range ix.Composite[i] {
 				if ix.Composite[i][j].Order == "" {
@@ -84,6 +85,20 @@ func applyDefaults(d *Design) {
 		if (pointOp || p.Op == OpBatch) && p.Sample != "" && len(p.PartitionKey) == 0 {
 			if c := d.Container(p.Container); c != nil {
 				p.PartitionKey = keyTemplates(c.PartitionKey)
+			}
+		}
+		if p.Op == OpChangeFeed {
+			if p.ChangeFeed == nil {
+				p.ChangeFeed = &ChangeFeedSpec{}
+			}
+			if p.ChangeFeed.From == "" {
+				p.ChangeFeed.From = "beginning"
+			}
+			if p.ChangeFeed.Scope == "" {
+				p.ChangeFeed.Scope = "container"
+			}
+			if p.ChangeFeed.PageSize == 0 {
+				p.ChangeFeed.PageSize = 100
 			}
 		}
 		for bi := range p.Batch {

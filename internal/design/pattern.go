@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 )
 
 // opFields says which pattern keys an operation takes: required ones and optional ones.
@@ -16,6 +17,8 @@ var opFields = map[string]struct{ required, optional []string }{
 	OpPatch:   {[]string{"sample", "itemId", "partitionKey", "patch"}, []string{"condition"}},
 	OpDelete:  {[]string{"sample", "itemId", "partitionKey"}, nil},
 	OpBatch:   {[]string{"sample", "partitionKey", "batch"}, nil},
+	// A changeFeed with a partitionKey (templates filled from the sample) reads one logical partition.
+	OpChangeFeed: {nil, []string{"sample", "partitionKey", "changeFeed"}},
 }
 
 // patternKeySet reports which op-dependent keys a pattern sets.
@@ -30,11 +33,12 @@ func patternKeySet(p *AccessPattern) map[string]bool {
 		"patch":        len(p.Patch) > 0,
 		"condition":    p.Condition != "",
 		"batch":        len(p.Batch) > 0,
+		"changeFeed":   p.ChangeFeed != nil,
 		"consistency":  p.Consistency != "",
 	}
 }
 
-var patternKeys = []string{"sample", "document", "itemId", "partitionKey", "query", "params", "patch", "condition", "batch", "consistency"}
+var patternKeys = []string{"sample", "document", "itemId", "partitionKey", "query", "params", "patch", "condition", "batch", "changeFeed", "consistency"}
 
 func (v *validator) checkPattern(path string, p *AccessPattern) {
 	if strings.TrimSpace(p.ID) == "" {
@@ -178,7 +182,42 @@ func (v *validator) checkPattern(path string, p *AccessPattern) {
 	if p.Op == OpBatch {
 		v.checkBatch(path, p, c, x)
 	}
+	if p.Op == OpChangeFeed {
+		v.checkChangeFeed(path, p)
+	}
 }
+
+// ChangeFeedScopes lists the scopes of a changeFeed pattern.
+var ChangeFeedScopes = []string{"container", "range"}
+
+func (v *validator) checkChangeFeed(path string, p *AccessPattern) {
+	if len(p.PartitionKey) > 0 && p.Sample == "" {
+		v.errf(path+".sample", "a changeFeed with partitionKey needs sample: the document type whose key it reads")
+	}
+	cf := p.ChangeFeed
+	if cf == nil {
+		return
+	}
+	switch cf.From {
+	case "", "beginning", "now":
+	default:
+		if _, err := time.Parse(time.RFC3339, cf.From); err != nil {
+			v.errf(path+".changeFeed.from", "must be beginning, now or an RFC 3339 time such as 2024-05-01T00:00:00Z (got %q)", cf.From)
+		}
+	}
+	if cf.Scope != "" {
+		v.checkEnum(path+".changeFeed.scope", cf.Scope, ChangeFeedScopes)
+	}
+	if cf.Scope == "range" && len(p.PartitionKey) > 0 {
+		v.errf(path+".changeFeed.scope", "range does not apply with partitionKey: the key's own range is read")
+	}
+	if cf.PageSize < 0 || cf.PageSize > MaxChangeFeedPage {
+		v.errf(path+".changeFeed.pageSize", "must be between 1 and %d (got %d); omit it for 100", MaxChangeFeedPage, cf.PageSize)
+	}
+}
+
+// MaxChangeFeedPage bounds a changeFeed pattern's page size.
+const MaxChangeFeedPage = 10000
 
 func (v *validator) checkQuery(path string, p *AccessPattern, x docCtx) {
 	q := strings.TrimSpace(p.Query)

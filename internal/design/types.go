@@ -89,6 +89,10 @@ type Container struct {
 	UniqueKeys [][]string `yaml:"uniqueKeys,omitempty" json:"uniqueKeys,omitempty"`
 	// Indexing is the indexing policy. Default: consistent, everything included (/*).
 	Indexing *Indexing `yaml:"indexing,omitempty" json:"indexing,omitempty"`
+	// FullText is the container's full-text policy: the paths full-text search reads.
+	FullText *FullTextSpec `yaml:"fullText,omitempty" json:"fullText,omitempty"`
+	// Vectors is the container's vector embedding policy: one entry per vector path.
+	Vectors []VectorSpec `yaml:"vectors,omitempty" json:"vectors,omitempty"`
 	// Partitions overrides the number of simulated physical partitions (default: from scale and
 	// throughput through the cost model).
 	Partitions int `yaml:"partitions,omitempty" json:"partitions,omitempty"`
@@ -116,6 +120,37 @@ type Indexing struct {
 	Included  []string          `yaml:"included,omitempty" json:"included,omitempty"`
 	Excluded  []string          `yaml:"excluded,omitempty" json:"excluded,omitempty"`
 	Composite [][]CompositePath `yaml:"composite,omitempty" json:"composite,omitempty"`
+	// FullText lists the paths with a full-text index (each in the container's fullText paths).
+	FullText []string `yaml:"fullText,omitempty" json:"fullText,omitempty"`
+	// Vector lists the vector indexes (each path in the container's vectors).
+	Vector []VectorIndexSpec `yaml:"vector,omitempty" json:"vector,omitempty"`
+}
+
+// FullTextSpec is a container's full-text policy.
+type FullTextSpec struct {
+	// Language is the default language of the paths (default "en-US").
+	Language string `yaml:"language,omitempty" json:"language,omitempty"`
+	// Paths are the document paths full-text search reads, e.g. /description.
+	Paths []string `yaml:"paths" json:"paths"`
+}
+
+// VectorSpec is one vector path of a container's vector embedding policy.
+type VectorSpec struct {
+	// Path is the document path of the vector, e.g. /embedding.
+	Path string `yaml:"path" json:"path"`
+	// DataType is float32 (default), float16, int8 or uint8.
+	DataType string `yaml:"dataType,omitempty" json:"dataType,omitempty"`
+	// Dimensions is the vector's length, 1 to 4096.
+	Dimensions int `yaml:"dimensions" json:"dimensions"`
+	// Distance is cosine (default), dotproduct or euclidean.
+	Distance string `yaml:"distance,omitempty" json:"distance,omitempty"`
+}
+
+// VectorIndexSpec is one vector index: flat (default; at most 505 dimensions), quantizedFlat or
+// diskANN.
+type VectorIndexSpec struct {
+	Path string `yaml:"path" json:"path"`
+	Type string `yaml:"type,omitempty" json:"type,omitempty"`
 }
 
 // CompositePath is one path of a composite index with its order ("asc" or "desc").
@@ -182,7 +217,7 @@ type Field struct {
 	// Template builds a string from other fields: "{tenantId}_{userId}".
 	Template string `yaml:"template,omitempty" json:"template,omitempty"`
 	// Gen names a generator: fullName, firstName, lastName, email, word, text, code, uuid, int,
-	// decimal, money, bool, isoTime, epoch, city, country, phone, sku.
+	// decimal, money, bool, isoTime, epoch, city, country, phone, sku, vector.
 	Gen string `yaml:"gen,omitempty" json:"gen,omitempty"`
 	// OneOf picks one of the values, with optional Weights.
 	OneOf   []any     `yaml:"oneOf,omitempty" json:"oneOf,omitempty"`
@@ -202,6 +237,9 @@ type Field struct {
 	Bytes    int      `yaml:"bytes,omitempty" json:"bytes,omitempty"`
 	Prefix   string   `yaml:"prefix,omitempty" json:"prefix,omitempty"`
 	Unique   bool     `yaml:"unique,omitempty" json:"unique,omitempty"`
+
+	// Dimensions is the length of a gen vector (a unit-length vector of numbers).
+	Dimensions int `yaml:"dimensions,omitempty" json:"dimensions,omitempty"`
 
 	// Cardinality limits the generator to this many distinct values (e.g. 50 tenants).
 	Cardinality int `yaml:"cardinality,omitempty" json:"cardinality,omitempty"`
@@ -232,6 +270,8 @@ const (
 	OpPatch   = "patch"
 	OpDelete  = "delete"
 	OpBatch   = "batch"
+	// OpChangeFeed reads the container's change feed (latest-version mode) from a start to its end.
+	OpChangeFeed = "changeFeed"
 )
 
 // AccessPattern is one numbered access pattern with its estimate.
@@ -239,7 +279,7 @@ type AccessPattern struct {
 	ID        string `yaml:"id" json:"id"`
 	Name      string `yaml:"name" json:"name"`
 	Container string `yaml:"container" json:"container"`
-	// Op is read, query, create, upsert, replace, patch, delete or batch.
+	// Op is read, query, create, upsert, replace, patch, delete, batch or changeFeed.
 	Op string `yaml:"op" json:"op"`
 	// Sample draws parameters ({field} placeholders) from a seeded document of this type.
 	Sample string `yaml:"sample,omitempty" json:"sample,omitempty"`
@@ -260,6 +300,8 @@ type AccessPattern struct {
 	Condition string `yaml:"condition,omitempty" json:"condition,omitempty"`
 	// Batch lists the operations of a transactional batch (at most 100, one logical partition).
 	Batch []BatchOp `yaml:"batch,omitempty" json:"batch,omitempty"`
+	// ChangeFeed says where a changeFeed pattern starts, what it reads and its page size.
+	ChangeFeed *ChangeFeedSpec `yaml:"changeFeed,omitempty" json:"changeFeed,omitempty"`
 	// Consistency overrides the consistency level of reads and queries.
 	Consistency string `yaml:"consistency,omitempty" json:"consistency,omitempty"`
 	// Expect states what the pattern must do besides its charge.
@@ -294,6 +336,18 @@ type BatchOp struct {
 	Patch    []PatchOp `yaml:"patch,omitempty" json:"patch,omitempty"`
 	// Repeat runs the operation this many times (fresh documents each time). Default 1.
 	Repeat int `yaml:"repeat,omitempty" json:"repeat,omitempty"`
+}
+
+// ChangeFeedSpec is how a changeFeed pattern reads the feed. One execution reads from the start
+// until the feed has nothing more (a 304), as a consumer catching up does.
+type ChangeFeedSpec struct {
+	// From is where reading starts: "beginning" (default), "now", or an RFC 3339 time.
+	From string `yaml:"from,omitempty" json:"from,omitempty"`
+	// Scope is "container" (default: every feed range, one composite continuation) or "range"
+	// (one feed range per execution, in turn, as one of several parallel consumers reads).
+	Scope string `yaml:"scope,omitempty" json:"scope,omitempty"`
+	// PageSize is the most items per page (maxItemCount); default 100.
+	PageSize int `yaml:"pageSize,omitempty" json:"pageSize,omitempty"`
 }
 
 // Expect holds the behavioural expectations of a pattern.

@@ -39,9 +39,9 @@ const (
 var (
 	// Generators lists the gen names the seeder implements.
 	Generators = []string{"fullName", "firstName", "lastName", "email", "word", "text", "code", "uuid",
-		"int", "decimal", "money", "bool", "isoTime", "epoch", "city", "country", "phone", "sku"}
+		"int", "decimal", "money", "bool", "isoTime", "epoch", "city", "country", "phone", "sku", "vector"}
 	// Ops lists the access-pattern operations.
-	Ops = []string{OpRead, OpQuery, OpCreate, OpUpsert, OpReplace, OpPatch, OpDelete, OpBatch}
+	Ops = []string{OpRead, OpQuery, OpCreate, OpUpsert, OpReplace, OpPatch, OpDelete, OpBatch, OpChangeFeed}
 	// PatchOps lists the patch operation names.
 	PatchOps = []string{"set", "add", "replace", "remove", "incr", "move"}
 	// BatchOps lists the operations a transactional batch may hold.
@@ -272,6 +272,7 @@ func (v *validator) checkContainer(path string, c *Container) {
 	if c.Indexing != nil {
 		v.checkIndexing(path+".indexing", c.Indexing)
 	}
+	v.checkSearch(path, c)
 	if c.Partitions < 0 || c.Partitions > 10_000 {
 		v.errf(path+".partitions", "must be between 1 and 10000 (got %d); omit it to derive it", c.Partitions)
 	}
@@ -639,6 +640,10 @@ func (v *validator) checkField(path string, f *Field, x docCtx, depth int) {
 	opt("from", f.From != "", isGen(timeGens), "gen isoTime and epoch")
 	opt("to", f.To != "", isGen(timeGens), "gen isoTime and epoch")
 	opt("bytes", f.Bytes != 0, kind == "gen" && f.Gen == "text", "gen text")
+	opt("dimensions", f.Dimensions != 0, kind == "gen" && f.Gen == "vector", "gen vector")
+	if kind == "gen" && f.Gen == "vector" && (f.Dimensions < 1 || f.Dimensions > MaxVectorDimensions) {
+		v.errf(path+".dimensions", "gen vector needs dimensions from 1 to %d (got %d)", MaxVectorDimensions, f.Dimensions)
+	}
 	opt("prefix", f.Prefix != "", isGen(prefixGens), "gen code, sku, uuid and word")
 	opt("unique", f.Unique, kind == "gen", "generators (gen)")
 	opt("cardinality", f.Cardinality != 0, kind == "gen", "generators (gen)")
@@ -859,6 +864,8 @@ func fieldMaxBytes(f *Field) float64 {
 		return fieldsMaxBytes(f.Object)
 	case f.Gen == "text":
 		return float64(f.Bytes) + 2
+	case f.Gen == "vector":
+		return float64(f.Dimensions)*21 + 2
 	case f.Template != "":
 		// Referenced values are at most a generated value each.
 		return float64(len(f.Template)) + 64*float64(len(Placeholders(f.Template)))

@@ -26,6 +26,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/cosmosdv/validate/internal/cost"
 )
 
 // EmulatorKey is the well-known master key every Microsoft Cosmos DB emulator accepts (published in
@@ -61,6 +63,13 @@ type Options struct {
 	// container's published port). Default: the listen address. The vNext emulator's
 	// GATEWAY_PUBLIC_ENDPOINT setting serves the same purpose.
 	PublicURL string
+	// Consistency is the account's default consistency level (ParseConsistency): reported on
+	// GET /, the level of requests that name none, and the strongest a request may ask for.
+	// "" = Session, and requests may ask for any level.
+	Consistency string
+	// AllowAAD accepts Microsoft Entra ID bearer tokens ("type=aad&ver=1.0&sig=<JWT>") besides
+	// master-key signatures: their form, claims and lifetime are checked, not their signature.
+	AllowAAD bool
 }
 
 // CheckPublicURL parses a public URL for Options.PublicURL: http(s)://host[:port]/, with the
@@ -96,6 +105,9 @@ type Server struct {
 	ln      net.Listener
 	http    *http.Server
 	client  *tls.Config
+	cert    *x509.Certificate // the HTTPS certificate; nil over http
+
+	consistency cost.Consistency // Options.Consistency parsed; "" when not set
 
 	mu  sync.RWMutex // guards dbs and the offers index
 	dbs map[string]*database
@@ -129,19 +141,28 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 	if o.Key == "" {
 		o.Key = EmulatorKey
 	}
+	var level cost.Consistency
+	if o.Consistency != "" {
+		l, err := ParseConsistency(o.Consistency)
+		if err != nil {
+			return nil, fmt.Errorf("start engine: %w", err)
+		}
+		level = l
+	}
 	key, err := base64.StdEncoding.DecodeString(o.Key)
 	if err != nil {
 		return nil, errors.New("start engine: key is not valid base64")
 	}
 	s := &Server{
-		opts:    o,
-		log:     o.Logger,
-		now:     o.Now,
-		key:     key,
-		keyText: o.Key,
-		auth:    newAuthCache(key),
-		dbs:     map[string]*database{},
-		stop:    make(chan struct{}),
+		opts:        o,
+		log:         o.Logger,
+		now:         o.Now,
+		key:         key,
+		keyText:     o.Key,
+		auth:        newAuthCache(key),
+		consistency: level,
+		dbs:         map[string]*database{},
+		stop:        make(chan struct{}),
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -202,6 +223,7 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 			return nil, fmt.Errorf("start engine: %w", err)
 		}
 		s.client = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+		s.cert = cert.Leaf
 		s.http.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12, NextProtos: []string{"h2", "http/1.1"}}
 		ln = tls.NewListener(ln, s.http.TLSConfig)
 	}

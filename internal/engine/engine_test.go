@@ -15,6 +15,14 @@ import (
 
 func start(t testing.TB, o engine.Options) (*engine.Server, *azcosmos.Client) {
 	t.Helper()
+	s, client, _ := startWith(t, o)
+	return s, client
+}
+
+// startWith also returns a constructor of further clients of the server with extra per-retry
+// policies.
+func startWith(t testing.TB, o engine.Options) (*engine.Server, *azcosmos.Client, func(...policy.Policy) (*azcosmos.Client, error)) {
+	t.Helper()
 	s, err := engine.Start(context.Background(), o)
 	if err != nil {
 		t.Fatalf("start: %v", err)
@@ -24,22 +32,26 @@ func start(t testing.TB, o engine.Options) (*engine.Server, *azcosmos.Client) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts := &azcosmos.ClientOptions{}
-	if tc := s.TLSConfig(); tc != nil {
-		opts.ClientOptions = azcore.ClientOptions{Transport: &http.Client{Transport: &http.Transport{TLSClientConfig: tc, ForceAttemptHTTP2: true, MaxIdleConnsPerHost: 64}}}
+	newClient := func(perRetry ...policy.Policy) (*azcosmos.Client, error) {
+		opts := &azcosmos.ClientOptions{}
+		if tc := s.TLSConfig(); tc != nil {
+			opts.ClientOptions = azcore.ClientOptions{Transport: &http.Client{Transport: &http.Transport{TLSClientConfig: tc, ForceAttemptHTTP2: true, MaxIdleConnsPerHost: 64}}}
+		}
+		opts.PerRetryPolicies = perRetry
+		return azcosmos.NewClientWithKey(s.URL(), cred, opts)
 	}
-	client, err := azcosmos.NewClientWithKey(s.URL(), cred, opts)
+	client, err := newClient()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s, client
+	return s, client, newClient
 }
 
 func TestConformance_Embedded(t *testing.T) {
 	for _, proto := range []string{"http", "https"} {
 		t.Run(proto, func(t *testing.T) {
-			_, client := start(t, engine.Options{Protocol: proto})
-			enginetest.Run(t, client, enginetest.Options{})
+			s, client, newClient := startWith(t, engine.Options{Protocol: proto})
+			enginetest.Run(t, client, enginetest.Options{Key: s.Key(), NewClient: newClient})
 		})
 	}
 }
@@ -58,7 +70,10 @@ func TestConformance_External(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	enginetest.Run(t, client, enginetest.Options{SkipCharges: true})
+	newClient := func(perRetry ...policy.Policy) (*azcosmos.Client, error) {
+		return azcosmos.NewClientWithKey(ep, cred, &azcosmos.ClientOptions{ClientOptions: policy.ClientOptions{PerRetryPolicies: perRetry}})
+	}
+	enginetest.Run(t, client, enginetest.Options{SkipCharges: true, Key: key, NewClient: newClient})
 }
 
 func TestAuth_BadKey(t *testing.T) {

@@ -64,6 +64,10 @@ type request struct {
 	charge float64
 	out    http.Header
 	route  *route // the routing table's row that matched (router.go)
+	// ridLink is the resource id a resource-id address is signed over (ridlinks.go); "" when the
+	// address is name-based.
+	ridLink string
+	cons    cost.Consistency // the level the request reads at (requestConsistency)
 }
 
 // header returns a request header by its canonical name. The server canonicalises the names of
@@ -77,6 +81,9 @@ func (q *request) header(canonicalKey string) string {
 }
 
 func (q *request) consistency() cost.Consistency {
+	if q.cons != "" {
+		return q.cons
+	}
 	if c := q.header("X-Ms-Consistency-Level"); c != "" {
 		return cost.Consistency(c)
 	}
@@ -93,10 +100,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	setHeader(q.out, "x-ms-activity-id", s.activityID())
 	setHeader(q.out, "x-ms-gatewayversion", "version=2.14.0")
 	setHeader(q.out, "Content-Type", "application/json")
-	path := strings.Trim(r.URL.Path, "/")
-	if path != "" {
-		q.segs = strings.Split(path, "/")
-	}
+	q.segs, q.ridLink = s.resolveRIDLink(pathSegments(r.URL.Path))
 	status, err := s.serve(q)
 	if err != nil {
 		var ae *apiError
@@ -115,6 +119,11 @@ func (s *Server) serve(q *request) (int, error) {
 	if err := s.authorize(q); err != nil {
 		return 0, err
 	}
+	cons, err := s.requestConsistency(q)
+	if err != nil {
+		return 0, err
+	}
+	q.cons = cons
 	if q.r.Body != nil && q.r.Method != http.MethodGet {
 		b, err := readBody(q.r)
 		if err != nil {
@@ -190,9 +199,11 @@ func (s *Server) authorize(q *request) error {
 		return err
 	}
 	rtype, link := resourceOf(q.segs)
-	if rtype == "offers" && len(q.segs) == 2 {
-		// A rid-based link is signed lower-cased (azcosmos shared_key_credential.go, isRidBased);
-		// a name-based link keeps its case, as the service requires.
+	// A rid-based link is signed lower-cased (azcosmos shared_key_credential.go, isRidBased); a
+	// name-based link keeps its case, as the service requires.
+	if q.ridLink != "" {
+		link = strings.ToLower(q.ridLink)
+	} else if rtype == "offers" && len(q.segs) == 2 {
 		link = strings.ToLower(link)
 	}
 	verb := strings.ToLower(q.r.Method)
@@ -215,6 +226,9 @@ func (s *Server) authorize(q *request) error {
 		case "sig":
 			sigText = v
 		}
+	}
+	if typ == "aad" && s.opts.AllowAAD {
+		return s.checkAAD(sigText)
 	}
 	if typ != "master" || sigText == "" || base64.StdEncoding.DecodedLen(len(sigText)) > 64 {
 		return errf(401, "The authorization token is not well formed.")
@@ -368,7 +382,7 @@ func (s *Server) account(q *request) (int, error) {
 		"readableLocations":            loc,
 		"enableMultipleWriteLocations": false,
 		"userReplicationPolicy":        map[string]int{"asyncReplication": 0, "minReplicaSetSize": 1, "maxReplicasetSize": 4},
-		"userConsistencyPolicy":        map[string]string{"defaultConsistencyLevel": "Session"},
+		"userConsistencyPolicy":        map[string]string{"defaultConsistencyLevel": string(s.defaultConsistency())},
 		"systemReplicationPolicy":      map[string]int{"minReplicaSetSize": 1, "maxReplicasetSize": 4},
 		"readPolicy":                   map[string]int{"primaryReadCoefficient": 1, "secondaryReadCoefficient": 1},
 		"queryEngineConfiguration":     "{\"maxSqlQueryInputLength\":262144,\"maxJoinsPerSqlQuery\":5,\"maxLogicalAndPerSqlQuery\":500,\"maxLogicalOrPerSqlQuery\":500,\"maxUdfRefPerSqlQuery\":10,\"maxInExpressionItemsCount\":16000,\"queryMaxInMemorySortDocumentCount\":500,\"maxQueryRequestTimeoutFraction\":0.9,\"sqlAllowNonFiniteNumbers\":false,\"sqlAllowAggregateFunctions\":true,\"sqlAllowSubQuery\":true,\"sqlAllowScalarSubQuery\":true,\"allowNewKeywords\":true,\"sqlAllowLike\":true,\"sqlAllowGroupByClause\":true,\"maxSpatialQueryCells\":12,\"spatialMaxGeometryPointCount\":256,\"sqlDisableOptimizationFlags\":0,\"sqlAllowTop\":true,\"enableSpatialIndexing\":true}",

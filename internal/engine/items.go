@@ -245,10 +245,12 @@ func (s *Server) commit(o *overlay) {
 	for len(lp.uniq) < len(c.unique) {
 		lp.uniq = append(lp.uniq, map[string]*doc{})
 	}
+	retired := 0
 	for _, id := range o.order {
 		nd := o.docs[id]
 		old := lp.byID[id]
 		if old != nil {
+			retired++
 			p.unindex(old)
 			for i, uk := range c.unique {
 				if t := uniqueTuple(old.Body, uk); lp.uniq[i][t] == old {
@@ -271,6 +273,8 @@ func (s *Server) commit(o *overlay) {
 			lp.docs.add(nd, true)
 		}
 		if nd != nil {
+			nd.lsn = s.lsn.Add(1)
+			p.changes.record(nd)
 			lp.byID[nd.id] = nd // nd.id points into the stored JSON; id may point into a request
 			p.index(nd, c)
 			for i, uk := range c.unique {
@@ -281,6 +285,7 @@ func (s *Server) commit(o *overlay) {
 	if lp.docs.live == 0 {
 		delete(p.logical, o.lpk)
 	}
+	p.changes.retire(p, retired)
 	s.lsn.Add(1)
 	s.dirty.Store(true)
 	if s.wal != nil {

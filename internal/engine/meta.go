@@ -350,6 +350,10 @@ func (s *Server) createContainer(q *request, dbID string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	search, err := parseSearch(m)
+	if err != nil {
+		return 0, err
+	}
 	manual, auto, err := parseOfferHeaders(q)
 	if err != nil {
 		return 0, err
@@ -365,7 +369,7 @@ func (s *Server) createContainer(q *request, dbID string) (int, error) {
 	}
 	n := uint32(s.nextID())
 	c := &container{db: d, id: id, ridNum: n, rid: ridColl(d.ridNum, n), etag: s.newETag(), ts: s.now().Unix(),
-		props: m, pk: pk, policy: pol, unique: uniq, defaultTTL: ttl}
+		props: m, pk: pk, policy: pol, unique: uniq, defaultTTL: ttl, search: search}
 	c.offer = s.newOffer(manual, auto, c.rid, "dbs/"+d.rid+"/colls/"+c.rid+"/")
 	ru := c.offer.throughput()
 	if c.offer == nil {
@@ -432,6 +436,13 @@ func (s *Server) replaceContainer(q *request, dbID, id string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if _, ok := m["vectorEmbeddingPolicy"]; !ok {
+		m["vectorEmbeddingPolicy"] = c.props["vectorEmbeddingPolicy"] // fixed at creation
+	}
+	search, err := parseSearch(m)
+	if err != nil {
+		return 0, err
+	}
 	if im := q.header("If-Match"); im != "" && im != c.etag {
 		return 0, errf(412, "The operation specified an etag that is different from the version on the server.")
 	}
@@ -441,7 +452,7 @@ func (s *Server) replaceContainer(q *request, dbID, id string) (int, error) {
 	}
 	s.mu.Lock()
 	m["uniqueKeyPolicy"] = c.props["uniqueKeyPolicy"]
-	c.props, c.policy, c.defaultTTL = m, pol, ttl
+	c.props, c.policy, c.defaultTTL, c.search = m, pol, ttl, search
 	c.etag, c.ts = s.newETag(), s.now().Unix()
 	body, _ := json.Marshal(c.json())
 	s.mu.Unlock()

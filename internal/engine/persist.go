@@ -16,6 +16,9 @@ import (
 type snapshot struct {
 	Version   int          `json:"version"`
 	Databases []snapshotDB `json:"databases"`
+	// LSN is the engine's write sequence at the save: items loaded are numbered after it, so a
+	// change-feed continuation taken before a restart never skips a change (it may repeat some).
+	LSN int64 `json:"lsn,omitempty"`
 }
 
 type snapshotDB struct {
@@ -67,7 +70,7 @@ func (s *Server) restoreDoc(c *container, raw []byte) (*doc, *partition, error) 
 
 // save writes the snapshot atomically (temporary file, then rename).
 func (s *Server) save(path string) error {
-	snap := snapshot{Version: snapshotVersion}
+	snap := snapshot{Version: snapshotVersion, LSN: s.lsn.Load()}
 	s.mu.RLock()
 	for _, d := range s.dbs {
 		sd := snapshotDB{Resource: d.json()}
@@ -81,8 +84,9 @@ func (s *Server) save(path string) error {
 			}
 			for _, p := range c.parts {
 				p.mu.RLock()
-				for _, it := range p.all.items {
-					if it != nil {
+				// In change-feed order (the order of last writes), which loading keeps.
+				for _, it := range p.changes.docs {
+					if p.current(it) {
 						sc.Items = append(sc.Items, it.raw)
 					}
 				}
@@ -137,6 +141,9 @@ func (s *Server) load(path string) error {
 	if snap.Version != snapshotVersion {
 		return fmt.Errorf("load snapshot %s: version %d; this engine reads version %d (the file was written by another version, or is not a snapshot)", path, snap.Version, snapshotVersion)
 	}
+	if snap.LSN > s.lsn.Load() {
+		s.lsn.Store(snap.LSN)
+	}
 	for i, sd := range snap.Databases {
 		id, _ := sd.Resource["id"].(string)
 		if id == "" {
@@ -178,8 +185,9 @@ func (s *Server) load(path string) error {
 				delete(m, k)
 			}
 			cn := uint32(s.nextID())
+			search, _ := parseSearch(m)
 			c := &container{db: d, id: cid, ridNum: cn, rid: ridColl(d.ridNum, cn), etag: s.newETag(), ts: s.now().Unix(),
-				props: m, pk: pk, policy: pol, unique: uniq, defaultTTL: ttl}
+				props: m, pk: pk, policy: pol, unique: uniq, defaultTTL: ttl, search: search}
 			if sc.Offer != nil {
 				if err := checkThroughput(sc.Offer.Manual, sc.Offer.AutoscaleMax); err != nil {
 					return fmt.Errorf("load snapshot %s: container %s: %v", path, cid, err)

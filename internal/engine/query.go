@@ -91,6 +91,9 @@ type continuation struct {
 	Range  int    `json:"r"`
 	Offset int    `json:"o"`
 	Key    string `json:"k,omitempty"`
+	// Seq is, in a read feed, the sequence number of the last item sent: the offset is where it
+	// was, and a compaction of the partition's list in between moves it (docList.resume).
+	Seq uint64 `json:"s,omitempty"`
 }
 
 func parseContinuation(h string) (continuation, error) {
@@ -106,6 +109,9 @@ func parseContinuation(h string) (continuation, error) {
 
 func pageSize(q *request) int {
 	n, err := strconv.Atoi(q.header("X-Ms-Max-Item-Count"))
+	if err == nil && n == -1 {
+		return dynamicPageSize
+	}
 	if err != nil || n <= 0 {
 		return defaultPageSize
 	}
@@ -251,7 +257,7 @@ func (s *Server) queryItems(q *request, c *container) (int, error) {
 	}
 	size := pageSize(q)
 	lo := min(ct.Offset, len(ex.items))
-	hi := lo + pageFits(ex.items[lo:min(lo+size, len(ex.items))])
+	hi := pageEnd(ex.items, lo, size)
 	pages := max((len(ex.items)+size-1)/size, 1)
 	page := lo / size
 	// Apportion the partition's work over its pages; the first page pays the index check.
@@ -288,23 +294,6 @@ func (s *Server) queryItems(q *request, c *container) (int, error) {
 	return s.reply(q, 200, envelope(c.rid, ex.items[lo:hi]))
 }
 
-// maxPageBytes is the service's "Maximum response size (for example, paginated query) 4 MB"
-// (concepts-limits.md, "Per-request limits"): a page ends before the item that would take it past
-// that, and holds at least one item.
-const maxPageBytes = 4 << 20
-
-// pageFits is how many of items, from the first, fit one page by size (at least one).
-func pageFits(items [][]byte) int {
-	n := 0
-	for i, it := range items {
-		if i > 0 && n+len(it) > maxPageBytes {
-			return i
-		}
-		n += len(it)
-	}
-	return len(items)
-}
-
 // share is the part of total that page (of pages) carries.
 func share(total, page, pages int) int {
 	return total*(page+1)/pages - total*page/pages
@@ -329,7 +318,7 @@ func (s *Server) execute(c *container, p *partition, lpk string, pq *sql.Query, 
 		}
 		return 0, false
 	}
-	res, err := sql.Execute(pq, src, sql.Options{Params: params, Policy: c.policy, PopulateIndexMetrics: metrics, SizeOf: sizeOf})
+	res, err := sql.Execute(pq, src, sql.Options{Params: params, Policy: c.policy, PopulateIndexMetrics: metrics, SizeOf: sizeOf, Search: c.search})
 	if err != nil {
 		p.mu.RUnlock()
 		return nil, queryError(err)
@@ -471,6 +460,9 @@ func indexUtilization(m *sql.IndexMetrics) string {
 
 // readFeed lists a container's items (GET docs), one or more pages per physical partition.
 func (s *Server) readFeed(q *request, c *container) (int, error) {
+	if isChangeFeed(q) {
+		return s.changeFeed(q, c)
+	}
 	ct, err := parseContinuation(q.header("X-Ms-Continuation"))
 	if err != nil {
 		return 0, err
@@ -499,17 +491,19 @@ func (s *Server) readFeed(q *request, c *container) (int, error) {
 	var items [][]byte
 	var loaded int64
 	p.mu.RLock()
-	pos := ct.Offset
+	pos := p.all.resume(ct)
+	var last uint64
 	for ; pos < len(p.all.items) && len(items) < size; pos++ {
 		d := p.all.items[pos]
 		if d == nil || d.expired(now) {
 			continue
 		}
-		if len(items) > 0 && loaded+int64(len(d.raw)) > maxPageBytes {
-			break // the page is full by size; the next one starts with this item
+		if len(items) > 0 && loaded+int64(d.Size) > maxPageBytes {
+			break
 		}
 		items = append(items, d.raw)
 		loaded += int64(d.Size)
+		last = d.seq
 	}
 	more := pos < len(p.all.items)
 	p.mu.RUnlock()
@@ -519,7 +513,11 @@ func (s *Server) readFeed(q *request, c *container) (int, error) {
 	}
 	q.charge = cost.Query(f)
 	s.consume(c, p, q.charge)
-	pageHeaders(q, p, nextPage(ct, more, pos, "", len(parts)), len(items))
+	next := nextPage(ct, more, pos, "", len(parts))
+	if more && last != 0 {
+		next = nextFeedPage(ct, pos, last)
+	}
+	pageHeaders(q, p, next, len(items))
 	return s.reply(q, 200, envelope(c.rid, items))
 }
 

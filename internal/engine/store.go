@@ -64,6 +64,7 @@ type container struct {
 	policy        *index.Compiled
 	unique        [][][]string // unique keys: each a set of property paths
 	defaultTTL    *int
+	search        *sql.Search // full-text and vector settings (search.go); nil when none
 	offer         *offer
 	parts         []*partition // ordered by EPK range
 	docSeq        uint64       // guarded by the partitions' locks through atomic use in nextDocRID
@@ -80,6 +81,7 @@ type partition struct {
 	eqMu     sync.Mutex
 	eq       map[string]map[string]map[*doc]struct{} // lazily built equality indexes: path -> value -> docs
 	budget   throttleBucket
+	changes  changeLog // the change feed (changefeed.go)
 }
 
 // logical is one logical partition inside a physical partition.
@@ -101,6 +103,7 @@ type doc struct {
 	ts       int64
 	expires  int64 // unix seconds; 0 = never
 	seq      uint64
+	lsn      int64 // the write that made this version, its change-feed position
 	posAll   int
 	posLocal int
 	terms    int // index terms under the policy at write time

@@ -65,6 +65,10 @@ func estimatePattern(rc *cost.RateCard, s *sizer, ests map[string]docEstimate, a
 		if len(qe.Notes) > 0 {
 			pp.Detail += "; " + strings.Join(qe.Notes, "; ")
 		}
+	case design.OpChangeFeed:
+		pp.Basis = "static, rough"
+		pp.SinglePartition = len(ap.PartitionKey) > 0 || partitions <= 1 || ap.ChangeFeed.Scope == "range"
+		pp.ModelRU, pp.FloorRU, pp.Detail = s.estimateChangeFeed(rc, ests, ap, partitions, level)
 	case design.OpBatch:
 		var ops, floor []cost.PointOp
 		n := 0

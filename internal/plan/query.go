@@ -121,6 +121,9 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 		if !a.Shape.GroupBy {
 			out = 1 // an aggregate without GROUP BY returns one value
 		}
+	case a.SearchSort:
+		f.SortedInMemory = int(math.Round(matched))
+		qe.Notes = append(qe.Notes, "ranked by a search score: sorted in memory")
 	case len(a.OrderBy) > 0 && !a.OrderStreams:
 		f.SortedInMemory = int(math.Round(matched))
 		if a.OrderByErr == nil {

@@ -150,6 +150,18 @@ func (s *sizer) terms(dt *design.DocType, f *design.Field, path []string, occ fl
 		}
 		return exp, mn
 	}
+	if f.Gen == "vector" {
+		// Each number of the array is an index term where the path is indexed (vector paths
+		// belong in excludedPaths, which the plan then sees as no terms).
+		sub := append(append([]string{}, path...), "[]")
+		b, _ := s.fieldBytes(dt, f, 0)
+		ix := s.pol.Indexed(sub)
+		e.leaves[strings.Join(path, ".")] = leafInfo{indexed: ix, count: occ, bytes: b}
+		if ix {
+			return float64(f.Dimensions), float64(f.Dimensions)
+		}
+		return 0, 0
+	}
 	ix := s.pol.Indexed(path)
 	b, _ := s.fieldBytes(dt, f, 0)
 	e.leaves[strings.Join(path, ".")] = leafInfo{indexed: ix, count: occ, bytes: b, stable: f.Const != nil || f.Copy != ""}
@@ -221,6 +233,9 @@ func (s *sizer) fieldBytes(dt *design.DocType, f *design.Field, depth int) (exp,
 
 func genSize(f *design.Field) float64 {
 	switch f.Gen {
+	case "vector":
+		// Four decimals of a unit vector: "-0.1234," about 7.5 characters per number.
+		return 2 + 7.5*float64(max(f.Dimensions, 1))
 	case "text":
 		if f.Bytes > 0 {
 			return float64(f.Bytes + 2)

@@ -144,6 +144,8 @@ func (r *runner) execute(ctx context.Context, pi int, ap *design.AccessPattern, 
 		ex, err = x.modify(ctx)
 	case design.OpBatch:
 		ex, err = x.batch(ctx)
+	case design.OpChangeFeed:
+		ex, err = x.changeFeed(ctx, i)
 	default:
 		return record.Execution{Error: "unknown operation " + ap.Op}, nil
 	}

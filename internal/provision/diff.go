@@ -87,6 +87,7 @@ func Diff(name string, want, got azcosmos.ContainerProperties) []record.Finding 
 		fs = append(fs, finding(name, "info", fmt.Sprintf("partition key version: designed %d, stored %d", wk.Version, gk.Version)))
 	}
 	fs = append(fs, diffIndexing(name, want.IndexingPolicy, got.IndexingPolicy)...)
+	fs = append(fs, diffSearch(name, want, got)...)
 	wu, gu := uniqueSets(want.UniqueKeyPolicy), uniqueSets(got.UniqueKeyPolicy)
 	if !slices.Equal(wu, gu) {
 		fs = append(fs, finding(name, "warn", fmt.Sprintf("unique keys: designed %s, stored %s", listOrNone(wu), listOrNone(gu))))

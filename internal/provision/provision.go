@@ -196,6 +196,7 @@ func ContainerProperties(c *design.Container) azcosmos.ContainerProperties {
 		}
 		props.UniqueKeyPolicy = u
 	}
+	searchProperties(c, &props)
 	return props
 }
 

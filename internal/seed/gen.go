@@ -379,6 +379,8 @@ func (g *docState) basic(f *cfield, r *rand.Rand, unique bool) any {
 			return g.freshUUID(r)
 		}
 		return uuidFrom(r)
+	case "vector":
+		return vectorValue(r, f.dims)
 	case "int":
 		if unique {
 			return int64(f.min) + g.seq
@@ -707,4 +709,27 @@ func (p *Plan) Fresh(docType string, n int64, tag string, parent map[string]any)
 	}
 	g := p.newGenerator()
 	return g.gen(t, n, tag, pl)
+}
+
+// vectorValue is a unit-length vector of n numbers with four decimals (an embedding's shape:
+// cosine, dot product and euclidean agree on its nearest neighbours), from r alone.
+func vectorValue(r *rand.Rand, n int) []any {
+	if n <= 0 {
+		n = 1
+	}
+	xs := make([]float64, n)
+	var norm float64
+	for i := range xs {
+		xs[i] = r.NormFloat64()
+		norm += xs[i] * xs[i]
+	}
+	norm = math.Sqrt(norm)
+	out := make([]any, n)
+	for i, x := range xs {
+		if norm > 0 {
+			x /= norm
+		}
+		out[i] = math.Round(x*1e4) / 1e4
+	}
+	return out
 }

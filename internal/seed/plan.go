@@ -69,6 +69,7 @@ type cfield struct {
 	decimals int
 	from, to time.Time
 	bytes    int
+	dims     int // gen vector
 	prefix   string
 	unique   bool
 	card     int
@@ -103,6 +104,7 @@ var generators = map[string]bool{
 	"fullName": true, "firstName": true, "lastName": true, "email": true, "word": true, "text": true,
 	"code": true, "uuid": true, "int": true, "decimal": true, "money": true, "bool": true,
 	"isoTime": true, "epoch": true, "city": true, "country": true, "phone": true, "sku": true, "seq": true,
+	"vector": true,
 }
 
 var (
@@ -380,6 +382,7 @@ func compileGen(c *cfield, f *design.Field) error {
 	c.prefix = f.Prefix
 	c.unique = f.Unique
 	c.bytes = f.Bytes
+	c.dims = f.Dimensions
 	c.card = f.Cardinality
 	c.dist = f.Dist
 	c.skew = f.Skew

@@ -28,11 +28,14 @@ import (
 )
 
 // Emulator images. The vNext tag is pinned so runs are repeatable and prefix-query and MultiHash
-// fixes of 2025–2026 are in; vnext-EN20261008 is the newest dated tag seen in public use when this
-// was written (2026-11). Override with --emulator-image.
+// fixes of 2025–2026 are in. EN20260810 is the newest build that Microsoft's own tracker shows to
+// exist: Azure/azure-cosmos-db-emulator-docker issue #347 (2026-08-31) reports emulator version
+// EN20260810, image build 20260807.1, digest sha256:6ce44ed4…; the dated tags of that repository's
+// issues (#131 vnext-EN20251223, #329 vnext-EN20260430) follow the same vnext-EN<date> form.
+// Override with --emulator-image (`vnext-latest` for the moving tag, `classic` for the classic image).
 const (
 	// DefaultEmulatorImage is the Microsoft vNext emulator, pinned.
-	DefaultEmulatorImage = "mcr.microsoft.com/cosmosdb/linux/azure-cosmos-emulator:vnext-EN20261008"
+	DefaultEmulatorImage = "mcr.microsoft.com/cosmosdb/linux/azure-cosmos-emulator:vnext-EN20260810"
 	// ClassicEmulatorImage is the Microsoft classic emulator (HTTPS only, amd64, slow to start).
 	ClassicEmulatorImage = "mcr.microsoft.com/cosmosdb/linux/azure-cosmos-emulator:latest"
 )
@@ -224,6 +227,11 @@ func startEmulator(ctx context.Context, cfg Config, d *docker, allowPull bool) (
 	if err != nil {
 		if ctx.Err() != nil {
 			return fail(ctx.Err())
+		}
+		if !present {
+			if perr := pullFailure(ctx, d, image, err); perr != nil {
+				return fail(perr)
+			}
 		}
 		return fail(fmt.Errorf("%w: %s: %v%s", ErrEmulatorStart, image, err, containerTail(ctx, ctr)))
 	}

@@ -37,7 +37,7 @@ var (
 
 // infrastructure lists the sentinels IsInfrastructure recognizes.
 var infrastructure = []error{
-	ErrDockerUnavailable, ErrImageMissing, ErrEmulatorStart, ErrEmulatorDied,
+	ErrDockerUnavailable, ErrImageMissing, ErrImagePull, ErrEmulatorStart, ErrEmulatorDied,
 	ErrUnreachable, ErrAuth, ErrThrottled,
 }
 
@@ -143,7 +143,13 @@ func advice(err error) string {
 	case errors.Is(err, ErrDockerUnavailable):
 		return "start Docker (or set DOCKER_HOST), or run with --target embedded"
 	case errors.Is(err, ErrImageMissing):
-		return "pull it, or pass --pull, or run with --target embedded"
+		return "pull it, or pass --pull, or run with --target embedded; without a registry, `docker save` it elsewhere and `docker load` it here"
+	case errors.Is(err, ErrImagePull):
+		image := "IMAGE"
+		if pe := (*pullError)(nil); errors.As(err, &pe) {
+			image = pe.image
+		}
+		return saveLoadAdvice(image)
 	case errors.Is(err, ErrEmulatorDied):
 		return "the emulator crashed or ran out of memory (the classic image also fails on Linux kernels " +
 			"6.7 and later); what this run created is gone with it; retry, or run with --target embedded"

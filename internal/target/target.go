@@ -102,6 +102,7 @@ func (c Config) withDefaults() Config {
 	if c.EmulatorImage == "" {
 		c.EmulatorImage = DefaultEmulatorImage
 	}
+	c.EmulatorImage = ExpandEmulatorImage(c.EmulatorImage)
 	c.EmulatorProtocol = strings.ToLower(strings.TrimSpace(c.EmulatorProtocol))
 	if c.Log == nil {
 		c.Log = slog.New(slog.DiscardHandler)

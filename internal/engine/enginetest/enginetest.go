@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	azpolicy "github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
 )
 
@@ -24,6 +25,10 @@ type Options struct {
 	Prefix string
 	// SkipCharges skips assertions on request charges (placeholder charges on the vNext emulator).
 	SkipCharges bool
+	// Key and NewClient, when given, let the suite sign requests itself: NewClient builds a client
+	// of the same endpoint with extra per-retry policies (resource-id addresses).
+	Key       string
+	NewClient func(perRetry ...azpolicy.Policy) (*azcosmos.Client, error)
 }
 
 // Run exercises the endpoint behind client: databases, containers (Hash and MultiHash keys,
@@ -52,6 +57,10 @@ func Run(t *testing.T, client *azcosmos.Client, o Options) {
 	t.Run("Query", func(t *testing.T) { testQuery(ctx, t, db) })
 	t.Run("Routing", func(t *testing.T) { testRouting(ctx, t, db) })
 	t.Run("Metrics", func(t *testing.T) { testMetrics(ctx, t, db) })
+	t.Run("ChangeFeed", func(t *testing.T) { testChangeFeed(ctx, t, db) })
+	t.Run("RIDLinks", func(t *testing.T) { testRIDLinks(ctx, t, db, o) })
+	t.Run("Paging", func(t *testing.T) { testPaging(ctx, t, db) })
+	t.Run("Search", func(t *testing.T) { testSearch(ctx, t, db) })
 }
 
 // Status returns the HTTP status of an SDK error, 0 when it is not a response error.

@@ -33,6 +33,8 @@ type Analysis struct {
 	Functions []string
 	// OrderBy are the ORDER BY items that map to document paths.
 	OrderBy []index.OrderItem
+	// SearchSort is an ORDER BY of a search score (RANK, VectorDistance): sorted in memory.
+	SearchSort bool
 	// OrderByErr is the 400 the service answers for this ORDER BY under the policy:
 	// *MissingCompositeIndexError, *ExcludedOrderByError, or *Error when an item is not a document
 	// path. It is nil when the ORDER BY can run (or there is none).
@@ -200,6 +202,7 @@ func Analyze(q *Query, pol *index.Compiled) Analysis {
 	if len(q.orderBy) > 0 {
 		a.IndexLookups++
 	}
+	a.SearchSort = len(q.orderBy) == 1 && isRankable(q.orderBy[0])
 
 	if lit, ok := q.top.(*literal); ok {
 		if n, ok := lit.val.(float64); ok {

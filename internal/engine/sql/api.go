@@ -78,6 +78,8 @@ type Options struct {
 	// (a stored document returned whole, whose size is Document.Size); ok false means unknown.
 	// Items it does not know are encoded to measure Facts.BytesOutput.
 	SizeOf func(item any) (size int64, ok bool)
+	// Search is the container's full-text and vector settings; nil = none (search.go).
+	Search *Search
 }
 
 // Result is the outcome of an execution over one Source.

@@ -217,6 +217,7 @@ type joinClause struct {
 type orderItem struct {
 	e    expr
 	desc bool
+	rank bool // ORDER BY RANK: by relevance, most relevant first (search.go)
 }
 
 // Query is a parsed, bound query. It is immutable after Parse and safe for concurrent Execute calls.

@@ -24,6 +24,10 @@ type execCtx struct {
 	regexps  map[string]*regexp.Regexp
 	likes    map[[2]string]*likeMatcher // LIKE patterns from parameters or columns, compiled once
 	seed     uint64
+	// cur is the function call being evaluated and vecFns the distance functions the container's
+	// vector policy gives VectorDistance calls (search.go).
+	cur    *call
+	vecFns map[*call]string
 }
 
 // step charges one unit of work and reports whether evaluation may go on.
@@ -263,6 +267,7 @@ func (x *execCtx) eval(e expr) any {
 		if x.countFn {
 			x.fnCalls++
 		}
+		x.cur = n
 		return x.charge(n.fn.fn(x, args))
 	case *arrayLit:
 		out := make([]any, 0, len(n.elems))

@@ -75,6 +75,10 @@ func Execute(q *Query, src Source, opts Options) (*Result, error) {
 	for i := range x.env {
 		x.env[i] = Undefined
 	}
+	x.vecFns = map[*call]string{}
+	if err := checkSearch(q, opts.Search, x); err != nil {
+		return nil, err
+	}
 	orderItems, err := checkOrderBy(q, opts.Policy)
 	if err != nil {
 		return nil, err
@@ -526,7 +530,15 @@ func (lv *level) finish() {
 		lv.sorted = len(lv.rows)
 		desc := make([]bool, len(q.orderBy))
 		for i, o := range q.orderBy {
-			desc[i] = o.desc
+			desc[i] = o.desc || o.rank
+			if c, ok := o.e.(*call); ok && c.name == "VECTORDISTANCE" {
+				// The closest first, whatever the direction written (vector-search.md): the
+				// highest similarity, or the smallest euclidean distance.
+				desc[i] = lv.x.callDistance(c) != "euclidean"
+			}
+		}
+		if len(q.orderBy) > 0 && q.orderBy[0].rank {
+			rankRows(lv.x, lv.rows, q.orderBy[0].e)
 		}
 		sort.SliceStable(lv.rows, func(i, j int) bool {
 			a, b := lv.rows[i].keys, lv.rows[j].keys
@@ -667,8 +679,8 @@ func (a *aggAcc) result(name string) any {
 // checkOrderBy applies the service's index requirements to ORDER BY: every item must be a document
 // path; one item needs its path indexed, two or more need a composite index.
 func checkOrderBy(q *Query, pol *index.Compiled) ([]index.OrderItem, error) {
-	if len(q.orderBy) == 0 {
-		return nil, nil
+	if len(q.orderBy) == 0 || (len(q.orderBy) == 1 && isRankable(q.orderBy[0])) {
+		return nil, nil // a search score: sorted in memory, whatever the policy
 	}
 	items := make([]index.OrderItem, 0, len(q.orderBy))
 	for _, o := range q.orderBy {

@@ -242,11 +242,17 @@ func (p *parser) parseQuery(sub bool) (*Query, error) {
 			return nil, err
 		}
 		for {
+			// RANK is a keyword only before a function call (ORDER BY RANK FullTextScore(...)); a
+			// property named rank (ORDER BY c.rank) is still a path.
+			rank := isKw(p.peek(), "RANK") && p.pos+1 < len(p.toks) && p.toks[p.pos+1].kind == tIdent
+			if rank {
+				p.pos++
+			}
 			e, err := p.parseExpr()
 			if err != nil {
 				return nil, err
 			}
-			it := orderItem{e: e}
+			it := orderItem{e: e, rank: rank}
 			if p.acceptKw("DESC") {
 				it.desc = true
 			} else {
