@@ -205,9 +205,9 @@ func runTop(src Source, x *execCtx, lv *level, pl *plan, f *cost.QueryFacts) {
 type docFacts struct {
 	loaded    bool
 	evaluated bool
-	size     int
-	rows     int
-	fullScan bool
+	size      int
+	rows      int
+	fullScan  bool
 }
 
 // add accumulates one document's facts.
