@@ -123,6 +123,21 @@ func (c *RateCard) Query(f QueryFacts) float64 {
 	return ru * c.strongFactor(f.Consistency)
 }
 
+// QueryPages is the charge of a query whose result comes in pages: Query(f) for the work, plus for
+// every page after the first the minimum again, and the first index seek again when the index
+// serves the query (the engine charges every page as a request of its own; the service does too).
+func (c *RateCard) QueryPages(f QueryFacts, pages int) float64 {
+	ru := c.Query(f)
+	if pages <= 1 {
+		return ru
+	}
+	per := c.QueryMin.Value
+	if f.IndexLookups > 0 || f.IndexEntriesRead > 0 {
+		per += c.QueryIndexSeek.Value
+	}
+	return ru + float64(pages-1)*per*c.strongFactor(f.Consistency)
+}
+
 // QueryTerms is the charge of a query split by term, for reports that show the arithmetic. The
 // terms add up to Query(f) before the consistency factor.
 func (c *RateCard) QueryTerms(f QueryFacts) []Term {
