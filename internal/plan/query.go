@@ -61,7 +61,12 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 	// (or prefix) of the pattern selects.
 	per := 1.0
 	if n := len(ap.PartitionKey); n > 0 {
-		per = math.Max(s.prefixDist(rt, n).Card*factor, 1)
+		kd := s.prefixDist(rt, n)
+		per = math.Max(kd.Card*factor, 1)
+		if ap.Sample != "" {
+			// Key values come from sampled documents: the median draw holds the drawn share.
+			per = math.Max(1/kd.drawnShare()*factor, 1)
+		}
 	}
 	allInScope, matched, served := 0.0, 0.0, 0.0
 	for i := range s.c.Documents {
