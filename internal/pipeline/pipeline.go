@@ -119,7 +119,7 @@ func Run(ctx context.Context, d *design.Design, client *azcosmos.Client, info pr
 	}
 	res, err := seed.Load(ctx, plan, prov.Containers, seed.Options{
 		Concurrency: o.Concurrency, Reused: reused, FreshTag: tag, Progress: o.Progress, TTY: o.TTY,
-		Reservoir: max(64, o.Samples),
+		Reservoir: max(probe.ParamReservoir, o.Samples),
 	})
 	if err != nil {
 		return out, fmt.Errorf("seed: %w", err)
