@@ -221,7 +221,10 @@ func Build(d *design.Design, opts Options) (*Plan, error) {
 	for _, st := range order {
 		c := st.s.c
 		seededGB := st.seeded / 1e9
+		prodGB, stated := productionGB(st.s, st.ests)
 		switch {
+		case stated && c.StorageGB <= 0 && d.Scale.StorageGB <= 0:
+			st.plan.StorageGB, st.plan.StorageBasis = prodGB, "production document counts"
 		case c.StorageGB > 0:
 			st.plan.StorageGB, st.plan.StorageBasis = c.StorageGB, "container storageGB"
 		case d.Scale.StorageGB > 0 && seededTotal > 0:
@@ -229,6 +232,12 @@ func Build(d *design.Design, opts Options) (*Plan, error) {
 			st.plan.StorageBasis = "design scale split by estimated seeded bytes"
 		default:
 			st.plan.StorageGB, st.plan.StorageBasis = seededGB, "seeded documents (no scale given)"
+		}
+		if stated && st.plan.StorageBasis != "production document counts" && st.plan.StorageGB > 0 &&
+			(prodGB > 2*st.plan.StorageGB || prodGB < st.plan.StorageGB/2) {
+			p.Warnings = append(p.Warnings, Warning{Code: "scale-storage", Subject: c.Name,
+				Message: fmt.Sprintf("the production document counts make about %.3g GB at the estimated document sizes, but the %s gives %.3g GB: correct one of them (they should agree within 2×)",
+					prodGB, st.plan.StorageBasis, st.plan.StorageGB)})
 		}
 		st.factor = 1
 		if seededGB > 0 && st.plan.StorageGB > seededGB {
@@ -427,4 +436,20 @@ func pricingWarnings(rc *cost.RateCard, pr *design.Pricing) []Warning {
 				v, v/86400, rc.HoursPerMonth.Value, rc.SecondsPerMonthFor.Value, 100*(v-rc.SecondsPerMonthFor.Value)/rc.SecondsPerMonthFor.Value)})
 	}
 	return ws
+}
+
+// productionGB is the container's production storage from its types' production counts (a type
+// without one keeps its seeded count), and whether any type states one.
+func productionGB(s *sizer, ests map[string]docEstimate) (float64, bool) {
+	stated := false
+	total := 0.0
+	for i := range s.c.Documents {
+		dt := &s.c.Documents[i]
+		n := s.count(dt, 0)
+		if dt.Production > 0 {
+			n, stated = dt.Production, true
+		}
+		total += n * ests[dt.Type].Bytes
+	}
+	return total / 1e9, stated
 }
