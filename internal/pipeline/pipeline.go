@@ -15,6 +15,7 @@ import (
 
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/probe"
+	"github.com/cosmosdv/validate/internal/project"
 	"github.com/cosmosdv/validate/internal/provision"
 	"github.com/cosmosdv/validate/internal/seed"
 )
@@ -134,6 +135,9 @@ func Run(ctx context.Context, d *design.Design, client *azcosmos.Client, info pr
 	out.Findings = append(out.Findings, findings...)
 	if err != nil {
 		return out, fmt.Errorf("probe: %w", err)
+	}
+	if out.Projections, err = project.Patterns(ctx, d, plan, o.Seed); err != nil {
+		out.Findings = append(out.Findings, probe.Finding{Stage: "probe", Level: "warn", Subject: "projection", Message: err.Error()})
 	}
 	return out, nil
 }

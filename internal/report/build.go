@@ -76,6 +76,7 @@ func Build(in Input) *Report {
 		}
 	}
 
+	projBy := projectionsByID(modelRun, measRun)
 	modelBy := patternsByID(modelRun)
 	measBy := patternsByID(measRun)
 	measSource := ""
@@ -85,11 +86,12 @@ func Build(in Input) *Report {
 
 	for i := range d.AccessPatterns {
 		ap := &d.AccessPatterns[i]
-		pr := evaluate(d, ap, modelBy, measBy, modelRun != nil, measRun != nil, measSource, opts)
+		pr := evaluate(d, ap, modelBy, measBy, modelRun != nil, measRun != nil, measSource, opts, projBy[ap.ID])
 		r.Patterns = append(r.Patterns, pr)
 	}
 	r.Containers = containerLoads(d, r.Patterns, measSource)
 	r.Summary = summarize(r.Patterns, modelRun != nil, measRun != nil, measSource)
+	r.Summary.Basis += scaleBasis(r.Patterns)
 	return r
 }
 
@@ -172,7 +174,7 @@ func okExecutions(ap *design.AccessPattern, p *probe.Pattern) []probe.Execution 
 }
 
 func evaluate(d *design.Design, ap *design.AccessPattern, modelBy, measBy map[string]*probe.Pattern,
-	haveModel, haveMeas bool, measSource string, opts Options) PatternResult {
+	haveModel, haveMeas bool, measSource string, opts Options, proj *probe.Projection) PatternResult {
 	band, from := tolerance(d, ap, opts)
 	pr := PatternResult{
 		ID:            ap.ID,
@@ -188,6 +190,7 @@ func evaluate(d *design.Design, ap *design.AccessPattern, modelBy, measBy map[st
 		Regression:    ap.Regression,
 		Verdict:       Pass,
 		Reasons:       []string{},
+		Projection:    proj,
 	}
 	width := bandRU(band, ap.Estimate.RU)
 
@@ -239,13 +242,14 @@ func evaluate(d *design.Design, ap *design.AccessPattern, modelBy, measBy map[st
 		}
 		c := summarizeCharge(rv.source, ok)
 		c.CarriesVerdict = CarriesVerdict(rv.source)
+		project(c, proj)
 		if c.CarriesVerdict {
 			c.Band = width
 			if rv.source == SourceIndicative {
 				c.Band = width * opts.IndicativeFactor
 			}
 			c.Band = round2(c.Band)
-			c.Within = math.Abs(c.Median-ap.Estimate.RU) <= c.Band+1e-9
+			c.Within = math.Abs(c.judged()-ap.Estimate.RU) <= c.Band+1e-9
 		}
 		if rv.name == "modeled" {
 			pr.Modeled = c
@@ -294,8 +298,8 @@ func chargeVerdict(ap *design.AccessPattern, modeled, measured *Charge, opts Opt
 		if c.Delta < 0 {
 			dir = "below"
 		}
-		return fmt.Sprintf("%s median %s RU is %s RU %s the estimate %s RU (band ±%s RU)",
-			SourceLabel(c.Source), fmtRU(c.Median), fmtRU(math.Abs(c.Delta)), dir, fmtRU(est), fmtRU(c.Band))
+		return fmt.Sprintf("%s %s %s RU is %s RU %s the estimate %s RU (band ±%s RU)",
+			SourceLabel(c.Source), c.judgedName(), fmtRU(c.judged()), fmtRU(math.Abs(c.Delta)), dir, fmtRU(est), fmtRU(c.Band))
 	}
 	var bearing []*Charge
 	var reasons []string
@@ -303,7 +307,7 @@ func chargeVerdict(ap *design.AccessPattern, modeled, measured *Charge, opts Opt
 		if c == nil {
 			continue
 		}
-		c.Delta = round2(c.Median - est)
+		c.Delta = round2(c.judged() - est)
 		if c.CarriesVerdict {
 			bearing = append(bearing, c)
 		}
@@ -350,14 +354,14 @@ func chargeVerdict(ap *design.AccessPattern, modeled, measured *Charge, opts Opt
 			reasons = append(reasons, describe(c))
 		}
 		for _, c := range inside {
-			reasons = append(reasons, fmt.Sprintf("%s median %s RU is within the band, so the figures disagree", SourceLabel(c.Source), fmtRU(c.Median)))
+			reasons = append(reasons, fmt.Sprintf("%s %s %s RU is within the band, so the figures disagree", SourceLabel(c.Source), c.judgedName(), fmtRU(c.judged())))
 		}
 	default:
 		for _, c := range inside {
 			if c.Band > 0 && math.Abs(c.Delta) > opts.CloseFraction*c.Band {
 				v = Warn
-				reasons = append(reasons, fmt.Sprintf("%s median %s RU is within the band but uses %.0f%% of it (estimate %s ± %s RU)",
-					SourceLabel(c.Source), fmtRU(c.Median), 100*math.Abs(c.Delta)/c.Band, fmtRU(est), fmtRU(c.Band)))
+				reasons = append(reasons, fmt.Sprintf("%s %s %s RU is within the band but uses %.0f%% of it (estimate %s ± %s RU)",
+					SourceLabel(c.Source), c.judgedName(), fmtRU(c.judged()), 100*math.Abs(c.Delta)/c.Band, fmtRU(est), fmtRU(c.Band)))
 			}
 		}
 	}
