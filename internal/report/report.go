@@ -204,7 +204,7 @@ type PatternResult struct {
 	Measured *Charge `json:"measured,omitempty"`
 	// Projection is how the pattern's charge carries to production scale, with the arithmetic.
 	Projection *probe.Projection `json:"projection,omitempty"`
-	Verdict  Verdict `json:"verdict"`
+	Verdict    Verdict           `json:"verdict"`
 	// Reasons explain the verdict in words, most important first.
 	Reasons []string `json:"reasons"`
 	// Checks are the design's expectations and how each run fared.
