@@ -113,7 +113,7 @@ func scaleBasis(ps []PatternResult) string {
 	}
 	switch {
 	case projected:
-		return "; queries judged at the design's production scale (projected), point operations as measured"
+		return "; queries judged at the design's production scale (projected); point operations do not change with scale"
 	case seeded:
 		return "; the design states no production scale, so production scale is the seeded one"
 	}
