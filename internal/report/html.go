@@ -48,12 +48,12 @@ func renderHTML(w io.Writer, r *Report) error {
 }
 
 var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
-	"ru":       fmtRU,
-	"charge":   chargeCell,
-	"measured": func(r *Report, c *Charge) string { return measuredCell(r, c) },
-	"projected": projectedCell,
+	"ru":              fmtRU,
+	"charge":          chargeCell,
+	"measured":        func(r *Report, c *Charge) string { return measuredCell(r, c) },
+	"projected":       projectedCell,
 	"projectionLines": projectionLines,
-	"load":     loadCell,
+	"load":            loadCell,
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
