@@ -74,8 +74,8 @@ func exampleMedians(t *testing.T, d *design.Design, pl *plan.Plan, seedN int64) 
 // within ±25% of the run's modeled median, two runs with different seeds agree within 10%, and
 // every pattern has a projection (queries at production scale).
 func TestExamples_PlanRunAndSeedsAgree(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs every example design twice")
+	if testing.Short() || raceEnabled {
+		t.Skip("runs every example design twice: not under -short or the race detector (make test runs it without)")
 	}
 	files, _ := filepath.Glob("../../designs/*.yaml")
 	for _, f := range files {
