@@ -49,7 +49,7 @@ var settings = []setting{
 	{key: "run-id", def: "", usage: "suffix of the run-scoped database name on accounts (default: random)", cmds: []string{"run"}},
 	// Pipeline.
 	{key: "seed", def: int64(1), usage: "generator seed: the same seed gives byte-identical documents (plan: the document counts of that seed)", cmds: []string{"run", "plan"}},
-	{key: "samples", def: 20, usage: "executions of each access pattern", cmds: []string{"run"}},
+	{key: "samples", def: 20, usage: "least executions of each access pattern; more follow, up to 10×, until the median is known to ±5%", cmds: []string{"run"}},
 	{key: "keep", def: false, usage: "keep the database and containers after the run", cmds: []string{"run"}},
 	{key: "concurrency", def: 16, usage: "concurrent requests while seeding", cmds: []string{"run"}},
 	{key: "partitions", def: 0, usage: "physical partitions of each container on the embedded engine (0 = from the design)", cmds: []string{"run"}},

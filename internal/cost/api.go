@@ -69,6 +69,32 @@ type QueryFacts struct {
 	// SortedInMemory counts documents the executor sorted itself because no composite index served
 	// the ORDER BY (the service sorts from a range index plus memory in that case).
 	SortedInMemory int
+	// IndexEntriesRead counts the index entries the plan read to serve its predicates: the postings
+	// of equality lookups, the entries inside each range scan, whole-path index scans of functions
+	// such as CONTAINS, the slice of a composite index whose leading equalities and trailing range
+	// match, and the entries an ORDER BY walks. It is the sum of IndexReads' entries.
+	IndexEntriesRead int
+	// IndexReads breaks IndexEntriesRead down per predicate (and, filled by the engine, per physical
+	// partition).
+	IndexReads []IndexRead `json:",omitempty"`
+	// DocsEvaluated counts loaded documents on which the query engine evaluated a predicate the
+	// index did not serve (a scan's filter, UPPER(c.x) = ..., a residual filter after a lookup).
+	DocsEvaluated int
+}
+
+// IndexRead is the index work of one predicate (or one ORDER BY walk) in one physical partition.
+type IndexRead struct {
+	// Partition is the physical partition's id; empty when the executor does not know it.
+	Partition string `json:"partition,omitempty"`
+	// Kind is "equality", "in", "range", "scan" (a whole-path index scan such as CONTAINS),
+	// "composite" (a composite-index slice), "order" (an ORDER BY walk) or "other".
+	Kind string `json:"kind"`
+	// Predicate is the filter as written (the ORDER BY items for a walk).
+	Predicate string `json:"predicate"`
+	// Index is the index read: "/path/?" or the composite's specs.
+	Index string `json:"index,omitempty"`
+	// Entries is the number of index entries read.
+	Entries int `json:"entries"`
 }
 
 // Point returns the modeled request charge of a point operation under the current rate card.

@@ -87,15 +87,18 @@ func (c *RateCard) Batch(ops []PointOp) float64 {
 //
 //	QueryMin
 //	+ QueryPartition × (partitions checked − 1)
-//	+ QueryLookup    × (index lookups − 1)
-//	+ QueryKBLoaded  × (KB loaded − 1)     + QueryDocLoaded × (documents loaded − 1)
+//	+ QueryIndexSeek (when the index served anything) + QueryLookup × (index seeks − 1)
+//	+ QueryEntry     × index entries read
+//	+ QueryDocLoaded × documents loaded    + QueryKBLoaded × KB loaded
+//	+ QueryDocEval   × documents evaluated by a filter the index does not serve
 //	+ QueryKBOutput  × (KB output − 1)
-//	+ QueryFunction  × function calls      + QueryJoinRow × join rows
+//	+ QueryFunction  × function calls      + QueryJoinRow × rows beyond the first per document
 //	+ QuerySortDoc   × documents sorted in memory
 //
-// all times the consistency factor. The minimum covers one partition, one lookup and a 1 KB result,
-// hence the "− 1" terms (never below zero). FullScan itself adds nothing: a scan is charged through
-// the documents it loads.
+// all times the consistency factor. The minimum covers one partition and a 1 KB result, hence the
+// "− 1" terms (never below zero). The work is in the index and in loading documents: output bytes
+// and projections cost little (docs/cost-model.md). FullScan itself adds nothing: a scan is charged
+// through the documents it loads and evaluates.
 func (c *RateCard) Query(f QueryFacts) float64 {
 	over := func(x float64) float64 {
 		if x <= 1 {
@@ -105,14 +108,63 @@ func (c *RateCard) Query(f QueryFacts) float64 {
 	}
 	ru := c.QueryMin.Value
 	ru += c.QueryPartition.Value * over(nonNeg(f.PartitionsChecked))
+	if f.IndexLookups > 0 || f.IndexEntriesRead > 0 {
+		ru += c.QueryIndexSeek.Value
+	}
 	ru += c.QueryLookup.Value * over(nonNeg(f.IndexLookups))
-	ru += c.QueryKBLoaded.Value * over(float64(max(f.BytesLoaded, 0))/1024)
-	ru += c.QueryDocLoaded.Value * over(nonNeg(f.DocsLoaded))
+	ru += c.QueryEntry.Value * nonNeg(f.IndexEntriesRead)
+	ru += c.QueryDocLoaded.Value * nonNeg(f.DocsLoaded)
+	ru += c.QueryKBLoaded.Value * float64(max(f.BytesLoaded, 0)) / 1024
+	ru += c.QueryDocEval.Value * nonNeg(f.DocsEvaluated)
 	ru += c.QueryKBOutput.Value * over(float64(max(f.BytesOutput, 0))/1024)
 	ru += c.QueryFunction.Value * nonNeg(f.FunctionCalls)
 	ru += c.QueryJoinRow.Value * nonNeg(f.JoinRows)
 	ru += c.QuerySortDoc.Value * nonNeg(f.SortedInMemory)
 	return ru * c.strongFactor(f.Consistency)
+}
+
+// QueryPages is the charge of a query whose result comes in pages: Query(f) for the work, plus for
+// every page after the first the minimum again, and the first index seek again when the index
+// serves the query (the engine charges every page as a request of its own; the service does too).
+func (c *RateCard) QueryPages(f QueryFacts, pages int) float64 {
+	ru := c.Query(f)
+	if pages <= 1 {
+		return ru
+	}
+	per := c.QueryMin.Value
+	if f.IndexLookups > 0 || f.IndexEntriesRead > 0 {
+		per += c.QueryIndexSeek.Value
+	}
+	return ru + float64(pages-1)*per*c.strongFactor(f.Consistency)
+}
+
+// QueryTerms is the charge of a query split by term, for reports that show the arithmetic. The
+// terms add up to Query(f) before the consistency factor.
+func (c *RateCard) QueryTerms(f QueryFacts) []Term {
+	over := func(x float64) float64 { return max(x-1, 0) }
+	seek := 0.0
+	if f.IndexLookups > 0 || f.IndexEntriesRead > 0 {
+		seek = c.QueryIndexSeek.Value
+	}
+	t := []Term{
+		{"minimum", c.QueryMin.Value},
+		{"partitions", c.QueryPartition.Value * over(nonNeg(f.PartitionsChecked))},
+		{"index seeks", seek + c.QueryLookup.Value*over(nonNeg(f.IndexLookups))},
+		{"index entries", c.QueryEntry.Value * nonNeg(f.IndexEntriesRead)},
+		{"documents loaded", c.QueryDocLoaded.Value*nonNeg(f.DocsLoaded) + c.QueryKBLoaded.Value*float64(max(f.BytesLoaded, 0))/1024},
+		{"documents evaluated", c.QueryDocEval.Value * nonNeg(f.DocsEvaluated)},
+		{"output", c.QueryKBOutput.Value * over(float64(max(f.BytesOutput, 0))/1024)},
+		{"functions", c.QueryFunction.Value * nonNeg(f.FunctionCalls)},
+		{"rows", c.QueryJoinRow.Value * nonNeg(f.JoinRows)},
+		{"sort", c.QuerySortDoc.Value * nonNeg(f.SortedInMemory)},
+	}
+	return t
+}
+
+// Term is one named part of a modeled charge.
+type Term struct {
+	Name string  `json:"name"`
+	RU   float64 `json:"ru"`
 }
 
 // MinQuery is the least a query can cost when it checks partitions physical partitions.

@@ -17,7 +17,13 @@ const (
 	SrcChooseOffer    = "how-to-choose-offer.md"
 	SrcAutoscaleFAQ   = "autoscale-faq.yml"
 	SrcServerless     = "throughput-serverless.md"
-	SrcAssumed        = "assumed"
+	SrcIndexOverview  = "index-overview.md"
+	SrcQueryMetrics   = "nosql/query-metrics.md"
+	// SrcCourselabs is a public third-party measurement on a real account (courselabs/azure,
+	// labs/cosmos-perf/README.md): 1,000 documents of 60 B in one container with only /id indexed.
+	// Not Microsoft's, so every figure taken from it says so.
+	SrcCourselabs = "courselabs/azure labs/cosmos-perf (third-party measurement)"
+	SrcAssumed    = "assumed"
 )
 
 // Coefficient is one figure of the rate card with where it comes from.
@@ -84,7 +90,10 @@ type RateCard struct {
 	// Queries.
 	QueryMin       Coefficient `json:"queryMin"`
 	QueryPartition Coefficient `json:"queryPartition"`
+	QueryIndexSeek Coefficient `json:"queryIndexSeek"`
 	QueryLookup    Coefficient `json:"queryLookup"`
+	QueryEntry     Coefficient `json:"queryIndexEntry"`
+	QueryDocEval   Coefficient `json:"queryDocEvaluated"`
 	QueryKBLoaded  Coefficient `json:"queryKBLoaded"`
 	QueryDocLoaded Coefficient `json:"queryDocLoaded"`
 	QueryKBOutput  Coefficient `json:"queryKBOutput"`
@@ -125,7 +134,8 @@ type RateCard struct {
 func (c *RateCard) Coefficients() []Coefficient {
 	return []Coefficient{
 		c.IndexTerm, c.PatchBase, c.StrongRead, c.ExtraRegion, c.SystemTerms,
-		c.QueryMin, c.QueryPartition, c.QueryLookup, c.QueryKBLoaded, c.QueryDocLoaded,
+		c.QueryMin, c.QueryPartition, c.QueryIndexSeek, c.QueryLookup, c.QueryEntry, c.QueryKBLoaded,
+		c.QueryDocLoaded, c.QueryDocEval,
 		c.QueryKBOutput, c.QueryFunction, c.QueryJoinRow, c.QuerySortDoc,
 		c.PartitionMaxRU, c.PartitionMaxGB, c.PartitionCreateRU, c.LogicalMaxGB, c.ItemMaxKB,
 		c.BatchMaxOps, c.ManualMinRU, c.ManualMinRUPerGB, c.ManualStep, c.AutoscaleMinMax,
@@ -136,24 +146,34 @@ func (c *RateCard) Coefficients() []Coefficient {
 	}
 }
 
-// The UPPER() scan of troubleshoot-query-performance.md publishes its whole metrics block: 60,951
-// documents, 399,998,938 bytes retrieved, 7 output (510 bytes), 4,059.95 RU, and the execution time
-// split (total 4,500.34 ms; document load 4,177.66 ms; query engine 322.16 ms of which system
-// functions 85.74 ms). The load, per-document and function coefficients below split the charge in
-// proportion to that time split (the proportionality is the assumption):
+// Query terms. Three sets of published figures give the per-document and per-KB terms; solved
+// together (the derivation is in docs/cost-model.md and TestQuery_Derivation re-does it):
 //
-//	load:      4,059.95 × 4,177.66/4,500.34 = 3,768.9 RU / 390,624 KB  = 0.009648 RU/KB
-//	engine:    4,059.95 × 236.42/4,500.34   =   213.3 RU / 60,951 docs = 0.003499 RU/doc
-//	functions: 4,059.95 × 85.74/4,500.34    =    77.35 RU / 60,951 calls = 0.001269 RU/call
+//   - courselabs (third-party, real account, 1,000 documents of 60 B, 58.55 KB in all, one partition):
+//     SELECT * with no filter 7.46 RU (every document loaded, none evaluated);
+//     the same with a filter on an unindexed path 18.59 RU (every document loaded and evaluated);
+//     SELECT p.name, p.price 8.22 RU (output 5.4 KB instead of 58.8 KB: output bytes cost little);
+//     an indexed one-document lookup 2.82 RU; one ~59 KB document by an indexed equality 3.59 RU;
+//     FROM p IN c.items over that document's 1,000 elements, one returned, 4.94 RU.
+//   - troubleshoot-query-performance.md, UPPER() scan: 60,951 documents, 399,998,938 B, 7 output,
+//     4,059.95 RU; system functions took 85.74 of 4,500.34 ms, charged in proportion (assumed).
 //
-// The output coefficient comes from the indexed one-document query of optimize-cost-reads-writes.md
-// (9,963 bytes retrieved, 10,012 bytes output, 3.19 RU) after the 2.3 RU minimum, which covers a
-// 1 KB result: (3.19 − 2.3 − 8.73 KB × 0.009648) / 8.78 KB = 0.0918 RU/KB.
+//	evaluated:  (18.59 − 7.46) / 1,000                                   = 0.01113 RU/doc
+//	per KB:     UPPER − 2.3 − functions − 60,951 × (load + evaluated), with
+//	            load = (7.46 − 2.3 − 58.55 × perKB) / 1,000               → 0.007648 RU/KB
+//	load:       (7.46 − 2.3 − 58.55 × 0.007648) / 1,000                  = 0.004712 RU/doc
+//	functions:  4,059.95 × 85.74 / 4,500.34 / 60,951                     = 0.001269 RU/call
+//	first seek: 2.82 − 2.3 − one 60 B document                           ≈ 0.5 RU
+//	output:     (3.59 − 2.3 − 0.5 − 0.0047 − 58 KB × 0.007648) / 58 KB   = 0.0058 RU/KB
+//	row:        (4.94 − 3.59 + 58 KB × 0.0058) / 999 further elements     = 0.00169 RU/row
+//
+// Checks against figures not used above: troubleshoot's indexed filter on one 6.4 KB document
+// (2.98 RU) comes out at 2.88; the 9,963 B one-document query of query-metrics (3.19 RU) at 2.92.
 
 // Current is the rate card the package-level functions use.
 var Current = &RateCard{
-	Version:  "2026.11-1",
-	Date:     "2026-11-21",
+	Version:  "2026.11-2",
+	Date:     "2026-11-24",
 	Currency: "USD",
 
 	ReadBySize: SizeTable{
@@ -185,26 +205,41 @@ var Current = &RateCard{
 		Source: SrcIndexPolicy, Note: "id and _ts are indexed whenever the mode is consistent; the " +
 			"engine counts them in IndexedTerms"},
 
-	QueryMin: Coefficient{Name: "query minimum (one partition, one lookup, 1 KB result)", Value: 2.3,
+	QueryMin: Coefficient{Name: "query minimum (one partition, no index seek, 1 KB result)", Value: 2.3,
 		Unit: "RU", Source: SrcDevblogsPoint},
 	QueryPartition: Coefficient{Name: "each further physical partition checked", Value: 2.5, Unit: "RU",
 		Source: SrcQueryContainer, Note: "partitioning-overview.md says 2-3 RU per partition"},
-	QueryLookup: Coefficient{Name: "each further index lookup", Value: 0.1, Unit: "RU",
-		Source: SrcAssumed, Note: "no published figure; small against the minimum, which covers the first"},
-	QueryKBLoaded: Coefficient{Name: "document bytes loaded beyond the first KB", Value: 0.009648,
-		Unit: "RU/KB", Source: SrcTroubleshootQ, Note: "UPPER() scan, load share of the time split"},
-	QueryDocLoaded: Coefficient{Name: "documents evaluated beyond the first", Value: 0.003499,
-		Unit: "RU/doc", Source: SrcTroubleshootQ, Note: "UPPER() scan, engine share of the time split"},
-	QueryKBOutput: Coefficient{Name: "result bytes beyond the first KB", Value: 0.0918, Unit: "RU/KB",
-		Source: SrcOptimizeRW, Note: "3.19 RU one-document query after the 2.3 RU minimum"},
+	QueryIndexSeek: Coefficient{Name: "first index seek (a query the index serves)", Value: 0.5, Unit: "RU",
+		Source: SrcCourselabs, Note: "indexed one-document lookup 2.82 RU − 2.3 minimum − one 60 B " +
+			"document; troubleshoot-query-performance.md's indexed filter (2.98 RU) agrees within 4%"},
+	QueryLookup: Coefficient{Name: "each further index seek", Value: 0.1, Unit: "RU",
+		Source: SrcAssumed, Note: "no published figure; a B-tree descent, small against the first " +
+			"seek, which also opens the query's index scan"},
+	QueryEntry: Coefficient{Name: "index entry read (lookup posting, range scan, composite slice, ORDER BY walk)",
+		Value: 0.000239, Unit: "RU/entry", Source: SrcAssumed,
+		Note: "first principles: index pages come from the same store as documents, so an entry is " +
+			"charged at the per-KB load rate (0.007648 RU/KB) for an assumed 32 bytes (term prefix " +
+			"and document id); no document publishes entry counts"},
+	QueryKBLoaded: Coefficient{Name: "document bytes loaded", Value: 0.007648,
+		Unit: "RU/KB", Source: SrcTroubleshootQ, Note: "UPPER() scan after the per-document terms of " +
+			SrcCourselabs},
+	QueryDocLoaded: Coefficient{Name: "document loaded from the store", Value: 0.004712,
+		Unit: "RU/doc", Source: SrcCourselabs, Note: "SELECT * over 1,000 documents, 7.46 RU"},
+	QueryDocEval: Coefficient{Name: "document evaluated by a filter the index does not serve",
+		Value: 0.01113, Unit: "RU/doc", Source: SrcCourselabs,
+		Note: "filter on an unindexed path over 1,000 documents (18.59 RU) − SELECT * (7.46 RU)"},
+	QueryKBOutput: Coefficient{Name: "result bytes beyond the first KB", Value: 0.0058, Unit: "RU/KB",
+		Source: SrcCourselabs, Note: "one ~59 KB document by an indexed equality, 3.59 RU; a " +
+			"projection costs what SELECT * does (8.22 vs 7.46 RU) because the work is loading"},
 	QueryFunction: Coefficient{Name: "non-index system function call", Value: 0.001269, Unit: "RU/call",
 		Source: SrcTroubleshootQ, Note: "UPPER() scan, function share of the time split"},
-	QueryJoinRow: Coefficient{Name: "JOIN row beyond the first per document", Value: 0.0006,
-		Unit: "RU/row", Source: SrcAssumed, Note: "calibrated on the JOIN vs subquery pair of " +
-			SrcTroubleshootQ + " assuming 250 matching documents (the count is not published)"},
+	QueryJoinRow: Coefficient{Name: "row iterated beyond the first per document (JOIN, FROM x IN array)",
+		Value: 0.00169, Unit: "RU/row", Source: SrcCourselabs,
+		Note: "FROM p IN c.items over 1,000 elements (4.94 RU) − the same document returned whole " +
+			"(3.59 RU, of which 0.34 RU output), over 999 further rows"},
 	QuerySortDoc: Coefficient{Name: "document sorted in memory (no composite index)", Value: 0.025,
 		Unit: "RU/doc", Source: SrcAssumed, Note: "calibrated on the ORDER BY pair of " +
-			SrcTroubleshootQ + " assuming 400 matching documents, 10 returned (counts not published)"},
+			SrcTroubleshootQ + " assuming 400 matching documents, 100 returned (counts not published)"},
 
 	PartitionMaxRU: Coefficient{Name: "physical partition throughput", Value: 10000, Unit: "RU/s",
 		Source: SrcPartitioning},

@@ -165,6 +165,10 @@ type DocType struct {
 	Type string `yaml:"type" json:"type"`
 	// Count is how many documents of a root type to seed. A child type has Parent instead.
 	Count int `yaml:"count,omitempty" json:"count,omitempty"`
+	// Production is how many documents of this type production holds (root and child types alike);
+	// 0 = not stated (then the container's storageGB share scales the seeded count, or production
+	// scale is the seeded one). Run projects query charges to it.
+	Production float64 `yaml:"production,omitempty" json:"production,omitempty"`
 	// Parent places children in their parent's logical partition, Per documents per parent.
 	Parent *Parent `yaml:"parent,omitempty" json:"parent,omitempty"`
 	// ID is the id template, e.g. "user-{seq}" or "order-{uuid}". Default "{type}-{seq}".

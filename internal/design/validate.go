@@ -15,6 +15,9 @@ import (
 const (
 	// MaxSeedDocuments caps the documents a design may seed, all types together, at their maximum.
 	MaxSeedDocuments = 2_000_000
+	// MaxProductionDocuments caps a type's production count: 10^12 documents is petabytes even at
+	// 1 KB each, beyond any design this tool can reason about.
+	MaxProductionDocuments = 1_000_000_000_000
 	// MaxDocumentBytes is the service's item size limit, 2 MB (source: learn.microsoft.com,
 	// "Azure Cosmos DB service quotas", per-item limits).
 	MaxDocumentBytes = 2 << 20
@@ -460,6 +463,12 @@ func (v *validator) checkDocType(path string, c *Container, t *DocType) {
 		v.errf(path+".count", "must be at least 1 for a root type (got %d), or give a parent", t.Count)
 	case t.Count > MaxSeedDocuments:
 		v.errf(path+".count", "must be at most %d (got %d)", MaxSeedDocuments, t.Count)
+	}
+	switch {
+	case t.Production < 0 || t.Production != math.Trunc(t.Production):
+		v.errf(path+".production", "must be a whole number of documents, at least 0 (got %g)", t.Production)
+	case t.Production > MaxProductionDocuments:
+		v.errf(path+".production", "must be at most %g (got %g)", float64(MaxProductionDocuments), t.Production)
 	}
 	if p := t.Parent; p != nil {
 		x.parent = c.DocType(p.Type)

@@ -267,6 +267,12 @@ func (s *Server) queryItems(q *request, c *container) (int, error) {
 	f.IndexLookups = share(ex.facts.IndexLookups, page, pages)
 	f.JoinRows = share(ex.facts.JoinRows, page, pages)
 	f.FunctionCalls = share(ex.facts.FunctionCalls, page, pages)
+	f.IndexEntriesRead = share(ex.facts.IndexEntriesRead, page, pages)
+	f.DocsEvaluated = share(ex.facts.DocsEvaluated, page, pages)
+	f.IndexReads = nil
+	if page == 0 {
+		f.IndexReads = partitionReads(ex.facts.IndexReads, p.id)
+	}
 	f.DocsOutput = hi - lo
 	f.BytesOutput = 0
 	for _, it := range ex.items[lo:hi] {
@@ -292,6 +298,16 @@ func (s *Server) queryItems(q *request, c *container) (int, error) {
 		setHeader(q.out, "x-ms-cosmos-index-utilization", indexUtilization(ex.metrics))
 	}
 	return s.reply(q, 200, envelope(c.rid, ex.items[lo:hi]))
+}
+
+// partitionReads labels an execution's index reads with the physical partition that made them.
+func partitionReads(reads []cost.IndexRead, id string) []cost.IndexRead {
+	out := make([]cost.IndexRead, len(reads))
+	for i, r := range reads {
+		r.Partition = id
+		out[i] = r
+	}
+	return out
 }
 
 // share is the part of total that page (of pages) carries.

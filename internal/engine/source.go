@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cosmosdv/validate/internal/engine/index"
 	"github.com/cosmosdv/validate/internal/engine/sql"
 )
 
@@ -131,6 +132,13 @@ func (s *partSource) Lookup(path []string, v any) ([]*sql.Document, bool) {
 
 var _ sql.IndexedSource = (*partSource)(nil)
 
+// arrayMark prefixes an array position in flattenIndexed's concrete paths, so a path tells whether
+// it runs through an array. A property name starting with \x01 would be weighed twice too; the
+// only effect is a slightly dearer write.
+const arrayMark = "\x01"
+
+func inArray(concrete string) bool { return strings.Contains(concrete, "/"+arrayMark) }
+
 // flattenIndexed records the indexed scalar leaves of a document by their concrete path.
 func flattenIndexed(c *container, cur any, path []string, concrete string, out map[string]string) {
 	switch x := cur.(type) {
@@ -143,7 +151,7 @@ func flattenIndexed(c *container, cur any, path []string, concrete string, out m
 		}
 	case []any:
 		for i, v := range x {
-			flattenIndexed(c, v, append(path, "[]"), concrete+"/"+strconv.Itoa(i), out)
+			flattenIndexed(c, v, append(path, "[]"), concrete+"/"+arrayMark+strconv.Itoa(i), out)
 		}
 	default:
 		if c.policy.Indexed(path) {
@@ -160,15 +168,22 @@ func changedTerms(c *container, old, nw map[string]any) int {
 	a, b := map[string]string{}, map[string]string{}
 	flattenIndexed(c, old, nil, "", a)
 	flattenIndexed(c, nw, nil, "", b)
+	// A leaf inside an array carries index.ArrayLeafTerms terms (index.Compiled.Terms).
+	weight := func(concrete string) int {
+		if inArray(concrete) {
+			return index.ArrayLeafTerms
+		}
+		return 1
+	}
 	n := 0
 	for k, v := range a {
 		if w, ok := b[k]; !ok || w != v {
-			n++
+			n += weight(k)
 		}
 	}
 	for k := range b {
 		if _, ok := a[k]; !ok {
-			n++
+			n += weight(k)
 		}
 	}
 	return n

@@ -32,8 +32,9 @@ var roles = map[string]string{
 	"internal/engine/sql":        "engine",
 	"internal/engine/enginetest": "engine",
 	// tools beside the pipeline: static analysis of a design.
-	"internal/plan": "tool",
-	"internal/lint": "tool",
+	"internal/plan":    "tool",
+	"internal/lint":    "tool",
+	"internal/project": "tool",
 	// drivers: pipeline runs the stages, cmd/validate maps flags to it.
 	"internal/pipeline": "driver",
 	"cmd/validate":      "driver",

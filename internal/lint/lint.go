@@ -50,6 +50,7 @@ var planCodes = map[string]bool{
 	"query-scan":           true,
 	"missing-key":          true,
 	"serverless":           true,
+	"scale-storage":        true,
 }
 
 // Check returns the findings of d, sorted by position.

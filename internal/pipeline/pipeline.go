@@ -15,6 +15,7 @@ import (
 
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/probe"
+	"github.com/cosmosdv/validate/internal/project"
 	"github.com/cosmosdv/validate/internal/provision"
 	"github.com/cosmosdv/validate/internal/record"
 	"github.com/cosmosdv/validate/internal/sdk"
@@ -127,7 +128,7 @@ func Run(ctx context.Context, d *design.Design, client *azcosmos.Client, info re
 	}
 	res, err := seed.Load(ctx, plan, prov.Containers, seed.Options{
 		Concurrency: o.Concurrency, Reused: reused, FreshTag: tag, Progress: o.Progress, TTY: o.TTY,
-		Reservoir: max(64, o.Samples),
+		Reservoir: max(probe.ParamReservoir, o.Samples),
 	})
 	if err != nil {
 		return out, fmt.Errorf("seed: %w", err)
@@ -142,6 +143,9 @@ func Run(ctx context.Context, d *design.Design, client *azcosmos.Client, info re
 	out.Findings = append(out.Findings, findings...)
 	if err != nil {
 		return out, fmt.Errorf("probe: %w", err)
+	}
+	if out.Projections, err = project.Patterns(ctx, d, plan, o.Seed); err != nil {
+		out.Findings = append(out.Findings, record.Finding{Stage: "probe", Level: "warn", Subject: "projection", Message: err.Error()})
 	}
 	return out, nil
 }

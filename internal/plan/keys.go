@@ -13,6 +13,18 @@ type keyDist struct {
 	Card  float64 // distinct values
 	Share float64 // share of the type's documents that hold the commonest value
 	Known bool    // false when the key field is missing from the type
+	// Drawn is the share of the type's documents on the key value of the median draw when values are
+	// drawn by picking a document (a pattern's sample): the larger values come up more often. 0 when
+	// not computed; then 1/Card.
+	Drawn float64
+}
+
+// drawnShare is keyDist.Drawn, or 1/Card when it was not computed.
+func (d keyDist) drawnShare() float64 {
+	if d.Drawn > 0 {
+		return d.Drawn
+	}
+	return 1 / math.Max(d.Card, 1)
 }
 
 // count is the number of documents of a type that `run` seeds with the default seed, or, when
@@ -122,7 +134,8 @@ func (s *sizer) fieldDist(dt *design.DocType, f *design.Field, n float64, depth 
 		return keyDist{Card: float64(len(f.OneOf)), Share: top / sum, Known: true}
 	case f.Cardinality > 0:
 		card := math.Min(float64(f.Cardinality), n)
-		return keyDist{Card: card, Share: distShare(f.Dist, card, f.Skew, f.HotShare), Known: true}
+		return keyDist{Card: card, Share: distShare(f.Dist, card, f.Skew, f.HotShare), Known: true,
+			Drawn: drawnMedianShare(f.Dist, card, f.Skew, f.HotShare)}
 	case f.Gen == "bool":
 		return keyDist{Card: 2, Share: 0.5, Known: true}
 	case f.Gen == "int" && f.Min != nil && f.Max != nil && *f.Max >= *f.Min:
@@ -157,6 +170,35 @@ func distShare(dist string, card, skew, hot float64) float64 {
 	return 1 / card
 }
 
+// drawnMedianShare is the share of the value a document drawn at random holds, at the median of
+// such draws: values sorted by share, the first whose cumulative share reaches one half. Uniform
+// values all hold 1/card.
+func drawnMedianShare(dist string, card, skew, hot float64) float64 {
+	if card <= 1 {
+		return 1
+	}
+	switch dist {
+	case "zipf":
+		if skew <= 1 {
+			skew = 1.2
+		}
+		top := distShare(dist, card, skew, hot)
+		cum := 0.0
+		for k := 1.0; k <= math.Min(card, 1e6); k++ {
+			p := top / math.Pow(k, skew)
+			cum += p
+			if cum >= 0.5 {
+				return p
+			}
+		}
+	case "hot":
+		if h := distShare(dist, card, skew, hot); h >= 0.5 {
+			return h
+		}
+	}
+	return 1 / card
+}
+
 // partitionDist combines a container's key levels for a type: the full key (every level) and the
 // first-level prefix. Hierarchical levels are taken as nested (tenant ⊃ user ⊃ session), so the finest
 // level decides the logical partition: the most distinct values and the smallest busiest share.
@@ -173,6 +215,9 @@ func (s *sizer) prefixDist(dt *design.DocType, k int) keyDist {
 			break
 		}
 		l := s.keyLevel(dt, p, 0)
+		if l.Card >= d.Card {
+			d.Drawn = l.Drawn
+		}
 		d.Card = math.Max(d.Card, l.Card)
 		d.Share = math.Min(d.Share, l.Share)
 		d.Known = d.Known && l.Known

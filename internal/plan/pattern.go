@@ -57,11 +57,11 @@ func estimatePattern(rc *cost.RateCard, s *sizer, ests map[string]docEstimate, a
 		pp.Basis = "static, rough"
 		qe := s.estimateQuery(ap, ests, partitions, factor)
 		warnings = qe.Warnings
-		pp.ModelRU = rc.Query(qe.Facts)
+		pp.ModelRU = rc.QueryPages(qe.Facts, qe.Pages)
 		f := qe.Facts
 		pp.Facts = &f
 		pp.FloorRU = rc.MinQuery(f.PartitionsChecked, level)
-		pp.Detail = fmt.Sprintf("%d loaded (%.1f KB), %d returned, %d partition(s)", f.DocsLoaded, float64(f.BytesLoaded)/1024, f.DocsOutput, f.PartitionsChecked)
+		pp.Detail = fmt.Sprintf("%d loaded (%.1f KB), %d index entries, %d returned in %d page(s), %d partition(s)", f.DocsLoaded, float64(f.BytesLoaded)/1024, f.IndexEntriesRead, f.DocsOutput, qe.Pages, f.PartitionsChecked)
 		if len(qe.Notes) > 0 {
 			pp.Detail += "; " + strings.Join(qe.Notes, "; ")
 		}

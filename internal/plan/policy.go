@@ -42,3 +42,7 @@ func systemTerms(pol *index.Compiled, withID bool) int {
 	}
 	return n
 }
+
+// CompilePolicy is compilePolicy for the other stages that execute queries in process (the
+// production-scale projection of `run`).
+func CompilePolicy(ix *design.Indexing) (*index.Compiled, error) { return compilePolicy(ix) }

@@ -18,7 +18,9 @@ import (
 
 // queryEstimate is a static guess at a query's execution facts.
 type queryEstimate struct {
-	Facts    cost.QueryFacts
+	Facts cost.QueryFacts
+	// Pages is the number of result pages (defaultPageSize items each): every page is a request.
+	Pages    int
 	Notes    []string
 	Warnings []Warning
 }
@@ -59,7 +61,12 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 	// (or prefix) of the pattern selects.
 	per := 1.0
 	if n := len(ap.PartitionKey); n > 0 {
-		per = math.Max(s.prefixDist(rt, n).Card*factor, 1)
+		kd := s.prefixDist(rt, n)
+		per = math.Max(kd.Card*factor, 1)
+		if ap.Sample != "" {
+			// Key values come from sampled documents: the median draw holds the drawn share.
+			per = math.Max(1/kd.drawnShare()*factor, 1)
+		}
 	}
 	allInScope, matched, served := 0.0, 0.0, 0.0
 	for i := range s.c.Documents {
@@ -159,11 +166,58 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 		qe.Notes = append(qe.Notes, fmt.Sprintf("%d JOIN(s): about %.0f rows per document", len(a.Joins), rows))
 	}
 
+	// Index entries read (engine/sql/indexreads.go): each served filter reads the entries that match
+	// it alone in scope; a range filter scans half the path's entries (assumed: no bounds are known
+	// before the data), CONTAINS-like functions every entry of the path. A composite index or an
+	// ordered walk is not estimated: the documents loaded stand for it.
+	for _, fl := range a.Filters {
+		if !fl.Served {
+			continue
+		}
+		switch {
+		case fl.Kind == sql.FilterRange:
+			f.IndexEntriesRead += int(math.Round(allInScope / 2))
+		case fl.Kind == sql.FilterEqual && isKeyPath(s.c, strings.Join(fl.Path, ".")):
+			f.IndexEntriesRead += int(math.Round(allInScope))
+		case fl.Kind == sql.FilterEqual || fl.Kind == sql.FilterIn || fl.Function == "ARRAY_CONTAINS":
+			one := 0.0
+			for i := range s.c.Documents {
+				dt := &s.c.Documents[i]
+				one += s.matching(dt, s.count(dt, 0)*factor/per, []sql.Filter{fl}, true)
+			}
+			f.IndexEntriesRead += int(math.Round(math.Max(one, 1)))
+		case fl.Kind == sql.FilterFunction && fl.Function != "STARTSWITH":
+			f.IndexEntriesRead += int(math.Round(allInScope))
+		default:
+			f.IndexEntriesRead += int(math.Round(math.Max(loadedAll, 1)))
+		}
+	}
+	if len(a.OrderBy) > 0 && a.OrderStreams {
+		f.IndexEntriesRead += int(math.Round(loaded))
+	}
+	if len(a.Filters) > 0 && (a.FullScan || hasResidual(a.Filters)) {
+		f.DocsEvaluated = int(math.Round(loaded))
+	}
+	qe.Pages = max(1, int(math.Ceil(out/defaultPageSize)))
+
 	f.DocsLoaded = int(math.Round(loaded))
 	f.BytesLoaded = int64(loaded * est.Bytes)
 	f.DocsOutput = int(math.Round(out))
 	f.BytesOutput = int64(out * projectionBytes(&a, est))
 	return qe
+}
+
+// defaultPageSize is the service's default maximum item count per page, which the probe keeps.
+const defaultPageSize = 100
+
+// hasResidual reports whether a filter is not served by the index: it runs on loaded documents.
+func hasResidual(filters []sql.Filter) bool {
+	for _, fl := range filters {
+		if !fl.Served {
+			return true
+		}
+	}
+	return false
 }
 
 // analyze parses text and analyses it against the container's policy. A query that does not parse

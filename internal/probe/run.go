@@ -19,8 +19,11 @@ import (
 
 // Options tune RunPatterns.
 type Options struct {
-	// Samples is the number of executions per pattern (a pattern's own Samples wins). Default 20.
+	// Samples is the least number of executions per pattern (a pattern's own Samples wins and is
+	// exact). Default 20. Past it the probe samples on until the median is stable (stable.go).
 	Samples int
+	// MaxSamples bounds the executions of a pattern; 0 = DefaultMaxSamplesFactor × Samples.
+	MaxSamples int
 	// Seed chooses which sampled documents each execution draws its parameters from.
 	Seed int64
 	// Progress receives one line per pattern; nil = none.
@@ -49,13 +52,16 @@ func RunPatterns(ctx context.Context, d *design.Design, containers map[string]*a
 	out := make([]record.Pattern, 0, len(d.AccessPatterns))
 	for pi := range d.AccessPatterns {
 		ap := &d.AccessPatterns[pi]
-		n := o.Samples
+		n, most := o.Samples, o.MaxSamples
+		if most <= 0 {
+			most = DefaultMaxSamplesFactor * n
+		}
 		if ap.Samples > 0 {
-			n = ap.Samples
+			n, most = ap.Samples, ap.Samples
 		}
 		pat := record.Pattern{ID: ap.ID, Executions: make([]record.Execution, 0, n)}
 		r.checkPattern(ap)
-		for i := range n {
+		for i := 0; wantMore(pat.Executions, n, most); i++ {
 			if err := ctx.Err(); err != nil {
 				return out, r.findings, err
 			}
@@ -67,7 +73,7 @@ func RunPatterns(ctx context.Context, d *design.Design, containers map[string]*a
 		}
 		out = append(out, pat)
 		if o.Progress != nil {
-			o.Progress("probe: %s %s: %d executions", ap.ID, ap.Op, n)
+			o.Progress("probe: %s %s: %d executions", ap.ID, ap.Op, len(pat.Executions))
 		}
 	}
 	return out, r.findings, nil

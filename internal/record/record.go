@@ -54,6 +54,8 @@ type Run struct {
 	Seeding []SeedStat `json:"seeding,omitempty"`
 	// Patterns holds one entry per access pattern, in design order.
 	Patterns []Pattern `json:"patterns"`
+	// Projections are the patterns' charges at production scale (internal/project), in design order.
+	Projections []Projection `json:"projections,omitempty"`
 }
 
 // Finding is one observation of a pipeline stage that is not a pattern result.

@@ -76,11 +76,12 @@ func Build(in Input) *Report {
 		}
 	}
 
+	projBy := projectionsByID(modelRun, measRun)
 	var measSource record.ChargeSource
 	if measRun != nil {
 		measSource = measRun.Target.ChargeSource
 	}
-	j := &judge{d: d, opts: opts}
+	j := &judge{d: d, opts: opts, proj: projBy}
 	if modelRun != nil {
 		j.runs = append(j.runs, runView{"modeled", record.ChargeModel, patternsByID(modelRun)})
 	}
@@ -93,6 +94,7 @@ func Build(in Input) *Report {
 	}
 	r.Containers = containerLoads(d, r.Patterns, measSource)
 	r.Summary = summarize(r.Patterns, modelRun != nil, measRun != nil, measSource)
+	r.Summary.Basis += scaleBasis(r.Patterns)
 	return r
 }
 
@@ -180,6 +182,7 @@ type judge struct {
 	d    *design.Design
 	opts Options
 	runs []runView
+	proj map[string]*record.Projection // the patterns' production-scale projections, by ID
 }
 
 // runView is one run as the judge sees it: its role, the source of its charges, its patterns by ID.
@@ -251,6 +254,7 @@ func (j *judge) newResult(ap *design.AccessPattern) (PatternResult, float64) {
 		Regression:    ap.Regression,
 		Verdict:       Pass,
 		Reasons:       []string{},
+		Projection:    j.proj[ap.ID],
 	}
 	return pr, bandRU(band, ap.Estimate.RU)
 }
@@ -287,13 +291,14 @@ func (j *judge) observe(ap *design.AccessPattern, pr *PatternResult, width float
 		}
 		c := summarizeCharge(rv.source, ok)
 		c.CarriesVerdict = CarriesVerdict(rv.source)
+		project(c, j.proj[ap.ID])
 		if c.CarriesVerdict {
 			c.Band = width
 			if rv.source == record.ChargeEmulatorIndicative {
 				c.Band = width * j.opts.IndicativeFactor
 			}
 			c.Band = round2(c.Band)
-			c.Within = math.Abs(c.Median-ap.Estimate.RU) <= c.Band+1e-9
+			c.Within = math.Abs(c.judged()-ap.Estimate.RU) <= c.Band+1e-9
 		}
 		if rv.name == "modeled" {
 			pr.Modeled = c
@@ -325,8 +330,8 @@ func chargeVerdict(ap *design.AccessPattern, modeled, measured *Charge, opts Opt
 		if c.Delta < 0 {
 			dir = "below"
 		}
-		return fmt.Sprintf("%s median %s RU is %s RU %s the estimate %s RU (band ±%s RU)",
-			SourceLabel(c.Source), fmtRU(c.Median), fmtRU(math.Abs(c.Delta)), dir, fmtRU(est), fmtRU(c.Band))
+		return fmt.Sprintf("%s %s %s RU is %s RU %s the estimate %s RU (band ±%s RU)",
+			SourceLabel(c.Source), c.judgedName(), fmtRU(c.judged()), fmtRU(math.Abs(c.Delta)), dir, fmtRU(est), fmtRU(c.Band))
 	}
 	var bearing []*Charge
 	var reasons []string
@@ -334,7 +339,7 @@ func chargeVerdict(ap *design.AccessPattern, modeled, measured *Charge, opts Opt
 		if c == nil {
 			continue
 		}
-		c.Delta = round2(c.Median - est)
+		c.Delta = round2(c.judged() - est)
 		if c.CarriesVerdict {
 			bearing = append(bearing, c)
 		}
@@ -381,14 +386,14 @@ func chargeVerdict(ap *design.AccessPattern, modeled, measured *Charge, opts Opt
 			reasons = append(reasons, describe(c))
 		}
 		for _, c := range inside {
-			reasons = append(reasons, fmt.Sprintf("%s median %s RU is within the band, so the figures disagree", SourceLabel(c.Source), fmtRU(c.Median)))
+			reasons = append(reasons, fmt.Sprintf("%s %s %s RU is within the band, so the figures disagree", SourceLabel(c.Source), c.judgedName(), fmtRU(c.judged())))
 		}
 	default:
 		for _, c := range inside {
 			if c.Band > 0 && math.Abs(c.Delta) > opts.CloseFraction*c.Band {
 				v = Warn
-				reasons = append(reasons, fmt.Sprintf("%s median %s RU is within the band but uses %.0f%% of it (estimate %s ± %s RU)",
-					SourceLabel(c.Source), fmtRU(c.Median), 100*math.Abs(c.Delta)/c.Band, fmtRU(est), fmtRU(c.Band)))
+				reasons = append(reasons, fmt.Sprintf("%s %s %s RU is within the band but uses %.0f%% of it (estimate %s ± %s RU)",
+					SourceLabel(c.Source), c.judgedName(), fmtRU(c.judged()), 100*math.Abs(c.Delta)/c.Band, fmtRU(est), fmtRU(c.Band)))
 			}
 		}
 	}

@@ -50,10 +50,12 @@ func renderHTML(w io.Writer, r *Report) error {
 }
 
 var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
-	"ru":       fmtRU,
-	"charge":   chargeCell,
-	"measured": func(r *Report, c *Charge) string { return measuredCell(r, c) },
-	"load":     loadCell,
+	"ru":              fmtRU,
+	"charge":          chargeCell,
+	"measured":        func(r *Report, c *Charge) string { return measuredCell(r, c) },
+	"projected":       projectedCell,
+	"projectionLines": projectionLines,
+	"load":            loadCell,
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -90,9 +92,9 @@ footer{margin-top:2rem;color:#5b6372;font-size:.85rem}
 {{.PatternChart}}
 <h2>Patterns</h2>
 <table>
-<thead><tr><th>ID</th><th>Pattern</th><th>Op</th><th>Estimate (RU)</th><th>Modeled (RU)</th><th>Measured (RU)</th><th>Verdict</th></tr></thead>
+<thead><tr><th>ID</th><th>Pattern</th><th>Op</th><th>Estimate (RU)</th><th>Modeled (RU)</th><th>Measured (RU)</th><th>Production (RU)</th><th>Verdict</th></tr></thead>
 <tbody>
-{{range .R.Patterns}}<tr><td>{{.ID}}</td><td>{{.Name}}</td><td>{{.Op}}</td><td class="num">{{ru .Estimate}}</td><td class="num">{{charge .Modeled}}</td><td class="num">{{measured $.R .Measured}}</td><td class="v v-{{.Verdict}}">{{.Verdict}}</td></tr>
+{{range .R.Patterns}}<tr><td>{{.ID}}</td><td>{{.Name}}</td><td>{{.Op}}</td><td class="num">{{ru .Estimate}}</td><td class="num">{{charge .Modeled}}</td><td class="num">{{measured $.R .Measured}}</td><td class="num">{{projected .}}</td><td class="v v-{{.Verdict}}">{{.Verdict}}</td></tr>
 {{end}}</tbody>
 </table>
 {{if .Notable}}<h2>Details</h2>
@@ -100,6 +102,9 @@ footer{margin-top:2rem;color:#5b6372;font-size:.85rem}
 {{if .Query}}<pre>{{.Query}}</pre>{{end}}
 <ul>{{range .Reasons}}<li>{{.}}</li>{{end}}{{range .Advice}}<li>advice: {{.}}</li>{{end}}</ul></div>
 {{end}}{{end}}
+{{with projectionLines .R}}<h2>Production scale</h2>
+<pre>{{range .}}{{.}}
+{{end}}</pre>{{end}}
 {{if .R.Containers}}<h2>Request rate per container (RU/s)</h2>
 {{.LoadChart}}
 <table>

@@ -20,11 +20,18 @@ func renderMarkdown(w io.Writer, r *Report) error {
 		design.Count(s.Patterns, "pattern"), s.Pass, s.Warn, s.Fail, s.Error, s.Basis)
 	fmt.Fprintf(bw, "%s\n\n", mdEscape(targetLine(r)))
 
-	fmt.Fprintln(bw, "| ID | Pattern | Op | Estimate (RU) | Modeled (RU) | Measured (RU) | Verdict |")
-	fmt.Fprintln(bw, "|---|---|---|--:|--:|--:|---|")
+	fmt.Fprintln(bw, "| ID | Pattern | Op | Estimate (RU) | Modeled (RU) | Measured (RU) | Production (RU) | Verdict |")
+	fmt.Fprintln(bw, "|---|---|---|--:|--:|--:|--:|---|")
 	for _, p := range r.Patterns {
-		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s | %s %s |\n", mdEscape(p.ID), mdEscape(p.Name), p.Op,
-			fmtRU(p.Estimate), chargeCell(p.Modeled), measuredCell(r, p.Measured), verdictIcon[p.Verdict], p.Verdict)
+		fmt.Fprintf(bw, "| %s | %s | %s | %s | %s | %s | %s | %s %s |\n", mdEscape(p.ID), mdEscape(p.Name), p.Op,
+			fmtRU(p.Estimate), chargeCell(p.Modeled), measuredCell(r, p.Measured), projectedCell(p), verdictIcon[p.Verdict], p.Verdict)
+	}
+	if lines := projectionLines(r); len(lines) > 0 {
+		fmt.Fprintln(bw, "\n### Production scale\n\n```")
+		for _, l := range lines {
+			fmt.Fprintln(bw, l)
+		}
+		fmt.Fprintln(bw, "```")
 	}
 
 	var details []PatternResult

@@ -128,7 +128,12 @@ func chargeCell(c *Charge) string {
 	if c == nil {
 		return "—"
 	}
-	return fmtRU(c.Median) + " " + SourceLabel(c.Source)
+	cell := fmtRU(c.Median) + " " + SourceLabel(c.Source)
+	if c.Samples > 1 {
+		// The median is the reported figure; p95 and the sample count say how settled it is.
+		cell += fmt.Sprintf(" (p95 %s, n=%d)", fmtRU(c.P95), c.Samples)
+	}
+	return cell
 }
 
 // measuredCell says why there is no measured figure when there is none.

@@ -194,7 +194,9 @@ type PatternResult struct {
 	// no such run (Measured is absent on the embedded target, where the only charge is modeled).
 	Modeled  *Charge `json:"modeled,omitempty"`
 	Measured *Charge `json:"measured,omitempty"`
-	Verdict  Verdict `json:"verdict"`
+	// Projection is how the pattern's charge carries to production scale, with the arithmetic.
+	Projection *record.Projection `json:"projection,omitempty"`
+	Verdict    Verdict            `json:"verdict"`
 	// Reasons explain the verdict in words, most important first.
 	Reasons []string `json:"reasons"`
 	// Checks are the design's expectations and how each run fared.
@@ -229,6 +231,11 @@ type Charge struct {
 	Delta float64 `json:"delta"`
 	// Within says whether Median lies within Band of the estimate.
 	Within bool `json:"within"`
+	// Projected is Median carried to production scale (Median × the pattern's projection factor);
+	// VerdictOn says which figure Delta and Within judge: "projected" when the design states a
+	// production scale, "seeded" otherwise.
+	Projected float64 `json:"projected,omitempty"`
+	VerdictOn string  `json:"verdictOn,omitempty"`
 }
 
 // Check is one expectation of the design checked against one run.

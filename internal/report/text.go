@@ -20,10 +20,10 @@ func renderText(w io.Writer, r *Report) error {
 	fmt.Fprintf(bw, "\n%s\n\n", targetLine(r))
 
 	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tNAME\tOP\tESTIMATE\tMODELED\tMEASURED\tVERDICT")
+	fmt.Fprintln(tw, "ID\tNAME\tOP\tESTIMATE\tMODELED\tMEASURED\tPRODUCTION\tVERDICT")
 	for _, p := range r.Patterns {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p.ID, p.Name, p.Op, fmtRU(p.Estimate),
-			chargeCell(p.Modeled), measuredCell(r, p.Measured), p.Verdict)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", p.ID, p.Name, p.Op, fmtRU(p.Estimate),
+			chargeCell(p.Modeled), measuredCell(r, p.Measured), projectedCell(p), p.Verdict)
 	}
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("render text: %w", err)
@@ -48,6 +48,13 @@ func renderText(w io.Writer, r *Report) error {
 	}
 
 	fmt.Fprintf(bw, "\n%s\n", summaryLine(r))
+
+	if lines := projectionLines(r); len(lines) > 0 {
+		fmt.Fprintln(bw, "\nProduction scale (queries; point operations do not change with scale):")
+		for _, l := range lines {
+			fmt.Fprintf(bw, "  %s\n", l)
+		}
+	}
 
 	if len(r.Containers) > 0 {
 		fmt.Fprintln(bw, "\nRequest rate per container (RU/s = RU per execution × requests per second):")

@@ -317,17 +317,24 @@ func (c *Compiled) Indexed(path []string) bool {
 	return false
 }
 
+// ArrayLeafTerms is the number of index terms of one scalar inside an array: its positional path
+// and the "/[]" path (see Terms).
+const ArrayLeafTerms = 2
+
 // Terms counts the index terms of a document under the policy.
 //
 // The service does not define an "index term"; this package assumes one term per scalar leaf value
-// (null, boolean, number, string; each array element counted) whose path is indexed, plus one term per
-// composite index whose paths all hold a scalar in the document. The cost model's write charges are
-// calibrated against this count, not against the service's internals.
+// (null, boolean, number, string) whose path is indexed, plus one term per composite index whose
+// paths all hold a scalar in the document. A leaf inside an array counts twice (ArrayLeafTerms): the
+// index tree labels every array entry by its position (index-overview.md, "/locations/0/country")
+// and queries address the elements together through "/[]" (index-policy.md), so the index keeps the
+// value under both paths — an assumption from first principles, no document counts terms. The cost
+// model's write charges are calibrated against this count, not against the service's internals.
 func (c *Compiled) Terms(body map[string]any) int {
 	if c != nil && c.mode == ModeNone {
 		return 0
 	}
-	n := 0
+	n, inArray := 0, 0
 	path := make([]string, 0, 8)
 	var walk func(v any)
 	walk = func(v any) {
@@ -340,13 +347,18 @@ func (c *Compiled) Terms(body map[string]any) int {
 			}
 		case []any:
 			path = append(path, ArrayElem)
+			inArray++
 			for _, child := range t {
 				walk(child)
 			}
+			inArray--
 			path = path[:len(path)-1]
 		default:
 			if c.Indexed(path) {
 				n++
+				if inArray > 0 {
+					n += ArrayLeafTerms - 1
+				}
 			}
 		}
 	}

@@ -145,8 +145,17 @@ func Execute(q *Query, src Source, opts Options) (*Result, error) {
 	if len(q.orderBy) > 0 {
 		f.IndexLookups++
 	}
+	streams := len(q.orderBy) > 0 && pl.orderStreams(q, opts.Policy, orderItems)
+	var matched int
+	f.IndexReads, matched = countIndexReads(q, pl, opts.Policy, src, x, streams)
+	if x.err != nil {
+		return nil, x.err
+	}
+	if lv.cap >= 0 && !lv.grouping && !lv.sorting && len(q.joins) == 0 && !q.distinct {
+		stoppedEarly(f.IndexReads, f.DocsLoaded, matched)
+	}
 	if len(q.orderBy) > 0 {
-		if pl.orderStreams(q, opts.Policy, orderItems) {
+		if streams {
 			// The index hands documents over in order: a plan without grouping stops loading them once
 			// TOP or OFFSET+LIMIT items are produced.
 			if len(q.joins) == 0 && !q.distinct && lv.cap >= 0 && f.DocsLoaded > lv.cap {
@@ -155,10 +164,16 @@ func Execute(q *Query, src Source, opts Options) (*Result, error) {
 				}
 				f.DocsLoaded = lv.cap
 			}
+			kind := "order"
+			if len(q.conjuncts) > 0 {
+				kind = "composite" // the equalities and the ORDER BY paths, one composite index
+			}
+			f.IndexReads = append(f.IndexReads, cost.IndexRead{Kind: kind, Predicate: orderText(q), Index: orderIndex(opts.Policy, pl, orderItems), Entries: f.DocsLoaded})
 		} else {
 			f.SortedInMemory = lv.sorted
 		}
 	}
+	f.IndexEntriesRead = sumEntries(f.IndexReads)
 	if opts.PopulateIndexMetrics {
 		res.IndexMetrics = pl.metrics(q, opts.Policy, orderItems)
 	}
@@ -197,7 +212,8 @@ func runTop(src Source, x *execCtx, lv *level, pl *plan, f *cost.QueryFacts) {
 		if !pl.narrowing {
 			loaded = true
 		}
-		docFacts{loaded: loaded, size: d.Size, rows: rows, fullScan: pl.fullScan}.addTo(f)
+		evaluated := loaded && len(pl.residual) > 0
+		docFacts{loaded: loaded, evaluated: evaluated, size: d.Size, rows: rows, fullScan: pl.fullScan}.addTo(f)
 		return cont && x.err == nil
 	}
 	if is, ok := src.(IndexedSource); ok && pl.lookup != nil {
@@ -219,10 +235,11 @@ func runTop(src Source, x *execCtx, lv *level, pl *plan, f *cost.QueryFacts) {
 
 // docFacts are the facts of one visited document.
 type docFacts struct {
-	loaded   bool
-	size     int
-	rows     int
-	fullScan bool
+	loaded    bool
+	evaluated bool
+	size      int
+	rows      int
+	fullScan  bool
 }
 
 // add accumulates one document's facts.
@@ -230,6 +247,9 @@ func (d docFacts) addTo(f *cost.QueryFacts) {
 	if d.loaded {
 		f.DocsLoaded++
 		f.BytesLoaded += int64(d.size)
+	}
+	if d.evaluated {
+		f.DocsEvaluated++
 	}
 	if d.rows > 1 {
 		f.JoinRows += d.rows - 1

@@ -1,0 +1,327 @@
+package sql
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/cosmosdv/validate/internal/cost"
+	"github.com/cosmosdv/validate/internal/engine/index"
+)
+
+// Index work. The planner decides which predicates the index serves (plan.go); this file counts how
+// many index entries serving them reads, as the service's range index would (index-overview.md:
+// an ordered tree of path/value terms; index-policy.md: composite indexes for filters on several
+// properties):
+//
+//   - an equality reads the posting of its value: one entry per document that matches;
+//   - IN reads one posting per value: the documents matching any of them;
+//   - a range (<, <=, >, >=, !=, BETWEEN, STARTSWITH) scans the entries inside the range;
+//   - CONTAINS, ENDSWITH, RegexMatch, StringEquals and the IS_* checks scan every entry of the path
+//     ("these queries do an index scan", troubleshoot-query-performance.md);
+//   - several filters read each one's entries and intersect them ("the intersection");
+//   - a composite index whose leading paths are equality filters and whose next path is a range
+//     filter (or nothing) reads only the slice that matches them all; at most one range filter per
+//     composite index, the rest keep their range indexes (troubleshoot-query-performance.md,
+//     "Optimize queries that have filters on multiple properties");
+//   - an ORDER BY served in order by the index walks its entries until the result is complete.
+//
+// Counts are over the documents in scope: the logical partition of a single-partition query (the
+// partition key is part of every lookup, so a key's entries are found together), the physical
+// partition otherwise. One entry per matching document is counted; an array path holding several
+// matching elements in one document is counted once (assumed: posting lists are per document).
+
+// readKind is how the index serves one predicate.
+type readKind int
+
+const (
+	readOther readKind = iota
+	readEqual
+	readIn
+	readRange
+	readScan
+)
+
+func (k readKind) String() string {
+	switch k {
+	case readEqual:
+		return "equality"
+	case readIn:
+		return "in"
+	case readRange:
+		return "range"
+	case readScan:
+		return "scan"
+	}
+	return "other"
+}
+
+// servedRead is one served predicate and the path its index read is on.
+type servedRead struct {
+	e    expr
+	kind readKind
+	path []string
+	// probe is the expression whose presence a whole-path scan counts (the function's path argument).
+	probe expr
+}
+
+// indexScanFns are the index-served functions that scan every entry of their path.
+var indexScanFns = map[string]bool{"CONTAINS": true, "ENDSWITH": true, "REGEXMATCH": true, "STRINGEQUALS": true}
+
+// classify returns the served predicates with the kind of index read each needs.
+func (pl *plan) classify(q *Query) []servedRead {
+	out := make([]servedRead, 0, len(pl.served))
+	for _, c := range pl.served {
+		r := servedRead{e: c}
+		switch x := c.(type) {
+		case *binary:
+			if p, _, ok := pathConst(q, x); ok {
+				r.path = p
+				switch x.op {
+				case "=":
+					r.kind = readEqual
+				case "<", ">", "<=", ">=", "!=":
+					r.kind = readRange
+				}
+			}
+		case *between:
+			if p, ok := pathOf(x.x, q.slotPaths); ok {
+				r.kind, r.path = readRange, p
+			}
+		case *inExpr:
+			if p, ok := pathOf(x.x, q.slotPaths); ok {
+				r.kind, r.path = readIn, p
+			}
+		case *call:
+			if x.fn != nil && len(x.args) > 0 {
+				if p, ok := pathOf(x.args[0], q.slotPaths); ok {
+					r.path = p
+					switch name := x.fn.name; {
+					case name == "STARTSWITH":
+						r.kind = readRange
+					case indexScanFns[name] || strings.HasPrefix(name, "IS_"):
+						r.kind, r.probe = readScan, x.args[0]
+					case strings.HasPrefix(name, "ARRAY_CONTAINS"):
+						r.kind, r.path = readEqual, append(p, index.ArrayElem)
+					}
+				}
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// slice is one group of predicates read together from one composite index.
+type slice struct {
+	members []int // indexes into the served reads
+	comp    index.Composite
+}
+
+// composites assigns composite indexes: for each range predicate, the composite with the most
+// leading equality paths followed by the range's path; then, for the equalities left, a composite
+// made of equality paths only. It returns the slices and which reads they cover.
+func composites(reads []servedRead, pol *index.Compiled) ([]slice, []bool) {
+	covered := make([]bool, len(reads))
+	comps := pol.Composites()
+	if len(comps) == 0 {
+		return nil, covered
+	}
+	eqOf := func(p []string) int {
+		for i, r := range reads {
+			if r.kind == readEqual && slices.Equal(r.path, p) {
+				return i
+			}
+		}
+		return -1
+	}
+	// leadingEqs returns the reads of comp's first n paths when each is an equality filter.
+	leadingEqs := func(comp index.Composite, n int) ([]int, bool) {
+		var m []int
+		for _, p := range comp.Paths[:n] {
+			i := eqOf(p)
+			if i < 0 {
+				return nil, false
+			}
+			m = append(m, i)
+		}
+		return m, true
+	}
+	var out []slice
+	for ri, r := range reads {
+		if r.kind != readRange {
+			continue
+		}
+		best, bestK := -1, 0
+		var bestM []int
+		for ci, comp := range comps {
+			k := len(comp.Paths) - 1
+			if k < 1 || !slices.Equal(comp.Paths[k], r.path) {
+				continue
+			}
+			if m, ok := leadingEqs(comp, k); ok && k > bestK {
+				best, bestK, bestM = ci, k, m
+			}
+		}
+		if best >= 0 {
+			out = append(out, slice{members: append(bestM, ri), comp: comps[best]})
+			covered[ri] = true
+			for _, i := range bestM {
+				covered[i] = true
+			}
+		}
+	}
+	for _, comp := range comps {
+		if len(comp.Paths) < 2 {
+			continue
+		}
+		m, ok := leadingEqs(comp, len(comp.Paths))
+		if !ok || !slices.ContainsFunc(m, func(i int) bool { return !covered[i] }) {
+			continue
+		}
+		out = append(out, slice{members: m, comp: comp})
+		for _, i := range m {
+			covered[i] = true
+		}
+	}
+	return out, covered
+}
+
+// countIndexReads counts the index entries the served predicates of pl read over src, and returns
+// them per predicate or composite slice. streamsOrder drops equality reads that the ORDER BY's
+// composite index serves (Execute adds that walk itself).
+//
+// matched is the number of documents every served predicate matches: an execution that stopped
+// early (TOP without ORDER BY) read only the share of each read it needed, loaded/matched.
+func countIndexReads(q *Query, pl *plan, pol *index.Compiled, src Source, x *execCtx, streamsOrder bool) (reads []cost.IndexRead, matched int) {
+	if len(pl.served) == 0 || src == nil || q.from == nil {
+		return nil, 0
+	}
+	served := pl.classify(q)
+	slices_, covered := composites(served, pol)
+	if streamsOrder {
+		for i, r := range served {
+			if r.kind == readEqual {
+				covered[i] = true
+			}
+		}
+	}
+	single := make([]int, len(served))
+	sliced := make([]int, len(slices_))
+	match := make([]bool, len(served))
+	lv := &level{q: q, x: x, remaining: -1, cap: -1}
+	savedCount := x.countFn
+	x.countFn = false
+	src.Scan(func(d *Document) bool {
+		clear(match)
+		lv.iterFrom(d.Body, func() bool {
+			for i, r := range served {
+				if match[i] {
+					continue
+				}
+				if r.kind == readScan {
+					match[i] = !isUndefined(x.eval(r.probe))
+					continue
+				}
+				if b, ok := truth(x.eval(r.e)); ok && b {
+					match[i] = true
+				}
+			}
+			return x.err == nil
+		})
+		every := true
+		for i := range served {
+			if match[i] {
+				single[i]++
+			} else {
+				every = false
+			}
+		}
+		if every {
+			matched++
+		}
+		for si, s := range slices_ {
+			all := true
+			for _, i := range s.members {
+				all = all && match[i]
+			}
+			if all {
+				sliced[si]++
+			}
+		}
+		return x.err == nil && x.step()
+	})
+	x.countFn = savedCount
+	for i, r := range served {
+		if covered[i] {
+			continue
+		}
+		idx := ""
+		if r.path != nil {
+			idx = index.FormatPath(r.path)
+		}
+		reads = append(reads, cost.IndexRead{Kind: r.kind.String(), Predicate: r.e.String(), Index: idx, Entries: single[i]})
+	}
+	for si, s := range slices_ {
+		parts := make([]string, len(s.members))
+		for j, i := range s.members {
+			parts[j] = served[i].e.String()
+		}
+		reads = append(reads, cost.IndexRead{Kind: "composite", Predicate: strings.Join(parts, " AND "),
+			Index: strings.Join(s.comp.Specs, ", "), Entries: sliced[si]})
+	}
+	return reads, matched
+}
+
+// stoppedEarly scales reads to the share of the matching documents an execution that stopped early
+// loaded: streaming the intersection, it read that share of each list.
+func stoppedEarly(reads []cost.IndexRead, loaded, matched int) {
+	if matched <= 0 || loaded >= matched {
+		return
+	}
+	for i := range reads {
+		reads[i].Entries = (reads[i].Entries*loaded + matched - 1) / matched
+	}
+}
+
+// sumEntries is the total of reads' entries.
+func sumEntries(reads []cost.IndexRead) int {
+	n := 0
+	for _, r := range reads {
+		n += r.Entries
+	}
+	return n
+}
+
+// orderText renders the ORDER BY clause for an index read.
+func orderText(q *Query) string {
+	parts := make([]string, len(q.orderBy))
+	for i, o := range q.orderBy {
+		parts[i] = o.e.String()
+		if o.desc {
+			parts[i] += " DESC"
+		}
+	}
+	return "ORDER BY " + strings.Join(parts, ", ")
+}
+
+// orderIndex names the index an ORDER BY walks: its single path, or the composite index of the
+// equality paths and the ORDER BY paths.
+func orderIndex(pol *index.Compiled, pl *plan, order []index.OrderItem) string {
+	if len(pl.eqPaths) == 0 && len(order) == 1 {
+		return index.FormatPath(order[0].Path)
+	}
+	want := appendNewPaths(nil, append(dropPaths(pl.eqPaths, order), order...))
+	for _, comp := range pol.Composites() {
+		if len(comp.Paths) != len(want) {
+			continue
+		}
+		same := true
+		for i := range want {
+			same = same && slices.Equal(comp.Paths[i], want[i].Path)
+		}
+		if same {
+			return strings.Join(comp.Specs, ", ")
+		}
+	}
+	return strings.Join(compositeSpecs(want), ", ")
+}

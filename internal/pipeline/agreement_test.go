@@ -1,0 +1,113 @@
+package pipeline
+
+import (
+	"context"
+	"math"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
+
+	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/engine"
+	"github.com/cosmosdv/validate/internal/plan"
+	"github.com/cosmosdv/validate/internal/record"
+)
+
+// exampleMedians runs design d on an embedded engine whose partitions are the plan's (as `validate
+// run` sets them) and returns each pattern's median charge and its projection.
+func exampleMedians(t *testing.T, d *design.Design, pl *plan.Plan, seedN int64) (map[string]float64, map[string]record.Projection) {
+	t.Helper()
+	parts := map[string]int{}
+	for _, c := range pl.Containers {
+		parts[c.Name] = c.Partitions
+	}
+	ctx := context.Background()
+	srv, err := engine.Start(ctx, engine.Options{Partitions: func(_, container string, _ int) int { return max(parts[container], 1) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		defer cancel()
+		_ = srv.Close(ctx)
+	}()
+	cred, err := azcosmos.NewKeyCredential(srv.Key())
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := azcosmos.NewClientWithKey(srv.URL(), cred, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	run, err := Run(ctx, d, client, record.TargetInfo{Kind: "embedded", ChargeSource: "model"}, Options{Seed: seedN})
+	if err != nil {
+		t.Fatal(err)
+	}
+	med := map[string]float64{}
+	for _, p := range run.Patterns {
+		var rus []float64
+		for _, ex := range p.Executions {
+			if ex.Error == "" {
+				rus = append(rus, ex.RU)
+			}
+		}
+		slices.Sort(rus)
+		if n := len(rus); n > 0 {
+			med[p.ID] = rus[n/2]
+			if n%2 == 0 {
+				med[p.ID] = (rus[n/2-1] + rus[n/2]) / 2
+			}
+		}
+	}
+	proj := map[string]record.Projection{}
+	for _, p := range run.Projections {
+		proj[p.ID] = p
+	}
+	return med, proj
+}
+
+// TestExamples_PlanRunAndSeedsAgree: on every example design, `validate plan`'s static figure is
+// within ±25% of the run's modeled median, two runs with different seeds agree within 10%, and
+// every pattern has a projection (queries at production scale).
+func TestExamples_PlanRunAndSeedsAgree(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("runs every example design twice: not under -short or the race detector (make test runs it without)")
+	}
+	files, _ := filepath.Glob("../../designs/*.yaml")
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			d, err := design.Load(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pl, err := plan.Build(d, plan.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			one, proj := exampleMedians(t, d, pl, 1)
+			two, _ := exampleMedians(t, d, pl, 2)
+			for _, pp := range pl.Patterns {
+				run, ok := one[pp.ID]
+				if !ok {
+					t.Errorf("%s: no successful execution", pp.ID)
+					continue
+				}
+				if math.Abs(pp.ModelRU-run) > 0.25*run {
+					t.Errorf("%s: plan %.2f RU, run median %.2f RU: more than ±25%% apart", pp.ID, pp.ModelRU, run)
+				}
+				if o := two[pp.ID]; math.Abs(o-run) > 0.10*math.Min(o, run) {
+					t.Errorf("%s: seed 1 median %.2f RU, seed 2 %.2f RU: more than 10%% apart", pp.ID, run, o)
+				}
+				p, ok := proj[pp.ID]
+				wantPoint := pp.Op != design.OpQuery && pp.Op != design.OpChangeFeed
+				if !ok || p.Point != wantPoint || p.Unprojected != (pp.Op == design.OpChangeFeed) || p.Factor <= 0 {
+					t.Errorf("%s: projection %+v", pp.ID, p)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,123 @@
+package report
+
+import (
+	"fmt"
+
+	"github.com/cosmosdv/validate/internal/record"
+)
+
+// Verdict figures: a charge is judged at production scale when the design states one.
+const (
+	VerdictOnSeeded    = "seeded"
+	VerdictOnProjected = "projected"
+)
+
+// projectionsByID indexes the projections of the modeled run (or, without one, the measured run).
+func projectionsByID(runs ...*record.Run) map[string]*record.Projection {
+	m := map[string]*record.Projection{}
+	for _, r := range runs {
+		if r == nil || len(m) > 0 {
+			continue
+		}
+		for i := range r.Projections {
+			m[r.Projections[i].ID] = &r.Projections[i]
+		}
+	}
+	return m
+}
+
+// project carries c to production scale with p's factor, and chooses the figure the verdict judges:
+// the projected one when the design states a production scale, the seeded median otherwise.
+func project(c *Charge, p *record.Projection) {
+	c.VerdictOn = VerdictOnSeeded
+	if p == nil {
+		return
+	}
+	f := p.Factor
+	if f <= 0 || p.Point || p.Unprojected {
+		f = 1
+	}
+	c.Projected = round2(c.Median * f)
+	if p.Production && !p.Point && !p.Unprojected {
+		c.VerdictOn = VerdictOnProjected
+	}
+}
+
+// judged is the figure the verdict rests on.
+func (c *Charge) judged() float64 {
+	if c.VerdictOn == VerdictOnProjected {
+		return c.Projected
+	}
+	return c.Median
+}
+
+// judgedName names the judged figure in reasons.
+func (c *Charge) judgedName() string {
+	if c.VerdictOn == VerdictOnProjected {
+		return "projected median"
+	}
+	return "median"
+}
+
+// projectedCell is the production-scale column: the projected charge of the figure the verdict
+// rests on, or why it equals the seeded one.
+func projectedCell(p PatternResult) string {
+	c := p.Measured
+	if c == nil || !c.CarriesVerdict {
+		c = p.Modeled
+	}
+	pj := p.Projection
+	switch {
+	case c == nil || pj == nil:
+		return "—"
+	case pj.Point:
+		return "= seeded (point op)"
+	case pj.Unprojected:
+		return "= seeded (not projected)"
+	case !pj.Production:
+		return "= seeded (no scale)"
+	}
+	return fmtRU(c.Projected) + " " + SourceLabel(c.Source)
+}
+
+// projectionLines are the arithmetic of every projected query, for the renderers.
+func projectionLines(r *Report) []string {
+	var out []string
+	for _, p := range r.Patterns {
+		pj := p.Projection
+		if pj == nil || pj.Point || len(pj.Arithmetic) == 0 {
+			continue
+		}
+		head := fmt.Sprintf("%s %s: ×%.3g (in-process model %s → %s RU)", p.ID, p.Name, pj.Factor, fmtRU(pj.SeededRU), fmtRU(pj.ProjectedRU))
+		if !pj.Production {
+			head += "; " + pj.Note
+		}
+		out = append(out, head)
+		for _, a := range pj.Arithmetic {
+			out = append(out, "    "+a)
+		}
+	}
+	return out
+}
+
+// scaleBasis says at which scale the verdicts judged charges, for the summary's basis.
+func scaleBasis(ps []PatternResult) string {
+	projected, seeded := false, false
+	for _, p := range ps {
+		if p.Projection == nil || p.Projection.Point || p.Projection.Unprojected {
+			continue
+		}
+		if p.Projection.Production {
+			projected = true
+		} else {
+			seeded = true
+		}
+	}
+	switch {
+	case projected:
+		return "; queries judged at the design's production scale (projected); point operations do not change with scale"
+	case seeded:
+		return "; the design states no production scale, so production scale is the seeded one"
+	}
+	return ""
+}
