@@ -40,6 +40,7 @@ type apiError struct {
 	msg         string
 	charge      float64
 	retryAfter  time.Duration
+	info        string // additionalErrorInfo (a cross-partition query's plan, queryplan.go)
 }
 
 func (e *apiError) Error() string { return e.msg }
@@ -303,7 +304,11 @@ func (s *Server) writeError(q *request, e *apiError) {
 	}
 	q.charge += e.charge
 	setHeader(q.out, "x-ms-request-charge", formatCharge(q.charge))
-	body, _ := json.Marshal(map[string]string{"code": code, "message": e.msg + "\r\nActivityId: " + headerValue(q.out, "x-ms-activity-id") + ", cosmosdv-engine"})
+	fields := map[string]string{"code": code, "message": e.msg + "\r\nActivityId: " + headerValue(q.out, "x-ms-activity-id") + ", cosmosdv-engine"}
+	if e.info != "" {
+		fields["additionalErrorInfo"] = e.info
+	}
+	body, _ := json.Marshal(fields)
 	q.w.WriteHeader(e.status)
 	q.w.Write(body)
 }
