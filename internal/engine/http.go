@@ -94,6 +94,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	setHeader(q.out, "x-ms-gatewayversion", "version=2.14.0")
 	setHeader(q.out, "Content-Type", "application/json")
 	path := strings.Trim(r.URL.Path, "/")
+	if strings.HasPrefix(r.RequestURI, "//") {
+		// "//dbs/..." (an endpoint with a trailing slash joined to "/dbs", as python3-azure-cosmos
+		// 3.1.1 sends it) parses as a network path; the service reads it as the path it is.
+		path = strings.Trim(r.URL.Host+r.URL.Path, "/")
+	}
 	if path != "" {
 		q.segs = strings.Split(path, "/")
 	}

@@ -58,7 +58,7 @@ func (s *Server) queryPlan(q *request, c *container) (int, error) {
 	if err != nil {
 		return 0, errf(400, "Syntax error: %s", err.Error())
 	}
-	info, err := c.executionInfo(pq, params, q.header("X-Ms-Documentdb-Partitionkey"))
+	info, err := c.executionInfo(pq, params, q.header("X-Ms-Documentdb-Partitionkey"), false)
 	if err != nil {
 		return 0, err
 	}
@@ -67,8 +67,8 @@ func (s *Server) queryPlan(q *request, c *container) (int, error) {
 }
 
 // executionInfo builds the plan of pq for c: what each range runs and the ranges to run it on.
-func (c *container) executionInfo(pq *sql.Query, params map[string]any, pkHeader string) (*executionInfo, error) {
-	plan, err := pq.CrossPartitionPlan(params)
+func (c *container) executionInfo(pq *sql.Query, params map[string]any, pkHeader string, legacy bool) (*executionInfo, error) {
+	plan, err := pq.CrossPartitionPlan(params, legacy)
 	if err != nil {
 		return nil, queryError(err)
 	}
@@ -168,7 +168,7 @@ func crossPartitionDisabled() error {
 func (c *container) unservableCrossPartition(pq *sql.Query, params map[string]any, pkHeader string) error {
 	e := &apiError{status: 400, sub: subCrossPartitionQuery,
 		msg: "The provided cross partition query can not be directly served by the gateway. This is a first chance (internal) exception that all newer clients will know how to handle gracefully. This exception is traced, but unless you see it bubble up as an exception (which only happens on older SDK clients), then you can safely ignore this message."}
-	if info, err := c.executionInfo(pq, params, pkHeader); err == nil {
+	if info, err := c.executionInfo(pq, params, pkHeader, true); err == nil {
 		b, _ := json.Marshal(info)
 		e.info = string(b)
 	} else {

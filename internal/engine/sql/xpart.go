@@ -61,8 +61,10 @@ func (q *Query) NeedsPipeline() bool {
 
 // CrossPartitionPlan returns the query's cross-partition execution info: what each partition key
 // range runs (RewrittenQuery, "" when the query runs as written) and what the client merges. Shapes
-// the service cannot run across partitions are errors in the service's words.
-func (q *Query) CrossPartitionPlan(params map[string]any) (*CrossPlan, error) {
+// the service cannot run across partitions are errors in the service's words. legacy leaves out
+// the "item2" of MIN and MAX partials, which SDKs that read only "item" (python3-azure-cosmos 3.1.1,
+// aggregators.py) cannot take from an empty range: there a MIN over nothing is {} and skipped.
+func (q *Query) CrossPartitionPlan(params map[string]any, legacy bool) (*CrossPlan, error) {
 	pl := &CrossPlan{DistinctType: "None", OrderBy: []string{}, OrderByExpressions: []string{},
 		GroupByExpressions: []string{}, GroupByAliases: []string{}, Aggregates: []string{},
 		GroupByAliasToAggregateType: map[string]*string{}, HasSelectValue: q.value}
@@ -108,7 +110,7 @@ func (q *Query) CrossPartitionPlan(params map[string]any) (*CrossPlan, error) {
 		var payload string
 		if q.value {
 			it := q.items[0]
-			p, agg, err := aggPayload(it)
+			p, agg, err := aggPayload(it, legacy)
 			if err != nil {
 				return nil, err
 			}
@@ -121,7 +123,7 @@ func (q *Query) CrossPartitionPlan(params map[string]any) (*CrossPlan, error) {
 		} else {
 			fields := make([]string, len(q.items))
 			for i, it := range q.items {
-				p, agg, err := aggPayload(it)
+				p, agg, err := aggPayload(it, legacy)
 				if err != nil {
 					return nil, err
 				}
@@ -142,7 +144,7 @@ func (q *Query) CrossPartitionPlan(params map[string]any) (*CrossPlan, error) {
 		if len(q.orderBy) > 0 {
 			return nil, errPlain("SC2030", "ORDER BY is not supported together with aggregates across partitions.")
 		}
-		p, agg, err := aggPayload(q.items[0])
+		p, agg, err := aggPayload(q.items[0], legacy)
 		if err != nil || agg == nil {
 			return nil, errPlain("SC2033", "Cross partition query only supports 'VALUE <AggregateFunc>' for aggregates.")
 		}
@@ -230,7 +232,7 @@ func perRangeTop(pl *CrossPlan) int {
 // aggPayload renders one projection for a grouped rewrite: an aggregate at the root of the item as
 // its partial ({"item": ...}), anything else as written. Aggregates inside a larger expression have
 // no partial a client can merge.
-func aggPayload(it selectItem) (string, *string, error) {
+func aggPayload(it selectItem, legacy bool) (string, *string, error) {
 	c, ok := it.e.(*call)
 	if !ok || c.agg == 0 {
 		if hasAgg(it.e) {
@@ -249,6 +251,10 @@ func aggPayload(it selectItem) (string, *string, error) {
 	case "AVG":
 		p = `{"item": {"sum": SUM(` + arg + `), "count": COUNT(` + arg + `)}}`
 	case "MIN", "MAX":
+		if legacy {
+			p = `{"item": ` + it.text + `}`
+			break
+		}
 		p = `{"item": ` + it.text + `, "item2": {"` + strings.ToLower(c.name) + `": ` + it.text + `, "count": COUNT(` + arg + `)}}`
 	default:
 		p = `{"item": ` + it.text + `}`

@@ -23,7 +23,7 @@ func TestCrossPartitionRewritesRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(s, err)
 		}
-		pl, err := q.CrossPartitionPlan(nil)
+		pl, err := q.CrossPartitionPlan(nil, false)
 		if err != nil {
 			t.Fatal(s, err)
 		}
