@@ -196,8 +196,13 @@ func (q *Query) CrossPartitionPlan(params map[string]any, legacy bool) (*CrossPl
 		for i, o := range q.orderBy {
 			order[i] = o.text + map[bool]string{false: " ASC", true: " DESC"}[o.desc]
 		}
+		filter := OrderByFilterPlaceholder
+		if q.value {
+			// A row whose VALUE is undefined is no result; it must not take a place of the range's TOP.
+			filter += ") AND (IS_DEFINED(" + payload + ")"
+		}
 		pl.RewrittenQuery = head + "[" + strings.Join(items, ", ") + "] AS orderByItems, " + payload + " AS payload" +
-			tail + where(OrderByFilterPlaceholder) + " ORDER BY " + strings.Join(order, ", ")
+			tail + where(filter) + " ORDER BY " + strings.Join(order, ", ")
 	default:
 		if q.distinct {
 			pl.DistinctType = "Unordered"
