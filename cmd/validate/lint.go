@@ -35,10 +35,14 @@ parsed or validated.`,
 					continue
 				}
 				fs := lint.Check(d)
+				mistakes := 0
 				for _, f := range fs {
 					fmt.Fprintln(a.stdout, f)
+					if !f.Note {
+						mistakes++
+					}
 				}
-				if len(fs) > 0 {
+				if mistakes > 0 {
 					worst = max(worst, ExitFindings)
 					continue
 				}
