@@ -262,6 +262,9 @@ func evaluate(d *design.Design, ap *design.AccessPattern, modelBy, measBy map[st
 		errReasons = append(errReasons, msg)
 	}
 	if checksOn != nil {
+		if pr.FanOut = fanOutOf(d, checksOn, runs[len(runs)-1].source); pr.FanOut != nil {
+			pr.Advice = append(pr.Advice, fanOutNote(pr.FanOut))
+		}
 		pr.Results, pr.Partitions = ranges(checksOn)
 		pr.LatencyMs = medianLatencyMs(checksOn)
 		// A query that never finds anything is cheaper than the one the design means, and says so
@@ -641,7 +644,7 @@ func throughputText(t design.Throughput) string {
 }
 
 func summarizeDesign(d *design.Design) DesignSummary {
-	s := DesignSummary{Name: d.Name, File: d.File, Fingerprint: d.Fingerprint(), Containers: []ContainerSummary{}}
+	s := DesignSummary{Name: d.Name, File: d.File, Fingerprint: d.Fingerprint(), Containers: []ContainerSummary{}, SDK: d.SDKName()}
 	for _, c := range d.Containers {
 		cs := ContainerSummary{
 			Name:         c.Name,
