@@ -62,6 +62,11 @@ func (s *Server) queryPlan(q *request, c *container) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if h := q.header("X-Ms-Cosmos-Supported-Query-Features"); h != "" {
+		if err := unsupportedFeatures(info.QueryInfo, h); err != nil {
+			return 0, err
+		}
+	}
 	b, _ := json.Marshal(info)
 	return s.reply(q, 200, b)
 }
@@ -175,4 +180,33 @@ func (c *container) unservableCrossPartition(pq *sql.Query, params map[string]an
 		return err
 	}
 	return e
+}
+
+// unsupportedFeatures is the service's refusal of a plan that needs query features the client did
+// not declare in x-ms-cosmos-supported-query-features (.NET QueryFeatures names; the gateway checks
+// them so that an old SDK fails clearly instead of merging wrongly).
+func unsupportedFeatures(qi *sql.CrossPlan, header string) error {
+	have := map[string]bool{}
+	for f := range strings.SplitSeq(header, ",") {
+		have[strings.ToLower(strings.TrimSpace(f))] = true
+	}
+	var need []string
+	want := func(on bool, name string) {
+		if on && !have[strings.ToLower(name)] {
+			need = append(need, name)
+		}
+	}
+	want(len(qi.Aggregates) > 0, "Aggregate")
+	want(len(qi.Aggregates) > 1, "MultipleAggregates")
+	want(len(qi.Aggregates) > 0 && !qi.HasSelectValue, "NonValueAggregate")
+	want(qi.DistinctType != "None", "Distinct")
+	want(len(qi.GroupByExpressions) > 0, "GroupBy")
+	want(qi.Offset != nil || qi.Limit != nil, "OffsetAndLimit")
+	want(len(qi.OrderBy) > 0, "OrderBy")
+	want(len(qi.OrderBy) > 1, "MultipleOrderBy")
+	want(qi.Top != nil, "Top")
+	if len(need) == 0 {
+		return nil
+	}
+	return errf(400, "Query contains 1 or more unsupported features. Upgrade your SDK to a version that does support the requested features:\n    Query contained %s, which the calling client does not support.", strings.Join(need, ", "))
 }

@@ -4,10 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/runtime"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
 	"github.com/cosmosdv/validate/internal/engine"
@@ -62,8 +64,16 @@ func TestQueryPlan(t *testing.T) {
 	if len(g.GroupByExpressions) != 1 || *g.GroupByAliasToAggregateType["n"] != "Count" || *g.GroupByAliasToAggregateType["a"] != "Average" || g.GroupByAliasToAggregateType["tenant"] != nil {
 		t.Errorf("GROUP BY plan: %+v", g)
 	}
+	// A client that does not declare a feature the plan needs is refused, as the service does.
+	h := http.Header{}
+	h.Set("x-ms-cosmos-is-query-plan-request", "True")
+	h.Set("x-ms-cosmos-supported-query-features", "OrderBy, Top")
+	_, err := c.NewQueryItemsPager("SELECT DISTINCT VALUE c.tenant FROM c", azcosmos.NewPartitionKey(), nil).NextPage(policy.WithHTTPHeader(ctx, h))
+	if err == nil || !strings.Contains(err.Error(), "Query contained Distinct") {
+		t.Errorf("undeclared DISTINCT: %v", err)
+	}
 	// The older SDKs' way: the refused query itself.
-	_, err := c.NewQueryItemsPager("SELECT VALUE MAX(c.x) FROM c", azcosmos.NewPartitionKey(), nil).NextPage(ctx)
+	_, err = c.NewQueryItemsPager("SELECT VALUE MAX(c.x) FROM c", azcosmos.NewPartitionKey(), nil).NextPage(ctx)
 	var re *azcore.ResponseError
 	if !errors.As(err, &re) || re.StatusCode != 400 || re.RawResponse.Header.Get("x-ms-substatus") != "1004" {
 		t.Fatalf("want 400/1004, got %v", err)
