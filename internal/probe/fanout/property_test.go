@@ -159,6 +159,13 @@ func (g gen) docs(parts int, mixed bool) (all []*sql.Document, byPart [][]*sql.D
 			body["cat"] = g.pick("a", "b", "c")
 		}
 		body["b"] = g.r.IntN(2) == 0
+		if k := g.r.IntN(4); k > 0 {
+			tags := make([]any, k)
+			for j := range tags {
+				tags[j] = g.pick("x", "y", "z")
+			}
+			body["tags"] = tags
+		}
 		d := &sql.Document{Body: body, Size: 64}
 		all = append(all, d)
 		h := fnv.New32a()
@@ -187,7 +194,15 @@ func (g gen) query() (string, shape, string) {
 		}
 		return ""
 	}
-	switch g.r.IntN(14) {
+	switch g.r.IntN(18) {
+	case 14:
+		return "SELECT TOP @n c.id, c.u FROM c" + w + " ORDER BY c.u" + dir, exact, ""
+	case 15:
+		return "SELECT c.cat AS cat, c.b AS b, COUNT(1) AS cnt, MAX(c.u) AS mx FROM c" + w + " GROUP BY c.cat, c.b", multiset, ""
+	case 16:
+		return "SELECT DISTINCT VALUE c.cat FROM c" + w + " ORDER BY c.cat" + dir + limit(), exact, ""
+	case 17:
+		return "SELECT VALUE " + g.pick("COUNT(1)", "MIN(t)", "MAX(t)") + " FROM c JOIN t IN c.tags" + w, exact, ""
 	case 0:
 		return "SELECT " + top() + "* FROM c" + w + " ORDER BY c.u" + dir, exact, ""
 	case 1:
@@ -221,13 +236,17 @@ func (g gen) query() (string, shape, string) {
 	return "SELECT DISTINCT c.cat, c.b FROM c" + w, multiset, ""
 }
 
-func brute(t *testing.T, text string, all []*sql.Document, pol *index.Compiled) []any {
+func brute(t *testing.T, text string, all []*sql.Document, pol *index.Compiled, n float64) []any {
 	t.Helper()
 	q, err := sql.Parse(text)
 	if err != nil {
 		t.Fatalf("%s: %v", text, err)
 	}
-	res, err := sql.Execute(q, memSource(all), sql.Options{Policy: pol})
+	var params map[string]any
+	if strings.Contains(text, "@n") {
+		params = map[string]any{"@n": n}
+	}
+	res, err := sql.Execute(q, memSource(all), sql.Options{Policy: pol, Params: params})
 	if err != nil {
 		t.Fatalf("%s: %v", text, err)
 	}
@@ -277,7 +296,8 @@ func TestPipelineMatchesSinglePartition(t *testing.T) {
 		all, byPart := g.docs(parts, r.IntN(2) == 0)
 		text, sh, base := g.query()
 		b := &memBackend{parts: byPart, policy: pol, size: 1 + r.IntN(5), cache: map[string][]any{}}
-		res, err := Run(context.Background(), b, text, Options{PageSize: b.size})
+		n := float64(r.IntN(8))
+		res, err := Run(context.Background(), b, text, Options{PageSize: b.size, Params: []azcosmos.QueryParameter{{Name: "@n", Value: n}}})
 		if err != nil {
 			t.Fatalf("case %d (%d partitions) %s: %v", i, parts, text, err)
 		}
@@ -285,7 +305,7 @@ func TestPipelineMatchesSinglePartition(t *testing.T) {
 		for j, it := range res.Items {
 			got[j] = decode(it)
 		}
-		want := brute(t, text, all, pol)
+		want := brute(t, text, all, pol, n)
 		seen[strings.SplitN(text, " FROM", 2)[0]]++
 		fail := func(why string) {
 			gb, _ := json.Marshal(got)
@@ -315,7 +335,7 @@ func TestPipelineMatchesSinglePartition(t *testing.T) {
 				fail("lengths differ")
 			}
 			pool := map[string]int{}
-			for _, x := range brute(t, base, all, pol) {
+			for _, x := range brute(t, base, all, pol, n) {
 				pool[canonical(x)]++
 			}
 			for _, x := range got {
