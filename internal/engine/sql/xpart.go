@@ -10,23 +10,20 @@ import (
 // SDK with a query engine (.NET, Java, Python, JavaScript, and this project's Go pipeline in
 // internal/probe/fanout) needs to run the query on every partition key range and merge.
 //
-// Formats, as read (not copied) from the SDKs that consume them:
-//   - the plan's field names and the DISTINCT / ORDER BY / aggregate vocabulary: .NET
-//     Microsoft.Azure.Cosmos/src/Query/Core/QueryPlan/{PartitionedQueryExecutionInfo,QueryInfo}.cs,
-//     Python azure/cosmos/_execution_context/query_execution_info.py, JS src/request/ErrorResponse.ts
-//     (PartitionedQueryExecutionInfo / QueryInfo);
-//   - the ORDER BY rewrite ("_rid", "orderByItems" [{"item": ...}], "payload", and the
-//     {documentdb-formattableorderbyquery-filter} placeholder the SDKs replace with "true" on a first
-//     page): Python query_execution_info.py get_rewritten_query and document_producer.py
-//     _OrderByDocumentProducerComparator, .NET OrderByCrossPartitionQueryPipelineStage;
-//   - the aggregate rewrite (each result an array of {"item": partial}, AVG as {"sum", "count"}, and
-//     MIN/MAX with an "item2" of {"min"|"max", "count"} so an undefined partial can be told from an
-//     empty one): Python aggregators.py and endpoint_component.py
-//     _QueryExecutionAggregateEndpointComponent (python3-azure-cosmos 3.1.1 as Debian ships it),
-//     .NET Aggregators/{AggregateItem,MinMaxAggregator,AverageAggregator}.cs;
-//   - the GROUP BY rewrite ("groupByItems" [{"item": key}], "payload" with {"item": partial} for each
-//     aggregate alias): .NET GroupByQueryPipelineStage and Python
-//     _QueryExecutionGroupByEndpointComponent... (azure-cosmos 4.x).
+// Formats. Read here (not copied), in the sources Debian ships as python3-azure-cosmos 3.1.1
+// (azure/cosmos/execution_context/): query_execution_info.py (the plan's queryInfo/queryRanges
+// paths, and the {documentdb-formattableorderbyquery-filter} placeholder replaced with "true"),
+// document_producer.py (ORDER BY rows as {"_rid", "orderByItems": [{"item": ...}], "payload"},
+// compared item by item across ranges), endpoint_component.py and aggregators.py (aggregate rows as
+// an array of {"item": partial}, an empty {} for a range with nothing, AVG partials as {"sum",
+// "count"}), execution_dispatcher.py (the plan in the 400/1004 body's additionalErrorInfo).
+// Named from the newer SDKs' structure but not re-read for this change, so treat as the format
+// this engine and internal/probe/fanout agree on: the v2 plan fields (distinctType, offset, limit,
+// groupByExpressions, groupByAliases, groupByAliasToAggregateType, hasSelectValue,
+// hasNonStreamingOrderBy; .NET Query/Core/QueryPlan/QueryInfo.cs), the MIN/MAX "item2" partial
+// {"min"|"max", "count"} (.NET Aggregators/AggregateItem.cs), and the GROUP BY rows
+// {"groupByItems": [{"item": key}], "payload": {alias: value or {"item": partial}}} (.NET
+// GroupByQueryPipelineStage).
 
 // OrderByFilterPlaceholder is the token in a rewritten ORDER BY query that SDKs replace with a
 // resume filter (or "true" on a first page).
