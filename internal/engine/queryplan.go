@@ -12,11 +12,11 @@ import (
 //
 //  1. The SDK asks the gateway for the query plan: POST .../docs with the query body, Content-Type
 //     application/query+json, x-ms-cosmos-is-query-plan-request: True and the features it
-//     supports in x-ms-cosmos-supported-query-features (.NET GatewayStoreModel /
-//     QueryPlanRetriever.GetQueryPlanThroughGatewayAsync, Python
-//     _base.py / _cosmos_client_connection.py _GetQueryPlanThroughGateway, Java
-//     QueryPlanRetriever). The answer is the partitioned query execution info: queryInfo (see
-//     sql.CrossPlan) and queryRanges, the effective-partition-key ranges the filter pins.
+//     supports in x-ms-cosmos-supported-query-features (both header names are declared in azcosmos
+//     v1.5.0 cosmos_http_constants.go; the .NET, Java and Python 4.x SDKs send this request
+//     before a cross-partition query). The answer is the partitioned query execution info:
+//     queryInfo (see sql.CrossPlan) and queryRanges, the effective-partition-key ranges the filter
+//     pins.
 //  2. Older SDKs (python3-azure-cosmos 3.1.1, as Debian ships it) send the query itself first; the
 //     gateway answers 400 with substatus 1004 and the same info as a JSON string in the error
 //     body's "additionalErrorInfo" (azure/cosmos/execution_context/execution_dispatcher.py
