@@ -80,7 +80,15 @@ func (x *exec) crossPartition(ctx context.Context, err error, opts *azcosmos.Que
 	if perr != nil {
 		return Execution{Latency: time.Since(start)}, perr, true
 	}
+	touched := 0
+	for _, r := range res.Ranges {
+		if r.Pages > 0 {
+			touched++
+		}
+	}
+	// Partitions counts the ranges the pipeline asked (a TOP met early leaves later ranges unasked);
+	// Pipeline.Ranges lists every range the plan targeted, an unasked one with no pages.
 	ex := Execution{Latency: time.Since(start), RU: res.Charge, Results: len(res.Items), Pages: res.Pages(),
-		Partitions: len(res.Ranges), Status: 200, Pipeline: run()}
+		Partitions: touched, Status: 200, Pipeline: run()}
 	return ex, nil, true
 }
