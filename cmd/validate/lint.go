@@ -18,7 +18,8 @@ that every {placeholder} resolves and every query parameter is declared. Every p
 file:line:col: field.path: message, all of them at once.
 
 A valid design is then checked for mistakes that would cost or fail later: an estimate below what the
-pattern can cost, a query shape the Go SDK cannot run across partitions, a unique key some document
+pattern can cost, a query shape the Go SDK cannot run across partitions (when app.sdk is go; a
+design naming no SDK gets one note), a unique key some document
 type does not have, a price in the wrong unit, a hot partition, throughput below the peak.
 
 Exit 0 when every file is clean, 1 when a valid design has findings, 2 when a file cannot be read,
@@ -35,10 +36,14 @@ parsed or validated.`,
 					continue
 				}
 				fs := lint.Check(d)
+				mistakes := 0
 				for _, f := range fs {
 					fmt.Fprintln(a.stdout, f)
+					if !f.Note {
+						mistakes++
+					}
 				}
-				if len(fs) > 0 {
+				if mistakes > 0 {
 					worst = max(worst, ExitFindings)
 					continue
 				}

@@ -23,7 +23,7 @@ import (
 func TestRun_FilesOnlyStillSaysTheVerdict(t *testing.T) {
 	code, stdout, stderr := runCLI(t, "run", "--target", "embedded", "--progress", "none",
 		"--out", t.TempDir(), "--format", "json", repo("designs", "saas.yaml"))
-	if code != ExitOK || !strings.Contains(stdout, "saas: PASS: 8 patterns") {
+	if code != ExitOK || !strings.Contains(stdout, "saas: PASS: 10 patterns") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
 }

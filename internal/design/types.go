@@ -26,6 +26,8 @@ type Design struct {
 	Tolerance *Tolerance `yaml:"tolerance,omitempty" json:"tolerance,omitempty"`
 	// Pricing is what the designer assumed the service costs; plan checks it against the rate card.
 	Pricing *Pricing `yaml:"pricing,omitempty" json:"pricing,omitempty"`
+	// App describes the application that runs the access patterns (app.go).
+	App *App `yaml:"app,omitempty" json:"app,omitempty"`
 
 	Containers     []Container     `yaml:"containers" json:"containers"`
 	AccessPatterns []AccessPattern `yaml:"accessPatterns" json:"accessPatterns"`

@@ -126,6 +126,9 @@ func (v *validator) run() {
 		v.errf("multiRegionWrites", "needs regions of 2 or more")
 	}
 	v.checkEnum("consistency", d.Consistency, ConsistencyLevels)
+	if d.App != nil {
+		v.checkEnum("app.sdk", d.App.SDK, SDKs)
+	}
 	if d.Scale.StorageGB < 0 {
 		v.errf("scale.storageGB", "must not be negative")
 	}

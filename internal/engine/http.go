@@ -40,6 +40,7 @@ type apiError struct {
 	msg         string
 	charge      float64
 	retryAfter  time.Duration
+	info        string // additionalErrorInfo (a cross-partition query's plan, queryplan.go)
 }
 
 func (e *apiError) Error() string { return e.msg }
@@ -100,7 +101,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	setHeader(q.out, "x-ms-activity-id", s.activityID())
 	setHeader(q.out, "x-ms-gatewayversion", "version=2.14.0")
 	setHeader(q.out, "Content-Type", "application/json")
-	q.segs, q.ridLink = s.resolveRIDLink(pathSegments(r.URL.Path))
+	path := r.URL.Path
+	if strings.HasPrefix(r.RequestURI, "//") {
+		// "//dbs/..." (an endpoint with a trailing slash joined to "/dbs", as python3-azure-cosmos
+		// 3.1.1 sends it) parses as a network path; the service reads it as the path it is.
+		path = r.URL.Host + r.URL.Path
+	}
+	q.segs, q.ridLink = s.resolveRIDLink(pathSegments(path))
 	status, err := s.serve(q)
 	if err != nil {
 		var ae *apiError
@@ -324,7 +331,11 @@ func (s *Server) writeError(q *request, e *apiError) {
 	}
 	q.charge += e.charge
 	setHeader(q.out, "x-ms-request-charge", formatCharge(q.charge))
-	body, _ := json.Marshal(map[string]string{"code": code, "message": e.msg + "\r\nActivityId: " + headerValue(q.out, "x-ms-activity-id") + ", cosmosdv-engine"})
+	fields := map[string]string{"code": code, "message": e.msg + "\r\nActivityId: " + headerValue(q.out, "x-ms-activity-id") + ", cosmosdv-engine"}
+	if e.info != "" {
+		fields["additionalErrorInfo"] = e.info
+	}
+	body, _ := json.Marshal(fields)
 	q.w.WriteHeader(e.status)
 	q.w.Write(body)
 }

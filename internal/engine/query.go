@@ -134,6 +134,14 @@ const maxRoutedKeys = 256
 // some of the partition keys a container defines" counts as cross-partition, same source). It
 // does not depend on how many physical partitions hold the data.
 func (s *Server) queryTargets(q *request, c *container, pq *sql.Query, params map[string]any) (parts []*partition, lpk string, cross bool, err error) {
+	if id := q.header("X-Ms-Documentdb-Partitionkeyrangeid"); id != "" {
+		// One partition key range, as SDK query pipelines address it (queryplan.go).
+		p, err := c.rangeByID(id)
+		if err != nil {
+			return nil, "", false, err
+		}
+		return []*partition{p}, "", false, nil
+	}
 	vals, present, err := parsePKHeader(q.header("X-Ms-Documentdb-Partitionkey"))
 	if err != nil {
 		return nil, "", false, errf(400, "%s", err.Error())
@@ -215,6 +223,9 @@ func gatewayUnservable(sh sql.Shape) bool {
 }
 
 func (s *Server) queryItems(q *request, c *container) (int, error) {
+	if isQueryPlanRequest(q) {
+		return s.queryPlan(q, c)
+	}
 	text, params, err := decodeQueryBody(q.body)
 	if err != nil {
 		return 0, err
@@ -227,9 +238,11 @@ func (s *Server) queryItems(q *request, c *container) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	if cross && !strings.EqualFold(q.header("X-Ms-Documentdb-Query-Enablecrosspartition"), "true") {
+		return 0, crossPartitionDisabled()
+	}
 	if cross && gatewayUnservable(pq.Shape()) {
-		return 0, &apiError{status: 400, sub: subCrossPartitionQuery,
-			msg: "The provided cross partition query can not be directly served by the gateway. The query uses clauses (ORDER BY, TOP, OFFSET/LIMIT, aggregates, DISTINCT or GROUP BY) that need a client-side query engine across partitions."}
+		return 0, c.unservableCrossPartition(pq, params, q.header("X-Ms-Documentdb-Partitionkey"))
 	}
 	ct, err := parseContinuation(q.header("X-Ms-Continuation"))
 	if err != nil {

@@ -45,7 +45,7 @@ func TestRouter(t *testing.T) {
 		defer cancel()
 		_ = s.Close(ctx)
 	})
-	query := map[string]string{"Content-Type": "application/query+json", "x-ms-documentdb-isquery": "true"}
+	query := map[string]string{"Content-Type": "application/query+json", "x-ms-documentdb-isquery": "true", "x-ms-documentdb-query-enablecrosspartition": "true"}
 	pk := map[string]string{"x-ms-documentdb-partitionkey": `["a"]`}
 	batch := map[string]string{"x-ms-documentdb-partitionkey": `["a"]`, "x-ms-cosmos-is-batch-request": "True"}
 	steps := []struct {

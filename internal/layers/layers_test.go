@@ -24,6 +24,9 @@ var roles = map[string]string{
 	// base vocabulary: any stage may import them; they import nothing of this module.
 	"internal/record": "base",
 	"internal/sdk":    "base",
+	// The cross-partition query pipeline is part of stage 5 (probe) and, like the base, imports
+	// nothing of this module.
+	"internal/probe/fanout": "base",
 	// the RU model and the embedded engine: below every stage, they import no stage.
 	"internal/cost":              "engine",
 	"internal/engine":            "engine",

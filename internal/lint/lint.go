@@ -22,6 +22,8 @@ type Finding struct {
 	// Code is stable for tooling.
 	Code    string
 	Message string
+	// Note marks a remark that is not a mistake: printed, but lint still passes.
+	Note bool
 }
 
 // String formats the finding as file:line:col: path: message [code].
@@ -34,6 +36,9 @@ func (f Finding) String() string {
 	b.WriteString(": ")
 	if f.Path != "" {
 		b.WriteString(f.Path + ": ")
+	}
+	if f.Note {
+		b.WriteString("note: ")
 	}
 	fmt.Fprintf(&b, "%s [%s]", f.Message, f.Code)
 	return b.String()
@@ -132,8 +137,12 @@ func (l *linter) planWarnings() {
 // queryShapes flags queries the Go SDK cannot run: without a full partition key — in the pattern,
 // or pinned by WHERE to a single value per key path — the request is a cross-partition query for
 // the gateway, which serves only filters and projections across partitions. The engine draws the
-// same line (queryTargets in internal/engine/query.go), so lint and run agree.
+// same line (queryTargets in internal/engine/query.go), so lint and run agree. Only a design whose
+// app.sdk is go gets the findings: the other SDKs run such queries with their query engine (run
+// does too, through internal/probe/fanout). A design that names no SDK is judged as one of those,
+// and gets one note saying so.
 func (l *linter) queryShapes() {
+	noted := false
 	for i := range l.d.AccessPatterns {
 		ap := &l.d.AccessPatterns[i]
 		if ap.Op != design.OpQuery {
@@ -172,9 +181,20 @@ func (l *linter) queryShapes() {
 		if len(ap.PartitionKey) > 0 {
 			scope = "a partition-key prefix"
 		}
-		l.add(path, "cross-partition-shape",
-			"query with %s uses %s: the gateway the Go SDK talks to cannot serve that across partitions (400); give the full partition key, or keep the result precomputed in one document",
-			scope, strings.Join(clauses, ", "))
+		switch l.d.SDKName() {
+		case design.SDKGo:
+			l.add(path, "cross-partition-shape",
+				"query with %s uses %s: the gateway the Go SDK talks to cannot serve that across partitions (400); give the full partition key, or keep the result precomputed in one document (run shows what it would cost from an SDK with a query engine)",
+				scope, strings.Join(clauses, ", "))
+		case "":
+			if !noted {
+				noted = true
+				l.add(path, "app-sdk-unset",
+					"query with %s uses %s across partitions: judged as run by an SDK with a query engine (.NET, Java, Python, JavaScript); if the application uses the Go SDK, set app: {sdk: go} and such queries become findings",
+					scope, strings.Join(clauses, ", "))
+				l.out[len(l.out)-1].Note = true
+			}
+		}
 	}
 }
 

@@ -59,6 +59,7 @@ func TestCheck_CrossPartitionClauses(t *testing.T) {
 
 const hierarchical = `version: 1
 name: h
+app: {sdk: go}
 containers:
   - name: E
     partitionKey: [/tenantId, /deviceId]
@@ -102,8 +103,8 @@ func TestCheck_HierarchicalKey(t *testing.T) {
 		for _, f := range Check(d) {
 			if f.Code == "cross-partition-shape" {
 				msg = f.Message
-				if f.Path != "accessPatterns[0].query" || f.Pos.Line != 20 {
-					t.Errorf("%s: points at %s line %d, want accessPatterns[0].query line 20", tc.name, f.Path, f.Pos.Line)
+				if f.Path != "accessPatterns[0].query" || f.Pos.Line != 21 {
+					t.Errorf("%s: points at %s line %d, want accessPatterns[0].query line 21", tc.name, f.Path, f.Pos.Line)
 				}
 			}
 		}

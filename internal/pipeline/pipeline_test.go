@@ -191,9 +191,16 @@ func TestRun_EndToEnd(t *testing.T) {
 	if ex := byID["AP8"].Executions[0]; ex.Results != 4 {
 		t.Errorf("batch: %d results", ex.Results)
 	}
-	// Cross-partition ORDER BY: the Go SDK cannot run it; the explanation says so.
-	if ex := byID["AP11"].Executions[0]; ex.Status != 400 || !strings.Contains(ex.Explanation, "query engine") {
-		t.Errorf("cross-partition ORDER BY: status %d, explanation %q", ex.Status, ex.Explanation)
+	// Cross-partition ORDER BY: the design names no SDK, so it runs as an SDK with a query engine
+	// runs it, through the client-side pipeline over all 4 partitions, each charged.
+	if ex := byID["AP11"].Executions[0]; ex.Status != 200 || ex.Pipeline == nil || ex.Partitions != 4 || len(ex.Pipeline.Ranges) != 4 || ex.Pipeline.Hypothetical {
+		t.Errorf("cross-partition ORDER BY through the pipeline: %+v %+v", ex, ex.Pipeline)
+	} else {
+		for _, r := range ex.Pipeline.Ranges {
+			if r.RU <= 0 || r.Pages < 1 {
+				t.Errorf("range %s: %+v", r.ID, r)
+			}
+		}
 	}
 	// Missing composite index: the explanation names it.
 	if ex := byID["AP12"].Executions[0]; ex.Status != 400 || !strings.Contains(ex.Explanation, `"/type"`) {
@@ -203,6 +210,31 @@ func TestRun_EndToEnd(t *testing.T) {
 	db, _ := client.NewDatabase("small")
 	if _, err := db.Read(ctx, nil); sdk.StatusOf(err) != 404 {
 		t.Errorf("database still there after teardown: %v", err)
+	}
+}
+
+// TestRun_GoSDKKeepsTheRefusal: for an application on the Go SDK the cross-partition ORDER BY stays
+// the gateway's 400 with the probe's explanation, and the pipeline's figure is kept as what it would
+// cost from an SDK with a query engine.
+func TestRun_GoSDKKeepsTheRefusal(t *testing.T) {
+	client := startEngine(t)
+	d := smallDesign()
+	d.App = &design.App{SDK: design.SDKGo}
+	run, err := Run(context.Background(), d, client, record.TargetInfo{Kind: "embedded", ChargeSource: "model"}, Options{Samples: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range run.Patterns {
+		if p.ID != "AP11" {
+			continue
+		}
+		ex := p.Executions[0]
+		if ex.Status != 400 || !strings.Contains(ex.Explanation, "query engine") {
+			t.Errorf("status %d, explanation %q", ex.Status, ex.Explanation)
+		}
+		if ex.Pipeline == nil || !ex.Pipeline.Hypothetical || ex.Pipeline.RU <= 0 || len(ex.Pipeline.Ranges) != 4 {
+			t.Errorf("the would-cost figure: %+v", ex.Pipeline)
+		}
 	}
 }
 

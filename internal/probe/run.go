@@ -13,6 +13,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
 
 	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/probe/fanout"
 	"github.com/cosmosdv/validate/internal/record"
 	"github.com/cosmosdv/validate/internal/sdk"
 )
@@ -38,6 +39,7 @@ type runner struct {
 	o          Options
 	fresh      int
 	findings   []record.Finding
+	fanouts    map[*azcosmos.ContainerClient]*fanout.Container // cross-partition pipelines (pipeline.go)
 }
 
 // RunPatterns executes every access pattern of d Samples times and returns one Pattern per access
@@ -310,6 +312,11 @@ func (x *exec) query(ctx context.Context) (record.Execution, error) {
 			ex.Latency = time.Since(start)
 			ex.RU += chargeOf(err)
 			ex.Partitions = max(len(ranges), 1)
+			if ex.Pages == 0 {
+				if px, perr, ok := x.crossPartition(ctx, err, opts, ex); ok {
+					return px, perr
+				}
+			}
 			return ex, err
 		}
 		ex.Pages++

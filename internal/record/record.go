@@ -116,6 +116,9 @@ type Execution struct {
 	QueryMetrics map[string]float64 `json:"queryMetrics,omitempty"`
 	// IndexMetrics is the decoded index-metrics header (queries only, when the target returned one).
 	IndexMetrics *IndexMetrics `json:"indexMetrics,omitempty"`
+	// Pipeline is set when the query ran (or, for the Go SDK, would run) through the client-side
+	// cross-partition pipeline (pipeline.go).
+	Pipeline *PipelineRun `json:"pipeline,omitempty"`
 }
 
 // IndexMetrics lists the indexes a query used and the ones the service recommends.

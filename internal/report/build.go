@@ -220,6 +220,9 @@ func (j *judge) evaluate(ap *design.AccessPattern) PatternResult {
 		obs.errReasons = append(obs.errReasons, msg)
 	}
 	if obs.checksOn != nil {
+		if pr.FanOut = fanOutOf(j.d, obs.checksOn, j.runs[len(j.runs)-1].source); pr.FanOut != nil {
+			pr.Advice = append(pr.Advice, fanOutNote(pr.FanOut))
+		}
 		describeShape(ap, &pr, obs.checksOn)
 	}
 
@@ -677,7 +680,7 @@ func throughputText(t design.Throughput) string {
 }
 
 func summarizeDesign(d *design.Design) DesignSummary {
-	s := DesignSummary{Name: d.Name, File: d.File, Fingerprint: d.Fingerprint(), Containers: []ContainerSummary{}}
+	s := DesignSummary{Name: d.Name, File: d.File, Fingerprint: d.Fingerprint(), Containers: []ContainerSummary{}, SDK: d.SDKName()}
 	for _, c := range d.Containers {
 		cs := ContainerSummary{
 			Name:         c.Name,

@@ -193,6 +193,9 @@ func targetLine(r *Report) string {
 	}
 	parts = append(parts, "charges "+orDash(string(t.ChargeSource)))
 	parts = append(parts, fmt.Sprintf("seed %d", r.Seed), fmt.Sprintf("%d samples", r.Samples))
+	if s := sdkLine(r); s != "" {
+		parts = append(parts, s)
+	}
 	return strings.Join(parts, " · ")
 }
 

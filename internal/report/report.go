@@ -138,6 +138,8 @@ type DesignSummary struct {
 	// Fingerprint is design.Fingerprint: a hash of the content, not of the file's formatting.
 	Fingerprint string             `json:"fingerprint"`
 	Containers  []ContainerSummary `json:"containers"`
+	// SDK is the design's app.sdk ("" when it names none).
+	SDK string `json:"sdk,omitempty"`
 }
 
 // ContainerSummary is one container of the design as far as charges are concerned.
@@ -211,6 +213,9 @@ type PatternResult struct {
 	Partitions IntRange `json:"partitions"`
 	// LatencyMs is the median latency of the measured run (metadata, never compared).
 	LatencyMs float64 `json:"latencyMs"`
+	// FanOut is set for a query that ran across partitions through a client-side query pipeline
+	// (fanout.go): the SDK, the partitions touched and each one's charge.
+	FanOut *FanOut `json:"fanOut,omitempty"`
 }
 
 // Charge is the request charge of one run of a pattern, summarised over its executions.

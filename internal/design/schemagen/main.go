@@ -46,6 +46,7 @@ func main() {
 // enums lists the allowed values of string keys, by "GoType.yamlKey".
 var enums = map[string][]string{
 	"Design.consistency":        design.ConsistencyLevels,
+	"App.sdk":                   design.SDKs,
 	"AccessPattern.consistency": design.ConsistencyLevels,
 	"AccessPattern.op":          design.Ops,
 	"Indexing.mode":             design.IndexingModes,
@@ -61,6 +62,7 @@ var enums = map[string][]string{
 var extra = map[string]map[string]any{
 	"Design.version":          {"const": design.CurrentVersion, "description": "Format version of the design file."},
 	"Design.name":             {"description": "Name of the design; also the default database name."},
+	"App.sdk":                 {"description": "The SDK the application uses. Absent: judged as an SDK with a query engine (dotnet, java, python, javascript); go: cross-partition ORDER BY, TOP, OFFSET/LIMIT, aggregates, DISTINCT and GROUP BY are findings."},
 	"Container.name":          {"description": "Container name."},
 	"Container.partitionKey":  {"minItems": 1, "maxItems": design.MaxKeyLevels, "items": map[string]any{"type": "string", "pattern": "^/"}},
 	"Throughput.manual":       {"minimum": 400, "multipleOf": 100, "description": "Manual throughput in RU/s."},

@@ -194,6 +194,7 @@ func formatLiteral(v any) string {
 // selectItem is one projection of a SELECT list.
 type selectItem struct {
 	e     expr
+	text  string // the expression as written
 	alias string // explicit alias or derived property name ("$1" for unnamed)
 }
 
@@ -216,6 +217,7 @@ type joinClause struct {
 
 type orderItem struct {
 	e    expr
+	text string // the expression as written
 	desc bool
 	rank bool // ORDER BY RANK: by relevance, most relevant first (search.go)
 }
@@ -246,6 +248,17 @@ type Query struct {
 	// conjuncts are the top-level AND-ed predicates of WHERE.
 	conjuncts []expr
 	sub       bool
+	// spans are the clauses as written, for the cross-partition rewrite (xpart.go).
+	spans querySpans
+}
+
+// querySpans keeps the text of the clauses a cross-partition plan rewrites around.
+type querySpans struct {
+	list    string // the projection: "*", "VALUE e" or the items with their aliases
+	listEnd int
+	from    string // "FROM ... [JOIN ...]"
+	where   string // the WHERE condition
+	groupBy []string
 }
 
 // Text returns the query text as given to Parse.

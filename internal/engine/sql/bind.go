@@ -351,11 +351,17 @@ func arity(fn *builtin) string {
 	return fmt.Sprintf("%d to %d", fn.min, fn.max)
 }
 
-// splitAnd flattens the top-level AND conjuncts of e.
+// splitAnd flattens the top-level AND conjuncts of e. A literal true conjunct filters nothing (WHERE
+// keeps a row when the whole filter is true, and x AND true is true exactly when x is), so it is
+// left out: the SDKs' ORDER BY rewrite puts "(true) AND (filter)" in every range's query, and the
+// planner must see the filter alone to use the index that serves it.
 func splitAnd(e expr, out []expr) []expr {
 	if b, ok := e.(*binary); ok && b.op == "AND" {
 		out = splitAnd(b.l, out)
 		return splitAnd(b.r, out)
+	}
+	if l, ok := e.(*literal); ok && l.val == true {
+		return out
 	}
 	return append(out, e)
 }

@@ -3,6 +3,7 @@ package sql
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/cosmosdv/validate/internal/engine/index"
@@ -48,6 +49,12 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		_ = q.Shape()
+		// A cross-partition plan, when there is one, rewrites into a query that parses.
+		if pl, err := q.CrossPartitionPlan(map[string]any{"@p": 3.0}, false); err == nil && pl.RewrittenQuery != "" {
+			if _, err := Parse(strings.ReplaceAll(pl.RewrittenQuery, OrderByFilterPlaceholder, "true")); err != nil {
+				t.Fatalf("%q rewrites to %q, which does not parse: %v", text, pl.RewrittenQuery, err)
+			}
+		}
 		res, err := Execute(q, src, Options{Params: map[string]any{"@p": "a"}, Policy: pol, MaxWork: 200_000, MaxAlloc: 200_000, PopulateIndexMetrics: true})
 		if err != nil {
 			return

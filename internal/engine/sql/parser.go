@@ -166,23 +166,27 @@ func (p *parser) parseQuery(sub bool) (*Query, error) {
 		}
 		break
 	}
+	lstart := p.peek().start
+	defer func() { q.spans.list = p.text[lstart:max(lstart, q.spans.listEnd)] }()
 	switch {
 	case p.acceptOp("*"):
 		q.star = true
 	case p.acceptKw("VALUE"):
+		vstart := p.peek().start
 		e, err := p.parseExpr()
 		if err != nil {
 			return nil, err
 		}
 		q.value = true
-		q.items = []selectItem{{e: e}}
+		q.items = []selectItem{{e: e, text: p.since(vstart)}}
 	default:
 		for {
+			istart := p.peek().start
 			e, err := p.parseExpr()
 			if err != nil {
 				return nil, err
 			}
-			it := selectItem{e: e}
+			it := selectItem{e: e, text: p.since(istart)}
 			if p.acceptKw("AS") {
 				if it.alias, err = p.aliasName(); err != nil {
 					return nil, err
@@ -197,7 +201,8 @@ func (p *parser) parseQuery(sub bool) (*Query, error) {
 			}
 		}
 	}
-	if p.acceptKw("FROM") {
+	q.spans.listEnd = p.toks[p.pos-1].end
+	if fstart := p.peek().start; p.acceptKw("FROM") {
 		f, err := p.parseFrom()
 		if err != nil {
 			return nil, err
@@ -214,24 +219,29 @@ func (p *parser) parseQuery(sub bool) (*Query, error) {
 				return nil, errAt(p.text, t.start, t.end, "SC1005", fmt.Sprintf("The query has more than %d JOINs, the maximum the service allows.", MaxJoins))
 			}
 		}
+		q.spans.from = p.since(fstart)
 	}
 	if p.acceptKw("WHERE") {
+		wstart := p.peek().start
 		e, err := p.parseExpr()
 		if err != nil {
 			return nil, err
 		}
 		q.where = e
+		q.spans.where = p.since(wstart)
 	}
 	if p.acceptKw("GROUP") {
 		if err := p.expectKw("BY"); err != nil {
 			return nil, err
 		}
 		for {
+			gstart := p.peek().start
 			e, err := p.parseExpr()
 			if err != nil {
 				return nil, err
 			}
 			q.groupBy = append(q.groupBy, e)
+			q.spans.groupBy = append(q.spans.groupBy, p.since(gstart))
 			if !p.acceptOp(",") {
 				break
 			}
@@ -248,11 +258,12 @@ func (p *parser) parseQuery(sub bool) (*Query, error) {
 			if rank {
 				p.pos++
 			}
+			ostart := p.peek().start
 			e, err := p.parseExpr()
 			if err != nil {
 				return nil, err
 			}
-			it := orderItem{e: e, rank: rank}
+			it := orderItem{e: e, rank: rank, text: p.since(ostart)}
 			if p.acceptKw("DESC") {
 				it.desc = true
 			} else {
@@ -280,6 +291,15 @@ func (p *parser) parseQuery(sub bool) (*Query, error) {
 	end := p.peek().start
 	q.text = strings.TrimSpace(p.text[start:end])
 	return q, nil
+}
+
+// since returns the query text from start to the end of the last token consumed.
+func (p *parser) since(start int) string {
+	end := start
+	if p.pos > 0 {
+		end = max(p.toks[p.pos-1].end, start)
+	}
+	return strings.TrimSpace(p.text[start:end])
 }
 
 // parseCount reads the operand of TOP, OFFSET or LIMIT: an integer literal or a parameter.

@@ -1,0 +1,107 @@
+package report
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/record"
+)
+
+// FanOut is a query that ran across partitions through a client-side query pipeline: the query
+// plan, then the query on every partition key range that can hold results (record.PipelineRun).
+type FanOut struct {
+	// SDK is the design's app.sdk ("" when the design names none and is judged as an application on
+	// an SDK with a query engine).
+	SDK string `json:"sdk,omitempty"`
+	// Hypothetical marks the figure of a Go application, whose SDK cannot run the query: what it
+	// would cost from an SDK with a query engine. It carries no verdict.
+	Hypothetical bool `json:"hypothetical,omitempty"`
+	// RU is the median pipeline charge per execution (plan plus every page of every range).
+	RU float64 `json:"ru"`
+	// Partitions are the ranges touched, in EPK order, with the median charge of each.
+	Partitions []PartitionCharge `json:"partitions"`
+	// Source labels the figures, as Charge.Source does.
+	Source record.ChargeSource `json:"source"`
+}
+
+// PartitionCharge is what one partition key range cost, as the median over the executions.
+type PartitionCharge struct {
+	ID    string  `json:"id"`
+	RU    float64 `json:"ru"`
+	Pages int     `json:"pages"`
+}
+
+// fanOutOf summarises the pipeline runs of a pattern's executions; nil when none used one.
+func fanOutOf(d *design.Design, p *record.Pattern, source record.ChargeSource) *FanOut {
+	var runs []*record.PipelineRun
+	for i := range p.Executions {
+		if pr := p.Executions[i].Pipeline; pr != nil {
+			runs = append(runs, pr)
+		}
+	}
+	if len(runs) == 0 {
+		return nil
+	}
+	f := &FanOut{SDK: d.SDKName(), Hypothetical: runs[0].Hypothetical, Source: source}
+	var totals []float64
+	per := map[string][]float64{}
+	pages := map[string]int{}
+	var order []string
+	for _, r := range runs {
+		totals = append(totals, r.RU)
+		for _, rc := range r.Ranges {
+			if _, ok := per[rc.ID]; !ok {
+				order = append(order, rc.ID)
+			}
+			per[rc.ID] = append(per[rc.ID], rc.RU)
+			pages[rc.ID] = max(pages[rc.ID], rc.Pages)
+		}
+	}
+	f.RU = round2(medianOf(totals))
+	for _, id := range order {
+		f.Partitions = append(f.Partitions, PartitionCharge{ID: id, RU: round2(medianOf(per[id])), Pages: pages[id]})
+	}
+	return f
+}
+
+// medianOf is the median of unsorted values.
+func medianOf(xs []float64) float64 {
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	return median(s)
+}
+
+// fanOutNote says in words what a fan-out query cost, partition by partition.
+func fanOutNote(f *FanOut) string {
+	parts := make([]string, len(f.Partitions))
+	for i, p := range f.Partitions {
+		parts[i] = fmt.Sprintf("%s: %s RU", p.ID, fmtRU(p.RU))
+	}
+	each := strings.Join(parts, ", ")
+	if f.Hypothetical {
+		return fmt.Sprintf("what it would cost from an SDK with a query engine (.NET, Java, Python, JavaScript): %s RU (%s) over %s (%s); the Go SDK cannot run it",
+			fmtRU(f.RU), f.Source, design.Count(len(f.Partitions), "partition"), each)
+	}
+	sdk := "an SDK with a query engine (app.sdk not set)"
+	if f.SDK != "" {
+		sdk = "the " + f.SDK + " SDK"
+	}
+	return fmt.Sprintf("fan-out through the query pipeline of %s: %s RU (%s) over %s touched (%s)",
+		sdk, fmtRU(f.RU), f.Source, design.Count(len(f.Partitions), "partition"), each)
+}
+
+// sdkLine names the application's SDK for the report header, when the design names one or a
+// pattern fanned out; "" otherwise.
+func sdkLine(r *Report) string {
+	if r.Design.SDK != "" {
+		return "app SDK " + r.Design.SDK
+	}
+	for _, p := range r.Patterns {
+		if p.FanOut != nil {
+			return "app SDK not set (judged as one with a query engine)"
+		}
+	}
+	return ""
+}

@@ -1,0 +1,53 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/record"
+)
+
+// TestFanOut: a query that ran through the client-side pipeline gets an ordinary verdict, and the
+// report names the SDK, the partitions touched and each one's charge; for a Go application the
+// refusal stands and the figure is marked as what it would cost from an SDK with a query engine.
+func TestFanOut(t *testing.T) {
+	pipe := func(hyp bool) *record.PipelineRun {
+		return &record.PipelineRun{RU: 9.6, Hypothetical: hyp, Ranges: []record.RangeCharge{
+			{ID: "0", RU: 2.4, Pages: 1}, {ID: "1", RU: 2.5, Pages: 1}, {ID: "2", RU: 2.3, Pages: 1}, {ID: "3", RU: 2.4, Pages: 1}}}
+	}
+	for _, sdk := range []string{design.SDKDotNet, design.SDKGo} {
+		d := shopDesign()
+		d.App = &design.App{SDK: sdk}
+		run := embeddedRun()
+		ex := execs(5, 200, 10, 4, 9.6)
+		if sdk == design.SDKGo {
+			ex = failed(5, 400, "The provided cross partition query can not be directly served by the gateway.", "the Go SDK has no query engine")
+		}
+		for i := range ex {
+			ex[i].Pipeline = pipe(sdk == design.SDKGo)
+		}
+		run.Patterns[3].Executions = ex
+		r := Build(Input{Design: d, Measured: run, Modeled: run, Version: "test"})
+		p := r.Patterns[3]
+		if r.Design.SDK != sdk || p.FanOut == nil || len(p.FanOut.Partitions) != 4 || p.FanOut.RU != 9.6 || p.FanOut.Hypothetical != (sdk == design.SDKGo) {
+			t.Fatalf("%s: sdk %q, fan-out %+v", sdk, r.Design.SDK, p.FanOut)
+		}
+		if want := map[string]Verdict{design.SDKDotNet: Pass, design.SDKGo: Error}[sdk]; p.Verdict != want {
+			t.Errorf("%s: verdict %s, want %s (%v)", sdk, p.Verdict, want, p.Reasons)
+		}
+		var b bytes.Buffer
+		if err := Render(&b, r, "text"); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		want := "fan-out through the query pipeline of the dotnet SDK: 9.6 RU (model) over 4 partitions touched (0: 2.4 RU, 1: 2.5 RU, 2: 2.3 RU, 3: 2.4 RU)"
+		if sdk == design.SDKGo {
+			want = "what it would cost from an SDK with a query engine (.NET, Java, Python, JavaScript): 9.6 RU (model) over 4 partitions"
+		}
+		if !strings.Contains(out, want) || !strings.Contains(out, "app SDK "+sdk) {
+			t.Errorf("%s: the text report does not say %q and name the SDK:\n%s", sdk, want, out)
+		}
+	}
+}
