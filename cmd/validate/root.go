@@ -90,6 +90,7 @@ func (a *app) rootCmd() *cobra.Command {
 		a.compareCmd(),
 		a.configCmd(),
 		a.versionCmd(),
+		a.importCmd(),
 	)
 	return root
 }
