@@ -91,6 +91,7 @@ func (a *app) rootCmd() *cobra.Command {
 		a.configCmd(),
 		a.versionCmd(),
 		a.importCmd(),
+		a.mcpCmd(),
 	)
 	return root
 }
