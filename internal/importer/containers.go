@@ -471,6 +471,10 @@ func translate(v any, seen map[string]string) any {
 			seen[t] = en
 			return en
 		}
+		if en, ok := translatedKeys[strings.TrimPrefix(t, "/")]; ok && strings.HasPrefix(t, "/") {
+			seen[t] = "/" + en
+			return "/" + en
+		}
 	}
 	return v
 }

@@ -248,6 +248,9 @@ func designedThroughput(c *design.Container) azcosmos.ThroughputProperties {
 }
 
 func hasThroughput(tp azcosmos.ThroughputProperties) bool {
+	if tp == (azcosmos.ThroughputProperties{}) {
+		return false // serverless: the zero value has no offer, and its accessors would dereference nil
+	}
 	_, manual := tp.ManualThroughput()
 	_, auto := tp.AutoscaleMaxThroughput()
 	return manual || auto
@@ -258,6 +261,9 @@ func sameThroughput(a, b azcosmos.ThroughputProperties) bool {
 }
 
 func describeThroughput(tp azcosmos.ThroughputProperties) string {
+	if !hasThroughput(tp) {
+		return "no dedicated throughput (serverless)"
+	}
 	if v, ok := tp.AutoscaleMaxThroughput(); ok {
 		return fmt.Sprintf("autoscale max %d RU/s", v)
 	}
