@@ -57,6 +57,50 @@ func (b *builder) readContainers() {
 		}
 	}
 	b.readIaC()
+	b.readMentions()
+}
+
+// readMentions reads the sections no container heading claimed: example documents and indexing
+// sentences go to the container the section's title or the sentence before them names ("Ledger
+// entries:", "## Tickets").
+func (b *builder) readMentions() {
+	for _, s := range b.md.sections {
+		if b.used[s] || isPatternSection(norm(s.title)) {
+			continue
+		}
+		hint := b.mentioned(s.title)
+		for _, bl := range s.blocks {
+			switch bl.kind {
+			case blockPara, blockItem:
+				if h := b.mentioned(bl.text); h != nil {
+					hint = h
+				}
+				if hint != nil && hasAny(norm(bl.text), "index", "索引") && len(indexTokens(bl)) > 0 {
+					b.proseIndexing(hint, bl)
+					b.used[s] = true
+				}
+			case blockCode:
+				if hint != nil && looksLikeJSON(bl) {
+					b.readJSONBlock(hint, bl)
+					b.used[s] = true
+				}
+			}
+		}
+	}
+}
+
+// mentioned is the container a short text names as a word ("Ledger", "ledger's", "tickets").
+func (b *builder) mentioned(text string) *contInfo {
+	lower := strings.ToLower(text)
+	for _, c := range b.conts {
+		n := strings.ToLower(c.name)
+		for _, w := range []string{n, singular(n), n + "s"} {
+			if w != "" && wordIndex(lower, w) >= 0 {
+				return c
+			}
+		}
+	}
+	return nil
 }
 
 func isPatternSection(t string) bool {
@@ -227,7 +271,7 @@ func (b *builder) readContainerBlocks(ci *contInfo, blocks []*block, indexing bo
 			ci.purpose = bl.value
 		case hasAny(eff, "ru impact", "ru 影响", "attributes", "属性", "aggregate boundary", "聚合边界", "justification", "理由"):
 			// Read for RU figures and pattern references by the prose pass; nothing to map here.
-		case indexing && bl.text != "" && len(pathTokens(bl.text, bl.code)) > 0:
+		case (indexing || hasAny(norm(bl.text), "index", "索引")) && bl.text != "" && len(indexTokens(bl)) > 0:
 			b.proseIndexing(ci, bl)
 		case bl.label != "" && bl.text != "":
 			ci.extra = append(ci.extra, fmt.Sprintf("%q (line %d): %s", bl.label, bl.line, excerpt(bl.value, 120)))
@@ -379,9 +423,9 @@ func (b *builder) addPaths(ci *contInfo, dst *[]string, bl *block, which string)
 // indexed; everything else is excluded."
 func (b *builder) proseIndexing(ci *contInfo, bl *block) {
 	t := norm(bl.text)
-	paths := pathTokens(bl.text, bl.code)
+	paths := indexTokens(bl)
 	rest := hasAny(t, "everything else", "all other", "other paths", "其他", "其余", "/*")
-	excl := hasAny(t, "exclude", "排除", "not index", "don't index", "do not index", "不索引", "不需要索引", "skip")
+	excl := hasAny(t, "exclude", "排除", "not index", "don't index", "do not index", "不索引", "不需要索引", "skip", "out of the index", "never be indexed")
 	var inc, exc []string
 	for _, p := range paths {
 		if p == "/*" {
@@ -409,11 +453,26 @@ func (b *builder) proseIndexing(ci *contInfo, bl *block) {
 	ci.ixNotes = append(ci.ixNotes, fmt.Sprintf("indexing read from a sentence (line %d): %q", bl.line, excerpt(bl.text, 120)))
 }
 
+// indexTokens are the paths a sentence about indexing names: "/status" words, or code spans holding a
+// property name (`orderRef`).
+func indexTokens(bl *block) []string {
+	if ps := pathTokens(bl.text, bl.code); len(ps) > 0 {
+		return ps
+	}
+	var out []string
+	for _, c := range bl.code {
+		if isIdent(c) && !strings.Contains(c, ".") {
+			out = append(out, "/"+c)
+		}
+	}
+	return out
+}
+
 // compositeFromText reads "(/userId ASC, /createdAt DESC)" or "`/type` asc + `/ts` desc".
 func compositeFromText(value string, code []string) [][]design.CompositePath {
-	text := norm(value)
+	text := strings.NewReplacer("（", "(", "）", ")", "，", ",", "；", ";").Replace(value)
 	if len(code) > 0 && !strings.Contains(text, "/") {
-		text = norm(strings.Join(code, ", "))
+		text = strings.Join(code, ", ")
 	}
 	var out [][]design.CompositePath
 	for _, group := range strings.FieldsFunc(text, func(r rune) bool { return r == ';' || r == '|' || r == '；' || r == ')' }) {
@@ -424,7 +483,7 @@ func compositeFromText(value string, code []string) [][]design.CompositePath {
 				continue
 			}
 			order := "asc"
-			if i+1 < len(words) && hasAny(words[i+1], "desc", "降序") {
+			if i+1 < len(words) && hasAny(strings.ToLower(words[i+1]), "desc", "降序") {
 				order = "desc"
 			}
 			cur = append(cur, design.CompositePath{Path: w, Order: order})

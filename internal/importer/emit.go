@@ -322,6 +322,9 @@ func (b *builder) pattern(path string, p *design.AccessPattern) *yaml.Node {
 	if p.Document != "" {
 		b.kv(m, path+".document", "document", str(p.Document))
 	}
+	if p.Consistency != "" {
+		b.kv(m, path+".consistency", "consistency", str(p.Consistency))
+	}
 	if p.Query != "" {
 		q := str(p.Query)
 		q.Style = yaml.DoubleQuotedStyle

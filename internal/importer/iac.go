@@ -166,7 +166,9 @@ func azContainers(body string) []iacContainer {
 func bicepContainers(body, what string) []iacContainer {
 	var out []iacContainer
 	var cur *iacContainer
-	lines := strings.Split(body, "\n")
+	// Braces open and close blocks; one property per line is what is left: "options: { throughput:
+	// 1000 }" reads as "options:" and "throughput: 1000".
+	lines := strings.Split(strings.NewReplacer("{", "\n", "}", "\n").Replace(body), "\n")
 	for i := 0; i < len(lines); i++ {
 		l := strings.TrimSpace(lines[i])
 		if strings.HasPrefix(l, "resource ") {

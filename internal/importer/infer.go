@@ -24,7 +24,7 @@ type typeGroup struct {
 	idPrefix string
 }
 
-var typeFields = []string{"type", "docType", "documentType", "entityType", "entity", "kind", "_type", "recordType", "itemType"}
+var typeFields = []string{"type", "docType", "documentType", "entityType", "_type", "recordType", "itemType"}
 
 var systemProps = map[string]bool{"_rid": true, "_self": true, "_etag": true, "_ts": true, "_attachments": true, "_lsn": true}
 
@@ -376,7 +376,10 @@ func idPrefix(ids []string) string {
 			p = ""
 		}
 	}
-	// Back off to a separator or a letter/digit boundary.
+	// Back off to the last separator, else to a letter/digit boundary.
+	if i := strings.LastIndexAny(p, "_-:#./"); i >= 0 {
+		return validPrefix(p[:i+1])
+	}
 	for len(p) > 0 {
 		last := p[len(p)-1]
 		if strings.IndexByte("_-:#./", last) >= 0 {
@@ -387,6 +390,10 @@ func idPrefix(ids []string) string {
 		}
 		p = p[:len(p)-1]
 	}
+	return validPrefix(p)
+}
+
+func validPrefix(p string) string {
 	if !isPrintableASCII(p) || len(p) > 40 {
 		return ""
 	}
@@ -419,51 +426,33 @@ func (b *builder) buildDocTypes(idx int, ci *contInfo, path string) {
 	} else {
 		b.note(path+".documents", "%d example document(s) at %s line %d, grouped by %s", len(ci.docs), b.mdName(), ci.docsLine, orWord(tfWord(tf), "shape"))
 	}
-	// Parents: a type whose documents share a partition with a type whose documents own it (their key
-	// value is their id) is that type's child.
-	first := strings.TrimPrefix(c.PartitionKey[0], "/")
-	owner := map[string]*object{}
-	var ownerGroup *typeGroup
-	for _, g := range groups {
-		own := len(g.docs) > 0
-		for _, d := range g.docs {
-			kv, ok1 := scalarString(d.m[first])
-			id, ok2 := scalarString(d.m["id"])
-			if !ok1 || !ok2 || kv != id {
-				own = false
+	b.findParents(c, groups)
+	// Parents are inferred before their children, whose fields may copy theirs; the file keeps the
+	// examples' order.
+	types := make([]design.DocType, len(groups))
+	done := map[*typeGroup]bool{}
+	var infer func(ti int)
+	infer = func(ti int) {
+		g := groups[ti]
+		if done[g] {
+			return
+		}
+		done[g] = true
+		if g.parent != nil {
+			for pi, p := range groups {
+				if p == g.parent {
+					infer(pi)
+				}
 			}
 		}
-		if own && ownerGroup == nil && first != "id" {
-			ownerGroup = g
-			for _, d := range g.docs {
-				kv, _ := scalarString(d.m[first])
-				owner[kv] = d
-			}
-		}
+		types[ti] = design.DocType{Type: g.name}
+		g.t = &types[ti]
+		b.inferFields(fmt.Sprintf("%s.documents[%d]", path, ti), c, g, tf)
 	}
-	for _, g := range groups {
-		if ownerGroup == nil || g == ownerGroup || len(g.docs) == 0 {
-			continue
-		}
-		pmap := map[*object]*object{}
-		for _, d := range g.docs {
-			kv, _ := scalarString(d.m[first])
-			if p, ok := owner[kv]; ok {
-				pmap[d] = p
-			}
-		}
-		if len(pmap) == len(g.docs) || b.relation(ownerGroup.name, g.name) != nil {
-			g.parent, g.parentOf = ownerGroup, pmap
-		}
+	for ti := range groups {
+		infer(ti)
 	}
-	for ti, g := range groups {
-		tp := fmt.Sprintf("%s.documents[%d]", path, ti)
-		t := design.DocType{Type: g.name}
-		g.t = &t
-		b.inferFields(tp, c, g, tf)
-		c.Documents = append(c.Documents, t)
-		g.t = &c.Documents[len(c.Documents)-1]
-	}
+	c.Documents = types
 	// The counts are set once every container is known (sizeCounts); record the groups for it.
 	b.groups = append(b.groups, containerGroups{idx: idx, path: path, groups: groups})
 }
@@ -571,6 +560,24 @@ func (b *builder) inferFields(path string, c *design.Container, g *typeGroup, tf
 				f.Cardinality = 20
 				b.todo(path+".fields."+segs[0], "the examples of %q lack the key %s: generated with 20 distinct values; say how many there are", g.name, kp)
 			}
+		}
+	}
+	// The first key level of a root type drawn from the few values the examples show would put all
+	// documents in a handful of partitions: generate codes like them instead; sizeCounts sets how many.
+	if k := strings.TrimPrefix(c.PartitionKey[0], "/"); g.parent == nil && !strings.Contains(k, "/") && k != "id" {
+		if f, ok := t.Fields.Lookup(k); ok && (len(f.OneOf) > 0 || f.Const != nil) {
+			var ss []string
+			for _, v := range append(f.OneOf, f.Const) {
+				if s, ok := v.(string); ok {
+					ss = append(ss, s)
+				}
+			}
+			p := idPrefix(ss)
+			if p == "" {
+				p = k + "-"
+			}
+			*f = design.Field{Gen: "code", Prefix: p}
+			b.todo(path+".fields."+k, "the examples show only %d value(s) of the key %s; drafted as codes %q…", len(ss), k, p)
 		}
 	}
 	// A parent key must exist on the parent too: guard copies that point nowhere.
@@ -726,7 +733,8 @@ func templateOf(docs []*object, name string, derived map[string]string) string {
 			continue
 		}
 		s, ok := scalarString(docs[0].m[k])
-		if ok && len(s) >= 2 && s != v0 && strings.Contains(v0, s) {
+		_, isNum := docs[0].m[k].(number)
+		if ok && (len(s) >= 2 || isNum && s != "") && s != v0 && strings.Contains(v0, s) {
 			cands = append(cands, cand{k, s})
 		}
 	}
@@ -825,8 +833,12 @@ func parseTime(s string) (time.Time, bool) {
 }
 
 func parseDate(s string) (time.Time, bool) {
-	t, err := time.Parse("2006-01-02", s)
-	return t, err == nil
+	for _, l := range []string{"2006-01-02", "2006-01-02T15", "2006-01-02-15", "2006-01"} {
+		if t, err := time.Parse(l, s); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
 }
 
 func lname(name string) string { return strings.ToLower(strings.ReplaceAll(name, "_", "")) }
@@ -925,7 +937,7 @@ func inferString(name string, vals []any, isType bool) (design.Field, string) {
 		return design.Field{Gen: "isoTime", From: ts[0], To: ts[1]}, ""
 	}
 	if ts, ok := timesOf(ss, parseDate); ok {
-		return design.Field{Gen: "isoTime", From: ts[0], To: ts[1]}, "the examples are dates; the generator writes full RFC 3339 timestamps"
+		return design.Field{Gen: "isoTime", From: ts[0], To: ts[1]}, "the examples are dates or time bins; the generator writes full RFC 3339 timestamps"
 	}
 	switch {
 	case allMatch(ss, isEmail):
@@ -1163,4 +1175,71 @@ func inferArray(name string, vals []any) (design.Field, string) {
 		of.Optional = 0
 	}
 	return design.Field{Array: &design.ArraySpec{Min: lo, Max: hi}, Of: &of}, why
+}
+
+// findParents makes T a child of P when every example of T shares its first key value with an example
+// of P whose id a field of T holds (order.userId = user.id, event.sessionId = session.id). Among
+// several candidates the one referenced by the deepest key level wins (an event belongs to its
+// session rather than to its user).
+func (b *builder) findParents(c *design.Container, groups []*typeGroup) {
+	first := strings.TrimPrefix(c.PartitionKey[0], "/")
+	level := map[string]int{}
+	for i, kp := range c.PartitionKey {
+		level[strings.TrimPrefix(kp, "/")] = i + 1
+	}
+	same := func(a, b *object, f string) bool {
+		x, ok1 := scalarString(a.m[f])
+		y, ok2 := scalarString(b.m[f])
+		return ok1 && ok2 && x == y
+	}
+	ancestor := func(a, of *typeGroup) bool {
+		for p := of; p != nil; p = p.parent {
+			if p == a {
+				return true
+			}
+		}
+		return false
+	}
+	for _, g := range groups {
+		if len(g.docs) == 0 {
+			continue
+		}
+		var best *typeGroup
+		var bestMap map[*object]*object
+		bestScore := -1
+		for _, p := range groups {
+			if p == g || len(p.docs) == 0 || ancestor(g, p) {
+				continue
+			}
+			pmap := map[*object]*object{}
+			score := 0
+			for _, d := range g.docs {
+				for _, pd := range p.docs {
+					if first != "id" && !same(d, pd, first) {
+						continue
+					}
+					pid, ok := scalarString(pd.m["id"])
+					if !ok {
+						continue
+					}
+					for _, f := range d.keys {
+						if v, ok := scalarString(d.m[f]); ok && f != "id" && v == pid {
+							pmap[d] = pd
+							score = max(score, level[f])
+							break
+						}
+					}
+					if pmap[d] != nil {
+						break
+					}
+				}
+			}
+			if len(pmap) == len(g.docs) && score > bestScore {
+				best, bestMap, bestScore = p, pmap, score
+			}
+		}
+		if best != nil {
+			g.parent, g.parentOf = best, bestMap
+		}
+	}
 }

@@ -15,7 +15,7 @@ type row struct {
 	id                              string
 	order                           int
 	desc, ops, conts, rps, ru, kind string
-	notes                           string
+	notes, consistency              string
 	code                            []string
 	extra                           []string
 	line                            int
@@ -27,7 +27,7 @@ type row struct {
 func columnRole(h string) string {
 	h = norm(h)
 	switch {
-	case hasAny(h, "cosmos db operation", "operation", "操作", "api call", "sdk call"):
+	case hasAny(h, "cosmos db operation", "operation", "操作", "api call", "sdk call") || h == "op" || h == "ops":
 		return "ops"
 	case hasAny(h, "peak", "峰值") && hasAny(h, "rps", "qps", "rate", "请求", "/s"):
 		if hasAny(h, "avg", "average", "平均") {
@@ -45,8 +45,10 @@ func columnRole(h string) string {
 	case h == "pattern #" || h == "pattern" || h == "#" || h == "id" || h == "ap" || h == "ap #" || h == "no." || h == "编号" ||
 		h == "模式" || h == "模式 #" || h == "模式#" || h == "序号" || h == "pattern id" || h == "access pattern #":
 		return "id"
-	case hasAny(h, "description", "描述", "pattern name", "name", "名称", "access pattern", "访问模式", "use case", "用例"):
+	case hasAny(h, "description", "描述", "pattern name", "name", "名称", "access pattern", "访问模式", "use case", "用例") || h == "what":
 		return "desc"
+	case hasAny(h, "consisten", "一致性"):
+		return "consistency"
 	case h == "status" || h == "状态":
 		return "status"
 	case hasAny(h, "attributes", "属性"):
@@ -77,7 +79,8 @@ func (b *builder) collectRows() []*row {
 						if idCol < 0 {
 							idCol = i
 						} else {
-							roles[i] = ""
+							roles[i] = "desc" // "ID | Pattern | ...": the second is the name
+							useful++
 						}
 					case "ops", "rps", "peak", "avg", "ru", "desc":
 						useful++
@@ -128,6 +131,8 @@ func (b *builder) collectRows() []*row {
 						case "notes":
 							r.notes = strings.TrimSpace(r.notes + " " + c.text)
 						case "id":
+						case "consistency":
+							r.consistency = orKeep(r.consistency, c.text)
 						case "status":
 						case "attrs":
 							r.notes = strings.TrimSpace(r.notes + " attributes: " + c.text)
@@ -265,6 +270,10 @@ func (b *builder) pattern1(r *row) {
 		how = "by the document type it mentions"
 	}
 	if ci < 0 {
+		ci = b.containerByField(pathTokens(r.ops+" "+r.notes, r.code), sql)
+		how = "by the fields it names"
+	}
+	if ci < 0 {
 		ci = 0
 		how = "the first container: nothing in the row names one"
 	}
@@ -293,6 +302,11 @@ func (b *builder) pattern1(r *row) {
 		b.batchOps(path, &ap, r, t, c)
 	case design.OpQuery:
 		b.query(path, &ap, r, sql, t, c)
+	}
+	if lvl := consistencyIn(norm(r.consistency)); lvl != "" && (ap.Op == design.OpRead || ap.Op == design.OpQuery) {
+		ap.Consistency = lvl
+	} else if r.consistency != "" && lvl == "" {
+		b.todo(path+".name", "consistency %q not understood", r.consistency)
 	}
 	b.rpsOf(path, &ap, r)
 	b.estimateOf(path, &ap, r)
@@ -338,6 +352,34 @@ func (b *builder) containerByType(text string) int {
 	return -1
 }
 
+// containerByField is the container whose types have every field a row names (`/balance`, c.status).
+func (b *builder) containerByField(paths []string, sql string) int {
+	var names []string
+	for _, p := range paths {
+		names = append(names, strings.Split(strings.TrimPrefix(p, "/"), "/")[0])
+	}
+	for _, f := range sqlFilters(sql) {
+		names = append(names, f.path[0])
+	}
+	if len(names) == 0 {
+		return -1
+	}
+	for i, c := range b.d.Containers {
+		for _, d := range c.Documents {
+			all := true
+			for _, n := range names {
+				if _, ok := d.Fields.Lookup(n); !ok {
+					all = false
+				}
+			}
+			if all {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
 func mentions(lower, typ string) bool {
 	ty := strings.ToLower(typ)
 	for _, w := range strings.FieldsFunc(lower, func(r rune) bool {
@@ -365,6 +407,11 @@ func pickType(c *design.Container, text, sql string) (*design.DocType, string) {
 		}
 	}
 	lower := strings.ToLower(text + " " + sql)
+	for zh, en := range zhNouns {
+		if strings.Contains(lower, zh) {
+			lower += " " + en
+		}
+	}
 	bestI, bestAt := -1, 1<<30
 	for i := range c.Documents {
 		ty := strings.ToLower(c.Documents[i].Type)
@@ -435,7 +482,7 @@ func (b *builder) rpsOf(path string, ap *design.AccessPattern, r *row) {
 	if avg == 0 && peak == 0 {
 		if v, ok := b.rpsProse[r.id]; ok {
 			avg = v
-			from = fmt.Sprintf("%g RPS from the prose (hot-partition analysis); no RPS column for this pattern", v)
+			from = fmt.Sprintf("%g RPS read from the prose; no RPS column for this pattern", v)
 		}
 	}
 	switch {
@@ -453,6 +500,11 @@ func (b *builder) rpsOf(path string, ap *design.AccessPattern, r *row) {
 		b.todo(path+".rps", "%s", from)
 	}
 }
+
+// zhNouns names common entities in Chinese, so that a Chinese pattern row finds English type names.
+var zhNouns = map[string]string{"订单": "order", "顾客": "customer", "客户": "customer", "用户": "user", "产品": "product", "商品": "product",
+	"评论": "review comment", "设备": "device", "会话": "session", "事件": "event", "帖子": "post", "玩家": "player", "分数": "score",
+	"租户": "tenant", "消息": "message", "支付": "payment", "付款": "payment", "餐厅": "restaurant", "菜单": "menu", "读数": "reading"}
 
 // referenceRU are the seed prompt's own reference charges for 1 KB documents (point read 1, query
 // 2–5, write 5, update 7, delete 5), used only when the markdown gives no figure.
@@ -564,14 +616,16 @@ func (b *builder) batchOps(path string, ap *design.AccessPattern, r *row, t *des
 // or right before it ("peak 1500").
 func rateLabel(q quantity) string {
 	var cands []string
-	w := strings.FieldsFunc(q.after, func(r rune) bool { return strings.ContainsRune(" /:(),", r) })
-	if len(w) > 0 && (w[0] == "rps" || w[0] == "qps" || w[0] == "req" || w[0] == "requests") {
-		w = w[1:]
+	// Only a word next to the number counts: "500 avg, 1500 peak" and "平均 400，峰值 1200" both read right.
+	after := strings.TrimLeft(q.after, " ")
+	for _, unit := range []string{"rps", "qps", "req/s", "requests/s"} {
+		after = strings.TrimLeft(strings.TrimPrefix(after, unit), " ")
 	}
-	if len(w) > 0 {
+	if w := strings.Fields(after); len(w) > 0 && !strings.ContainsAny(after[:1], ",;/|)") {
 		cands = append(cands, w[0])
 	}
-	if w := strings.FieldsFunc(q.before, func(r rune) bool { return strings.ContainsRune(" :(=,", r) }); len(w) > 0 {
+	before := strings.TrimRight(q.before, " :=(")
+	if w := strings.Fields(before); len(w) > 0 && !strings.ContainsAny(before[len(before)-1:], ",;/|") {
 		cands = append(cands, w[len(w)-1])
 	}
 	for _, x := range cands {

@@ -102,7 +102,8 @@ func (b *builder) readProse() {
 				continue
 			}
 			if _, ok := b.ruProse[ref.id]; !ok {
-				f.label = fmt.Sprintf("%q at %s line %d", excerpt(text, 90), b.mdName(), line)
+				n := norm(text)
+				f.label = fmt.Sprintf("%q at %s line %d", excerpt(n[ref.pos:min(len(n), max(f.pos+len(f.label), ref.pos+20))], 90), b.mdName(), line)
 				b.ruProse[ref.id] = f
 			}
 		}
@@ -259,7 +260,7 @@ func (b *builder) readPrices(bl *block, costs bool, s *section) {
 		money := strings.HasSuffix(before, "$") || strings.HasPrefix(after, "usd") || strings.HasPrefix(after, "美元")
 		p := b.pricing()
 		switch {
-		case (q.v == 2592000 || q.v == 2628000) && hasAny(after, "second", "秒", "s/month", "sec"):
+		case (q.v == 2592000 || q.v == 2628000) && hasAny(after, "second", "秒", "s/month", "sec") && hasAny(text, "month", "月"):
 			if p.SecondsPerMonth == 0 {
 				p.SecondsPerMonth = q.v
 				b.todo("pricing", "month length %s s read from line %d", strconv.FormatFloat(q.v, 'f', -1, 64), bl.line)

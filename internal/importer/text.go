@@ -34,7 +34,7 @@ type quantity struct {
 	after  string // up to 24 bytes after
 }
 
-var numRe = regexp.MustCompile(`(\d[\d,]*(?:\.\d+)?)\s*([kKmMbB万千亿])?`)
+var numRe = regexp.MustCompile(`(\d+(?:,\d{3})*(?:\.\d+)?)\s*([kKmMbB万千亿])?`)
 
 // quantities finds the numbers of a short text, with K/M/B and 万/千/亿 multipliers and thousands
 // separators ("4,000", "1.2K", "10M", "5万").
