@@ -365,8 +365,31 @@ func isIdent(s string) bool {
 	return true
 }
 
+// validKey accepts a key path whose segments can also be placeholders ({tenantId}): ASCII names.
 func validKey(p string) bool {
-	return strings.HasPrefix(p, "/") && len(p) > 1 && !strings.HasSuffix(p, "/") && !strings.ContainsAny(p, "[]*?#{} ") && !strings.Contains(p, "//")
+	if !strings.HasPrefix(p, "/") || len(p) < 2 || strings.HasSuffix(p, "/") {
+		return false
+	}
+	for _, seg := range strings.Split(p[1:], "/") {
+		if !placeholderName(seg) {
+			return false
+		}
+	}
+	return true
+}
+
+// placeholderName: a name a {placeholder} can hold.
+func placeholderName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c == '_' && i > 0 || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 func dedupe(ss []string) []string {

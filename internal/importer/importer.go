@@ -9,6 +9,7 @@
 package importer
 
 import (
+	"bytes"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -53,9 +54,10 @@ func Import(src []byte, o Options) (res *Result, err error) {
 		return nil, fmt.Errorf("markdown larger than %d bytes", MaxInput)
 	}
 	b := &builder{o: o, notes: map[string][]string{}, served: map[string]string{}}
-	b.md = parseMarkdown(src)
+	// Design files are UTF-8; so is everything the draft quotes.
+	b.md = parseMarkdown(clean(src))
 	if len(o.Requirements) > 0 {
-		b.req = parseMarkdown(o.Requirements)
+		b.req = parseMarkdown(clean(o.Requirements))
 	}
 	b.build()
 	out, err := b.emit()
@@ -72,6 +74,21 @@ func Import(src []byte, o Options) (res *Result, err error) {
 	}
 	res.Design, res.Problems = design.Parse(out, name)
 	return res, nil
+}
+
+// clean makes the input valid UTF-8 without control characters (YAML refuses them), keeping line
+// breaks and tabs.
+func clean(src []byte) []byte {
+	src = bytes.ToValidUTF8(src, []byte("\uFFFD"))
+	return bytes.Map(func(r rune) rune {
+		if r == '\n' || r == '\t' || r == '\r' {
+			return r
+		}
+		if r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f || r == 0xfeff || r >= 0xd800 && r <= 0xdfff || r == 0xfffe || r == 0xffff {
+			return ' '
+		}
+		return r
+	}, src)
 }
 
 // builder accumulates the draft.
@@ -225,12 +242,12 @@ func (b *builder) reportUnmapped() {
 		if len(parts) == 0 {
 			continue
 		}
-		title := s.title
+		title, line := s.title, s.line
 		if title == "" {
-			title = "(before the first heading)"
+			title, line = "(before the first heading)", 1
 		}
 		b.header0 = append(b.header0, fmt.Sprintf("TODO(import): not mapped: section %q (%s line %d): %s",
-			title, b.mdName(), s.line, excerpt(strings.Join(parts, " "), 160)))
+			title, b.mdName(), line, excerpt(strings.Join(parts, " "), 160)))
 		b.todos++
 	}
 }

@@ -83,3 +83,18 @@ func TestCorpusGolden(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkImportLargest drafts the largest corpus file (with its requirements, if any).
+func BenchmarkImportLargest(b *testing.B) {
+	var md, req string
+	var size int64
+	for _, files := range corpus(b) {
+		if st, err := os.Stat(files[0]); err == nil && st.Size() > size {
+			md, req, size = files[0], files[1], st.Size()
+		}
+	}
+	b.Logf("%s (%d bytes)", md, size)
+	for b.Loop() {
+		importFile(b, md, req)
+	}
+}

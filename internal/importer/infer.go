@@ -58,7 +58,17 @@ func (b *builder) buildContainer(idx int, ci *contInfo) {
 	}
 
 	// Partition key.
-	keys := ci.keyPaths
+	var keys []string
+	for _, k := range ci.keyPaths {
+		if !strings.HasPrefix(k, "/") {
+			k = "/" + k
+		}
+		if validKey(k) {
+			keys = append(keys, k)
+		} else {
+			b.todo(path+".partitionKey", "%q is not a usable key path; left out", k)
+		}
+	}
 	fieldsOf := docFieldNames(ci.docs)
 	switch {
 	case len(keys) == 0 && len(ci.docs) > 0:
@@ -673,9 +683,12 @@ func (b *builder) deriveField(g *typeGroup, name string, derived map[string]stri
 		return design.Field{Copy: "id"}, "the same value as the id in every example"
 	}
 	if g.parent != nil {
-		cands := []string{name, "id"}
+		cands := []string{"id"}
+		if placeholderName(name) {
+			cands = []string{name, "id"}
+		}
 		for _, k := range g.parent.docs[0].keys {
-			if k != name && k != "id" {
+			if k != name && k != "id" && placeholderName(k) {
 				cands = append(cands, k)
 			}
 		}
@@ -693,7 +706,7 @@ func (b *builder) deriveField(g *typeGroup, name string, derived map[string]stri
 		}
 	}
 	for _, other := range g.docs[0].keys {
-		if other == name || other == "id" || dependsOn(derived, other, name) {
+		if other == name || other == "id" || dependsOn(derived, other, name) || !placeholderName(other) {
 			continue
 		}
 		if eq(func(d *object) (string, bool) { return scalarString(d.m[other]) }) {

@@ -588,6 +588,9 @@ func patchFor(name string, f *design.Field, text string) design.PatchOp {
 	case f.Array != nil:
 		return design.PatchOp{Op: "set", Path: p, Value: []any{}}
 	}
+	if !placeholderName(name) {
+		return design.PatchOp{Op: "set", Path: p, Value: "TODO"}
+	}
 	return design.PatchOp{Op: "set", Path: p, Value: "{" + name + "}"}
 }
 

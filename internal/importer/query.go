@@ -201,6 +201,11 @@ func (b *builder) query(path string, ap *design.AccessPattern, r *row, sql strin
 	for _, f := range filters {
 		fld := fieldAt(t, f.path)
 		tpl := "{" + strings.Join(f.path, ".") + "}"
+		for _, seg := range f.path {
+			if !placeholderName(seg) {
+				fld = nil // a name a template cannot hold: treated as unknown
+			}
+		}
 		switch {
 		case f.param != "":
 			if _, done := params[f.param]; done {
@@ -231,7 +236,7 @@ func (b *builder) query(path string, ap *design.AccessPattern, r *row, sql strin
 		if tk.kind == 'p' {
 			if _, ok := params[tk.s]; !ok {
 				name := strings.TrimPrefix(tk.s, "@")
-				if f, ok := t.Fields.Lookup(name); ok && f != nil {
+				if f, ok := t.Fields.Lookup(name); ok && f != nil && placeholderName(name) {
 					params[tk.s] = "{" + name + "}"
 				} else {
 					params[tk.s] = "TODO"
@@ -255,6 +260,19 @@ func (b *builder) query(path string, ap *design.AccessPattern, r *row, sql strin
 		sql = sb.String()
 	}
 	ap.Query = sql
+	// The design reads parameters its own way; agree with it exactly.
+	used := design.QueryParams(sql)
+	for k := range params {
+		if !slicesContains(used, k) {
+			delete(params, k)
+		}
+	}
+	for _, k := range used {
+		if _, ok := params[k]; !ok {
+			params[k] = "TODO"
+			unknown = append(unknown, k)
+		}
+	}
 	if len(params) > 0 {
 		ap.Params = params
 	}
@@ -282,6 +300,15 @@ func (b *builder) query(path string, ap *design.AccessPattern, r *row, sql strin
 	if _, err := cosmossql.Parse(sql); err != nil {
 		b.todo(path+".query", "the query does not parse here (%v); fix the SQL", err)
 	}
+}
+
+func slicesContains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 func pinsOtherType(filters []sqlFilter, typ string) bool {

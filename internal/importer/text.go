@@ -186,7 +186,11 @@ func identifier(s string, sep string) string {
 			}
 		}
 	}
-	return strings.Trim(sb.String(), "-_")
+	out := strings.Trim(sb.String(), "-_")
+	if r := []rune(out); len(r) > 60 {
+		out = strings.Trim(string(r[:60]), "-_")
+	}
+	return out
 }
 
 // singular strips an English plural ending: orders → order, categories → category, boxes → box.
