@@ -58,6 +58,9 @@ func (b *builder) readContainers() {
 	}
 	b.readIaC()
 	b.readMentions()
+	for _, s := range b.iacUsed {
+		b.used[s] = true
+	}
 }
 
 // readMentions reads the sections no container heading claimed: example documents and indexing

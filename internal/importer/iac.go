@@ -38,7 +38,7 @@ func (b *builder) readIaC() {
 			for _, f := range found {
 				f.line = bl.line
 				b.applyIaC(f)
-				b.used[s] = true
+				b.iacUsed = append(b.iacUsed, s) // marked used after readMentions has read the rest of it
 			}
 		}
 	}

@@ -117,6 +117,8 @@ type builder struct {
 	scale map[string]float64
 	// used marks the sections whose content was mapped.
 	used map[*section]bool
+	// iacUsed are the sections a provisioning snippet was read from.
+	iacUsed []*section
 	// groups holds each container's document types with their examples, for sizeCounts.
 	groups []containerGroups
 }
