@@ -35,7 +35,8 @@ func (b *builder) scaleOf(name string) (float64, bool) {
 	if v, ok := b.scale[n]; ok {
 		return v, true
 	}
-	for k, v := range b.scale {
+	for _, k := range sortedKeys(b.scale) {
+		v := b.scale[k]
 		if strings.HasSuffix(n, k) || strings.HasSuffix(k, n) {
 			return v, true
 		}

@@ -96,7 +96,7 @@ func (b *builder) buildContainer(idx int, ci *contInfo) {
 	for i, k := range keys {
 		top := strings.Split(strings.TrimPrefix(k, "/"), "/")[0]
 		if len(ci.docs) > 0 && !fieldsOf[top] && k != "/id" {
-			for f := range fieldsOf {
+			for _, f := range sortedKeys(fieldsOf) {
 				if strings.EqualFold(f, top) || strings.EqualFold(strings.ReplaceAll(f, "_", ""), strings.ReplaceAll(top, "_", "")) {
 					b.todo(path+".partitionKey", "the key %s is written %q in the examples; using /%s", k, f, f)
 					keys[i] = "/" + f

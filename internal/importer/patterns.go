@@ -407,9 +407,9 @@ func pickType(c *design.Container, text, sql string) (*design.DocType, string) {
 		}
 	}
 	lower := strings.ToLower(text + " " + sql)
-	for zh, en := range zhNouns {
+	for _, zh := range sortedKeys(zhNouns) {
 		if strings.Contains(lower, zh) {
-			lower += " " + en
+			lower += " " + zhNouns[zh]
 		}
 	}
 	bestI, bestAt := -1, 1<<30
