@@ -29,6 +29,11 @@ parsed or validated.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			worst := ExitOK
 			for _, path := range args {
+				if isMarkdown(path) {
+					fmt.Fprintln(a.stderr, markdownHint(path))
+					worst = ExitUsage
+					continue
+				}
 				d, err := design.Load(path)
 				if err != nil {
 					fmt.Fprintln(a.stderr, err)

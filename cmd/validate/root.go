@@ -90,6 +90,8 @@ func (a *app) rootCmd() *cobra.Command {
 		a.compareCmd(),
 		a.configCmd(),
 		a.versionCmd(),
+		a.importCmd(),
+		a.mcpCmd(),
 	)
 	return root
 }

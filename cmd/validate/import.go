@@ -1,0 +1,172 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/importer"
+	"github.com/spf13/cobra"
+)
+
+const importLong = `Import drafts a design file from the markdown an AI data-modeling session (or a person following its
+template) produced: cosmosdb_data_model.md, and optionally cosmosdb_requirements.md for scale,
+relationships and request rates.
+
+It maps container sections (name, partition key, throughput, TTL, unique keys), indexing-policy JSON
+and prose lists, composite indexes, the example documents (grouped into document types, with
+generators inferred from their values) and the numbered access-pattern table (operation, SQL, RPS,
+RU estimate, container and sampled type). Headings may be English or Chinese.
+
+Every inference a person should check carries a "# TODO(import): ..." comment saying why; whatever
+cannot be mapped stays in the draft as a TODO. The draft always parses; lint it and run it next.
+
+Exit 0 when the draft is written, 2 when a file cannot be read or the output exists (use --force).`
+
+func (a *app) importCmd() *cobra.Command {
+	var reqFile, out, name string
+	var force bool
+	cmd := &cobra.Command{
+		Use:   "import FILE.md",
+		Short: "Draft a design file from a cosmosdb_data_model.md (markdown → design YAML)",
+		Long:  importLong,
+		Example: `  validate import cosmosdb_data_model.md --requirements cosmosdb_requirements.md -o designs/shop.yaml
+  validate import cosmosdb_data_model.md > draft.yaml && validate lint draft.yaml`,
+		Args: needArgs(1, "markdown file"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return usageErr("import: one markdown file at a time (got %d)", len(args))
+			}
+			res, err := importFiles(args[0], reqFile, name)
+			if err != nil {
+				return err
+			}
+			if out == "" || out == "-" {
+				if _, err := a.stdout.Write(res.YAML); err != nil {
+					return infraErr(err)
+				}
+			} else if err := writeNew(out, res.YAML, force); err != nil {
+				return err
+			}
+			where := out
+			if where == "" || where == "-" {
+				where = "standard output"
+			}
+			fmt.Fprintf(a.stderr, "%s: drafted %s, %s, %s to %s; %s to check\n", args[0],
+				design.Count(res.Containers, "container"), design.Count(res.Types, "document type"),
+				design.Count(res.Patterns, "access pattern"), where, design.Count(res.TODOs, "TODO(import) comment"))
+			if res.Problems != nil {
+				fmt.Fprintln(a.stderr, res.Problems)
+				return &exitError{code: ExitUsage, err: errors.New("import: the draft does not parse (a bug in the importer: please report it with the markdown)")}
+			}
+			if out != "" && out != "-" {
+				fmt.Fprintf(a.stderr, "next: validate lint %s && validate run %s\n", out, out)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&reqFile, "requirements", "", "cosmosdb_requirements.md: scale, relationships and the requirements' access-pattern table")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "file to write the draft to (default: standard output)")
+	cmd.Flags().StringVar(&name, "name", "", "design name (default: from the document's title)")
+	cmd.Flags().BoolVar(&force, "force", false, "overwrite the --output file if it exists")
+	return cmd
+}
+
+// importFiles reads the markdown (and requirements) and drafts the design; errors are usage errors
+// that name the file.
+func importFiles(mdPath, reqPath, name string) (*importer.Result, error) {
+	src, err := readInput(mdPath)
+	if err != nil {
+		return nil, err
+	}
+	o := importer.Options{File: mdPath, Name: name}
+	if reqPath != "" {
+		if o.Requirements, err = readInput(reqPath); err != nil {
+			return nil, err
+		}
+		o.RequirementsFile = reqPath
+	}
+	res, err := importer.Import(src, o)
+	if err != nil {
+		return nil, usageErr("%s: %v", mdPath, err)
+	}
+	return res, nil
+}
+
+func readInput(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, usageErr("%s: %v", path, err)
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return nil, usageErr("%s: is a directory, not a markdown file", path)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, importer.MaxInput+1))
+	if err != nil {
+		return nil, usageErr("%s: %v", path, err)
+	}
+	if len(data) > importer.MaxInput {
+		return nil, usageErr("%s: larger than %d bytes", path, importer.MaxInput)
+	}
+	return data, nil
+}
+
+// writeNew writes data to path through a temporary file, refusing to replace a file unless force.
+func writeNew(path string, data []byte, force bool) error {
+	if _, err := os.Stat(path); err == nil && !force {
+		return usageErr("%s exists; give --force to overwrite it", path)
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return infraErr(err)
+	}
+	tmp, err := os.CreateTemp(dir, ".import-*")
+	if err != nil {
+		return infraErr(err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return infraErr(err)
+	}
+	if err := tmp.Close(); err != nil {
+		return infraErr(err)
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// isMarkdown tells a markdown file given where a design file belongs, by its extension or its first
+// line (a "# " heading).
+func isMarkdown(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".md", ".markdown", ".mdown", ".mkd":
+		return true
+	case ".yaml", ".yml", ".json":
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var head [256]byte
+	n, _ := io.ReadFull(f, head[:])
+	first, _, _ := strings.Cut(string(head[:n]), "\n")
+	return strings.HasPrefix(first, "# ") || strings.HasPrefix(first, "## ")
+}
+
+// markdownHint is the one line lint prints for a markdown file.
+func markdownHint(path string) string {
+	return fmt.Sprintf("%s: this is markdown, not a design file; draft one with: validate import %s -o %s",
+		path, path, strings.TrimSuffix(path, filepath.Ext(path))+".yaml")
+}

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"io"
+	"os"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/cosmosdv/validate/internal/mcpserver"
+)
+
+const mcpLong = `Mcp serves validate to a coding agent over the Model Context Protocol (stdio), so that the agent running
+the data-modeling prompt can check its draft while it designs. Tools:
+
+  import   markdown (cosmosdb_data_model.md) → design YAML with TODO(import) comments
+  lint     format errors and design findings
+  plan     static charges, capacity, partitions and cost
+  run      the design on the embedded engine (bounded: documents, samples, time); the JSON report
+  explain  one pattern's execution facts (charges, pages, partitions, query and index metrics) and advice
+
+Tools read and write files only under --root (default: the working directory); import writes only when
+asked to. Errors carry the text the CLI prints. Register it with an editor's agent, for example:
+
+  {"mcpServers": {"validate": {"command": "validate", "args": ["mcp", "--root", "."]}}}`
+
+func (a *app) mcpCmd() *cobra.Command {
+	var root string
+	var maxDocs, maxSamples int
+	cmd := &cobra.Command{
+		Use:     "mcp",
+		Short:   "Serve import, lint, plan, run and explain to coding agents (Model Context Protocol over stdio)",
+		Long:    mcpLong,
+		Example: "  validate mcp --root ~/src/shop",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if root == "" {
+				root = "."
+			}
+			srv, err := mcpserver.New(mcpserver.Options{Root: root, Version: version, MaxDocuments: maxDocs, MaxSamples: maxSamples})
+			if err != nil {
+				return usageErr("%v", err)
+			}
+			t := &mcp.IOTransport{Reader: io.NopCloser(os.Stdin), Writer: nopWriteCloser{a.stdout}}
+			if err := srv.Run(cmd.Context(), t); err != nil && cmd.Context().Err() == nil {
+				return infraErr(err)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&root, "root", "", "the only directory tools read from and write to (default: the working directory)")
+	cmd.Flags().IntVar(&maxDocs, "max-documents", 50000, "most documents a run tool call may seed")
+	cmd.Flags().IntVar(&maxSamples, "max-samples", 50, "most executions per pattern a run tool call may ask for")
+	return cmd
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }

@@ -1,0 +1,151 @@
+package importer
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/cosmosdv/validate/internal/design"
+)
+
+type containerGroups struct {
+	idx    int
+	path   string
+	groups []*typeGroup
+}
+
+// seededRoot is the most documents a drafted root type seeds: enough to sample from and to spread over
+// partitions, small enough to run in seconds. Production size is scale.storageGB's business.
+const seededRoot = 500
+
+func (b *builder) relation(parent, child string) *relation {
+	p, c := strings.ToLower(singular(parent)), strings.ToLower(singular(child))
+	for i := range b.rels {
+		r := &b.rels[i]
+		if (r.parent == p || strings.HasSuffix(r.parent, p) || strings.HasSuffix(p, r.parent)) &&
+			(r.child == c || strings.HasSuffix(r.child, c) || strings.HasSuffix(c, r.child)) {
+			return r
+		}
+	}
+	return nil
+}
+
+func (b *builder) scaleOf(name string) (float64, bool) {
+	n := strings.ToLower(singular(strings.ReplaceAll(name, "-", "")))
+	if v, ok := b.scale[n]; ok {
+		return v, true
+	}
+	for _, k := range sortedKeys(b.scale) {
+		v := b.scale[k]
+		if strings.HasSuffix(n, k) || strings.HasSuffix(k, n) {
+			return v, true
+		}
+	}
+	return 0, false
+}
+
+// sizeCounts sets root counts (from the requirements' scale, scaled down, else a default), children
+// per parent (from the relationships, else the examples) and key cardinalities.
+func (b *builder) sizeCounts() {
+	biggest := 0.0
+	for _, cg := range b.groups {
+		for _, g := range cg.groups {
+			if g.parent == nil {
+				if v, ok := b.scaleOf(g.name); ok {
+					biggest = math.Max(biggest, v)
+				}
+			}
+		}
+	}
+	for _, cg := range b.groups {
+		c := &b.d.Containers[cg.idx]
+		for ti, g := range cg.groups {
+			tp := fmt.Sprintf("%s.documents[%d]", cg.path, ti)
+			t := &c.Documents[ti]
+			if g.parent != nil {
+				t.Parent = &design.Parent{Type: g.parent.name}
+				b.perOf(tp, g, t)
+				continue
+			}
+			if v, ok := b.scaleOf(g.name); ok && biggest > 0 {
+				t.Count = int(math.Max(20, math.Round(v/biggest*seededRoot)))
+				b.todo(tp+".count", "the requirements give %s %ss in production; seeded %d, scaled down in proportion", human(v), g.name, t.Count)
+			} else {
+				t.Count = 200
+				b.todo(tp+".count", "no count for %q in the requirements; 200 seeded documents", g.name)
+			}
+		}
+	}
+	// Keys of root types that are not their own id: how many distinct values there are decides the
+	// partitions; a guess is marked.
+	for _, cg := range b.groups {
+		c := &b.d.Containers[cg.idx]
+		for ti := range c.Documents {
+			t := &c.Documents[ti]
+			if t.Parent != nil {
+				continue
+			}
+			for _, kp := range c.PartitionKey {
+				segs := strings.Split(strings.TrimPrefix(kp, "/"), "/")
+				if len(segs) != 1 {
+					continue
+				}
+				f, ok := t.Fields.Lookup(segs[0])
+				if !ok || f.Gen == "" || f.Unique || f.Cardinality > 0 || f.Gen == "isoTime" || f.Gen == "epoch" {
+					continue
+				}
+				ent := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(segs[0], "Id"), "_id"), "ID")
+				n := max(2, t.Count/10)
+				if v, ok := b.scaleOf(ent); ok && v > 0 {
+					n = max(2, min(int(v), t.Count/2))
+				}
+				f.Cardinality = n
+				b.todo(fmt.Sprintf("%s.documents[%d].fields.%s", cg.path, ti, segs[0]),
+					"key %s drawn from %d distinct values (a guess): set how many there are and dist zipf or hot to reproduce the hot-partition analysis", kp, n)
+			}
+		}
+	}
+}
+
+func (b *builder) perOf(tp string, g *typeGroup, t *design.DocType) {
+	if r := b.relation(g.parent.name, g.name); r != nil && r.avg > 0 {
+		hi := int(math.Round(2*r.avg - 1))
+		lo := 1
+		if r.avg < 1 {
+			lo, hi = 0, 1
+		}
+		capped := ""
+		if hi > 20 {
+			hi, capped = 20, " (capped at 20 for seeding)"
+		}
+		t.Parent.Per = design.Per{Min: lo, Max: max(hi, lo)}
+		if r.max > 2*r.avg {
+			t.Parent.Per.Dist = "zipf"
+		}
+		b.todo(tp+".parent", "%d to %d per %s%s, from the requirements: %q (line %d)", t.Parent.Per.Min, t.Parent.Per.Max, g.parent.name, capped, excerpt(r.text, 100), r.line)
+		return
+	}
+	per := map[*object]int{}
+	for _, p := range g.parentOf {
+		per[p]++
+	}
+	most := 1
+	for _, n := range per {
+		most = max(most, n)
+	}
+	t.Parent.Per = design.Per{Min: 1, Max: max(3, 2*most)}
+	b.todo(tp+".parent", "children of %q in the same partition in the examples; %d to %d per parent is a guess (give the ratio in the requirements' relationships)",
+		g.parent.name, t.Parent.Per.Min, t.Parent.Per.Max)
+}
+
+func human(v float64) string {
+	switch {
+	case v >= 1e9:
+		return fmt.Sprintf("%gB", math.Round(v/1e8)/10)
+	case v >= 1e6:
+		return fmt.Sprintf("%gM", math.Round(v/1e5)/10)
+	case v >= 1e3:
+		return fmt.Sprintf("%gK", math.Round(v/1e2)/10)
+	}
+	return fmt.Sprint(v)
+}

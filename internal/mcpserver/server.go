@@ -1,0 +1,337 @@
+// Package mcpserver exposes validate to coding agents as a Model Context Protocol server (the official
+// Go SDK): tools import (markdown → design YAML), lint, plan, run (embedded engine only, bounded) and
+// explain (one pattern's execution facts and advice). Inputs and outputs are the JSON types of the
+// reports; a failure is a tool error whose text is what the CLI prints for it. The server reads and
+// writes files only inside the root directory it is given.
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/importer"
+	"github.com/cosmosdv/validate/internal/lint"
+	"github.com/cosmosdv/validate/internal/plan"
+	"github.com/cosmosdv/validate/internal/report"
+)
+
+// Options configure the server.
+type Options struct {
+	// Root is the only directory tools read from and write to. Required.
+	Root string
+	// Version is the tool version reported to clients and in reports.
+	Version string
+	// MaxDocuments bounds the documents a run may seed (default 50,000); MaxSamples the executions
+	// per pattern (default 50); MaxRunTime a run's wall time (default 120 s).
+	MaxDocuments int
+	MaxSamples   int
+	MaxRunTime   time.Duration
+}
+
+func (o *Options) defaults() {
+	if o.MaxDocuments <= 0 {
+		o.MaxDocuments = 50_000
+	}
+	if o.MaxSamples <= 0 {
+		o.MaxSamples = 50
+	}
+	if o.MaxRunTime <= 0 {
+		o.MaxRunTime = 120 * time.Second
+	}
+}
+
+// server holds the tools' shared state.
+type server struct {
+	o    Options
+	root string
+}
+
+// New returns the MCP server with its five tools.
+func New(o Options) (*mcp.Server, error) {
+	o.defaults()
+	if o.Root == "" {
+		return nil, errors.New("mcp: a root directory is required")
+	}
+	root, err := filepath.Abs(o.Root)
+	if err == nil {
+		root, err = filepath.EvalSymlinks(root)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("mcp: root %s: %w", o.Root, err)
+	}
+	if st, err := os.Stat(root); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("mcp: root %s is not a directory", o.Root)
+	}
+	s := &server{o: o, root: root}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "validate", Title: "Cosmos DB design validator", Version: o.Version},
+		&mcp.ServerOptions{Instructions: instructions})
+	ro := &mcp.ToolAnnotations{ReadOnlyHint: true}
+	mcp.AddTool(srv, &mcp.Tool{Name: "import", Annotations: &mcp.ToolAnnotations{}, Description: "Draft a design YAML from a cosmosdb_data_model.md " +
+		"(markdown text or a file under the root), optionally with cosmosdb_requirements.md. Every inference carries a " +
+		"'# TODO(import): ...' comment. Writes the draft only when 'output' names a file under the root."}, s.importTool)
+	mcp.AddTool(srv, &mcp.Tool{Name: "lint", Annotations: ro, Description: "Check a design (YAML text or a file under the root): " +
+		"strict format errors, then design findings (estimates below the floor, query shapes the Go SDK cannot run, hot " +
+		"partitions, short throughput, price units)."}, s.lintTool)
+	mcp.AddTool(srv, &mcp.Tool{Name: "plan", Annotations: ro, Description: "Static charges, RU/s, partitions, hot partitions and " +
+		"monthly cost of a design from the cost model alone (no database)."}, s.planTool)
+	mcp.AddTool(srv, &mcp.Tool{Name: "run", Annotations: ro, Description: "Provision the design on the embedded Cosmos DB engine, seed " +
+		"synthetic documents, run every access pattern through the Go SDK and return the report: per pattern the estimate, " +
+		"the modeled charge and a verdict. Bounded in documents, samples and time; writes nothing."}, s.runTool)
+	mcp.AddTool(srv, &mcp.Tool{Name: "explain", Annotations: ro, Description: "Run one access pattern of a design on the embedded engine " +
+		"and return its execution facts (charges, pages, partitions, query and index metrics, errors) with the static plan " +
+		"and advice (composite indexes to add, cross-partition shapes)."}, s.explainTool)
+	return srv, nil
+}
+
+const instructions = `validate checks an Azure Cosmos DB NoSQL data model before it is built. Typical loop while modeling:
+import the cosmosdb_data_model.md to a design draft, resolve its TODO(import) comments, lint it, then run it
+on the embedded engine and explain the patterns whose verdict is not "pass". Charges from the embedded engine
+are modeled ("model"), never measured.`
+
+// inside resolves a client path against the root and refuses anything that leaves it, through ".."
+// or a symbolic link.
+func (s *server) inside(p string) (string, error) {
+	if strings.TrimSpace(p) == "" {
+		return "", errors.New("empty path")
+	}
+	abs := p
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(s.root, p)
+	}
+	abs = filepath.Clean(abs)
+	// Resolve links in the longest existing prefix.
+	dir, rest := abs, ""
+	for {
+		if real, err := filepath.EvalSymlinks(dir); err == nil {
+			abs = filepath.Join(real, rest)
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			break
+		}
+		rest = filepath.Join(filepath.Base(dir), rest)
+		dir = parent
+	}
+	rel, err := filepath.Rel(s.root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fmt.Errorf("%s: outside the server's root %s; give a path under it", p, s.root)
+	}
+	return abs, nil
+}
+
+func (s *server) readFile(p string, limit int) ([]byte, string, error) {
+	abs, err := s.inside(p)
+	if err != nil {
+		return nil, "", err
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, "", fmt.Errorf("%s: %v", p, err)
+	}
+	if st.IsDir() {
+		return nil, "", fmt.Errorf("%s: is a directory", p)
+	}
+	if st.Size() > int64(limit) {
+		return nil, "", fmt.Errorf("%s: file is %d bytes; the limit is %d", p, st.Size(), limit)
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %v", p, err)
+	}
+	return data, p, nil
+}
+
+// DesignInput names a design: its YAML text, or a file under the server's root.
+type DesignInput struct {
+	Design string `json:"design,omitempty" jsonschema:"the design YAML text (give this or path)"`
+	Path   string `json:"path,omitempty" jsonschema:"a design file under the server's root (give this or design)"`
+}
+
+func (s *server) load(in DesignInput) (*design.Design, error) {
+	data, name := []byte(in.Design), "design.yaml"
+	switch {
+	case in.Design != "" && in.Path != "":
+		return nil, errors.New("give design or path, not both")
+	case in.Path != "":
+		var err error
+		if data, name, err = s.readFile(in.Path, design.MaxFileSize); err != nil {
+			return nil, err
+		}
+		if isMarkdownText(name, data) {
+			return nil, fmt.Errorf("%s: this is markdown, not a design file; draft one with the import tool", name)
+		}
+	case in.Design == "":
+		return nil, errors.New("give the design YAML (design) or a file under the root (path)")
+	default:
+		if isMarkdownText("", data) {
+			return nil, errors.New("this is markdown, not a design file; draft one with the import tool")
+		}
+	}
+	// The design package's errors are what `validate lint` prints: file:line:col: path: message.
+	return design.Parse(data, name)
+}
+
+func isMarkdownText(name string, data []byte) bool {
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".md", ".markdown":
+		return true
+	case ".yaml", ".yml":
+		return false
+	}
+	first, _, _ := strings.Cut(strings.TrimSpace(string(data[:min(len(data), 256)])), "\n")
+	return strings.HasPrefix(first, "# ") || strings.HasPrefix(first, "## ")
+}
+
+// ImportInput is the import tool's input.
+type ImportInput struct {
+	Markdown         string `json:"markdown,omitempty" jsonschema:"the cosmosdb_data_model.md text (give this or path)"`
+	Path             string `json:"path,omitempty" jsonschema:"a markdown file under the server's root"`
+	Requirements     string `json:"requirements,omitempty" jsonschema:"the cosmosdb_requirements.md text, optional"`
+	RequirementsPath string `json:"requirementsPath,omitempty" jsonschema:"a requirements markdown file under the root, optional"`
+	Name             string `json:"name,omitempty" jsonschema:"design name (default: from the title)"`
+	Output           string `json:"output,omitempty" jsonschema:"write the draft to this file under the root (it must not exist unless overwrite)"`
+	Overwrite        bool   `json:"overwrite,omitempty" jsonschema:"replace the output file if it exists"`
+}
+
+// ImportOutput is the draft and what it holds.
+type ImportOutput struct {
+	YAML       string `json:"yaml"`
+	TODOs      int    `json:"todos"`
+	Containers int    `json:"containers"`
+	Types      int    `json:"documentTypes"`
+	Patterns   int    `json:"accessPatterns"`
+	Written    string `json:"written,omitempty"`
+}
+
+func (s *server) importTool(ctx context.Context, _ *mcp.CallToolRequest, in ImportInput) (*mcp.CallToolResult, ImportOutput, error) {
+	var out ImportOutput
+	src, file := []byte(in.Markdown), "cosmosdb_data_model.md"
+	var err error
+	switch {
+	case in.Markdown != "" && in.Path != "":
+		return nil, out, errors.New("give markdown or path, not both")
+	case in.Path != "":
+		if src, file, err = s.readFile(in.Path, importer.MaxInput); err != nil {
+			return nil, out, err
+		}
+	case in.Markdown == "":
+		return nil, out, errors.New("give the markdown text (markdown) or a file under the root (path)")
+	}
+	o := importer.Options{File: file, Name: in.Name, Requirements: []byte(in.Requirements)}
+	if in.Requirements != "" {
+		o.RequirementsFile = "cosmosdb_requirements.md"
+	}
+	if in.RequirementsPath != "" {
+		if o.Requirements, o.RequirementsFile, err = s.readFile(in.RequirementsPath, importer.MaxInput); err != nil {
+			return nil, out, err
+		}
+	}
+	res, err := importer.Import(src, o)
+	if err != nil {
+		return nil, out, fmt.Errorf("%s: %v", file, err)
+	}
+	if res.Problems != nil {
+		return nil, out, fmt.Errorf("the draft does not parse (a bug in the importer):\n%v", res.Problems)
+	}
+	out = ImportOutput{YAML: string(res.YAML), TODOs: res.TODOs, Containers: res.Containers, Types: res.Types, Patterns: res.Patterns}
+	if in.Output != "" {
+		abs, err := s.inside(in.Output)
+		if err != nil {
+			return nil, out, err
+		}
+		if _, err := os.Stat(abs); err == nil && !in.Overwrite {
+			return nil, out, fmt.Errorf("%s exists; set overwrite to replace it", in.Output)
+		}
+		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
+			return nil, out, err
+		}
+		if err := os.WriteFile(abs, res.YAML, 0o644); err != nil {
+			return nil, out, err
+		}
+		out.Written = in.Output
+	}
+	return nil, out, nil
+}
+
+// LintFinding is one lint finding, as `validate lint` prints it and in parts.
+type LintFinding struct {
+	Text    string `json:"text"`
+	Line    int    `json:"line"`
+	Col     int    `json:"col"`
+	Path    string `json:"path"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// LintOutput lists a valid design's findings (none: ok).
+type LintOutput struct {
+	OK       bool          `json:"ok"`
+	Summary  string        `json:"summary"`
+	Findings []LintFinding `json:"findings"`
+}
+
+func (s *server) lintTool(ctx context.Context, _ *mcp.CallToolRequest, in DesignInput) (*mcp.CallToolResult, LintOutput, error) {
+	d, err := s.load(in)
+	if err != nil {
+		return nil, LintOutput{}, err
+	}
+	out := LintOutput{OK: true, Findings: []LintFinding{}}
+	for _, f := range lint.Check(d) {
+		out.OK = false
+		out.Findings = append(out.Findings, LintFinding{Text: f.String(), Line: f.Pos.Line, Col: f.Pos.Col, Path: f.Path, Code: f.Code, Message: f.Message})
+	}
+	types := 0
+	for _, c := range d.Containers {
+		types += len(c.Documents)
+	}
+	out.Summary = fmt.Sprintf("%s: %s (%s, %s, %s)", d.File, map[bool]string{true: "ok", false: design.Count(len(out.Findings), "finding")}[out.OK],
+		design.Count(len(d.Containers), "container"), design.Count(types, "document type"), design.Count(len(d.AccessPatterns), "access pattern"))
+	return nil, out, nil
+}
+
+// PlanInput is a design and the seed whose counts the plan uses.
+type PlanInput struct {
+	DesignInput
+	Seed int64 `json:"seed,omitempty" jsonschema:"generator seed (default 1)"`
+}
+
+func (s *server) planTool(ctx context.Context, _ *mcp.CallToolRequest, in PlanInput) (*mcp.CallToolResult, *plan.Plan, error) {
+	d, err := s.load(in.DesignInput)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := plan.Build(d, plan.Options{Seed: in.Seed})
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", d.File, err)
+	}
+	return nil, p, nil
+}
+
+// RunInput bounds a run.
+type RunInput struct {
+	DesignInput
+	Samples int   `json:"samples,omitempty" jsonschema:"executions of each pattern (default 10; the server caps it)"`
+	Seed    int64 `json:"seed,omitempty" jsonschema:"generator seed (default 1)"`
+}
+
+func (s *server) runTool(ctx context.Context, _ *mcp.CallToolRequest, in RunInput) (*mcp.CallToolResult, *report.Report, error) {
+	d, err := s.load(in.DesignInput)
+	if err != nil {
+		return nil, nil, err
+	}
+	rep, _, err := s.runBounded(ctx, d, in.Samples, in.Seed)
+	return nil, rep, err
+}

@@ -1,0 +1,185 @@
+package mcpserver
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/report"
+)
+
+// tiny is a design small enough to run in well under a second.
+const tiny = `version: 1
+name: tiny
+containers:
+  - name: Users
+    partitionKey: [/userId]
+    documents:
+      - type: user
+        count: 20
+        id: "user-{seq}"
+        fields:
+          userId: {copy: id}
+          email: {gen: email}
+accessPatterns:
+  - id: AP1
+    name: Read a user
+    container: Users
+    op: read
+    sample: user
+    rps: {avg: 10}
+    estimate: {ru: 1}
+`
+
+func connect(t *testing.T, root string) *mcp.ClientSession {
+	t.Helper()
+	srv, err := New(Options{Root: root, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) (*mcp.CallToolResult, string) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: protocol error: %v", name, err)
+	}
+	var text strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			text.WriteString(tc.Text)
+		}
+	}
+	return res, text.String()
+}
+
+func TestToolsListAndRun(t *testing.T) {
+	cs := connect(t, t.TempDir())
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range tools.Tools {
+		names = append(names, tl.Name)
+		if tl.InputSchema == nil || tl.OutputSchema == nil {
+			t.Errorf("%s: want input and output schemas", tl.Name)
+		}
+	}
+	slices.Sort(names)
+	if want := []string{"explain", "import", "lint", "plan", "run"}; !slices.Equal(names, want) {
+		t.Fatalf("tools = %v, want %v", names, want)
+	}
+
+	res, text := call(t, cs, "run", map[string]any{"design": tiny, "samples": 3})
+	if res.IsError {
+		t.Fatalf("run: %s", text)
+	}
+	var rep report.Report
+	raw, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(raw, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Target.Kind != "embedded" || rep.Target.ChargeSource != "model" || len(rep.Patterns) != 1 {
+		t.Fatalf("report: target %+v, %d patterns", rep.Target, len(rep.Patterns))
+	}
+	p := rep.Patterns[0]
+	if p.ID != "AP1" || p.Modeled == nil || p.Modeled.Samples != 3 || p.Verdict != report.Pass {
+		t.Fatalf("AP1: %+v", p)
+	}
+}
+
+func TestToolErrorsAreTheCLIText(t *testing.T) {
+	cs := connect(t, t.TempDir())
+	bad := strings.Replace(tiny, "op: read", "op: reed", 1)
+	_, want := design.Parse([]byte(bad), "design.yaml")
+	res, text := call(t, cs, "lint", map[string]any{"design": bad})
+	if !res.IsError || text != want.Error() {
+		t.Fatalf("lint error = %v %q, want %q", res.IsError, text, want)
+	}
+	res, text = call(t, cs, "lint", map[string]any{"design": "# Data model\n\n## Containers\n"})
+	if !res.IsError || !strings.Contains(text, "markdown") || !strings.Contains(text, "import") {
+		t.Fatalf("markdown to lint: %v %q", res.IsError, text)
+	}
+	res, text = call(t, cs, "explain", map[string]any{"design": tiny, "pattern": "AP9"})
+	if !res.IsError || !strings.Contains(text, `no access pattern "AP9" (have AP1)`) {
+		t.Fatalf("explain AP9: %q", text)
+	}
+}
+
+func TestNothingOutsideTheRoot(t *testing.T) {
+	root := t.TempDir()
+	outside := t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "d.yaml"), []byte(tiny), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(root, "link")); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, root)
+	for _, p := range []string{"../" + filepath.Base(outside) + "/d.yaml", filepath.Join(outside, "d.yaml"), "link/d.yaml"} {
+		res, text := call(t, cs, "lint", map[string]any{"path": p})
+		if !res.IsError || !strings.Contains(text, "outside the server's root") {
+			t.Errorf("lint %s: %v %q", p, res.IsError, text)
+		}
+	}
+	md := "# Shop\n\n### Users Container\n\n- **Partition Key**: `/userId`\n"
+	res, text := call(t, cs, "import", map[string]any{"markdown": md, "output": "../escape.yaml"})
+	if !res.IsError || !strings.Contains(text, "outside") {
+		t.Fatalf("import to ../: %v %q", res.IsError, text)
+	}
+	res, text = call(t, cs, "import", map[string]any{"markdown": md, "output": "designs/users.yaml"})
+	if res.IsError {
+		t.Fatalf("import: %s", text)
+	}
+	if _, err := os.Stat(filepath.Join(root, "designs", "users.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	res, text = call(t, cs, "lint", map[string]any{"path": "designs/users.yaml"})
+	if res.IsError {
+		t.Fatalf("lint of the draft: %s", text)
+	}
+	res, text = call(t, cs, "import", map[string]any{"markdown": md, "output": "designs/users.yaml"})
+	if !res.IsError || !strings.Contains(text, "exists") {
+		t.Fatalf("import over an existing file: %v %q", res.IsError, text)
+	}
+}
+
+func TestExplain(t *testing.T) {
+	cs := connect(t, t.TempDir())
+	res, text := call(t, cs, "explain", map[string]any{"design": tiny, "pattern": "ap1", "samples": 2})
+	if res.IsError {
+		t.Fatal(text)
+	}
+	var out ExplainOutput
+	raw, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Result.ID != "AP1" || len(out.Executions) != 2 || out.Plan == nil || out.Plan.FloorRU <= 0 {
+		t.Fatalf("explain: %+v", out)
+	}
+}
