@@ -44,8 +44,10 @@ fuzz:             ## a short fuzzing pass: design parser, query language, item d
 	$(GO) test -run '^$$' -fuzz FuzzServe -fuzztime 60s -fuzzminimizetime 5s ./internal/engine
 	$(GO) test -count=1 -run TestPipelineMatchesSinglePartition ./internal/probe/fanout -fanout.cases 250000 -fanout.seed 7
 
-bench:            ## engine and query benchmarks (figures in docs/performance.md)
+bench:            ## engine, query, seeding and start-up benchmarks (figures in docs/performance.md)
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/engine/...
+	$(GO) test -run '^$$' -bench SeedCeiling -benchtime 5x -count 3 ./internal/pipeline/
+	$(GO) test -run '^$$' -bench ServeStartup -benchtime 10x -count 3 ./cmd/validate/
 
 TARGET    ?= embedded
 BASELINES ?= baselines/$(TARGET)/

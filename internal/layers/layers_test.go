@@ -48,6 +48,7 @@ var roles = map[string]string{
 	// helpers of single packages and generators.
 	"internal/design/schemagen":  "helper",
 	"internal/target/targettest": "helper",
+	"internal/target/procwalk":   "helper",
 }
 
 type pkg struct {

@@ -22,7 +22,8 @@ import (
 
 // Options tune Load. The zero value is usable.
 type Options struct {
-	// Concurrency bounds the requests in flight. Default 16.
+	// Concurrency bounds the requests in flight. Default 16. A target that answers 429 gets fewer:
+	// the bound halves on throttling and recovers by one per window of writes without (limiter).
 	Concurrency int
 	// Reservoir is how many documents per type are kept to draw pattern parameters from. Default 64.
 	Reservoir int
@@ -49,6 +50,9 @@ type Result struct {
 	Samples *Samples
 	// Throttled counts the 429 responses the load waited out.
 	Throttled int64
+	// LowestConcurrency is the fewest writes the load allowed in flight after 429s (the
+	// configured concurrency when the target never throttled).
+	LowestConcurrency int
 }
 
 type job struct {
@@ -80,15 +84,17 @@ func Load(ctx context.Context, p *Plan, containers map[string]*azcosmos.Containe
 	}
 	counts := p.Counts()
 	samples := newSamples(p, o.Reservoir, o.FreshTag, counts)
-	stats, throttled, err := writeAll(ctx, p, containers, o, counts, samples)
+	lim := newLimiter(o.Concurrency)
+	stats, throttled, err := writeAll(ctx, p, containers, o, counts, samples, lim)
 	if err != nil {
 		return nil, err
 	}
 
-	res := &Result{Samples: samples, Throttled: throttled}
+	res := &Result{Samples: samples, Throttled: throttled, LowestConcurrency: lim.low()}
 	if res.Throttled > 0 {
 		res.Findings = append(res.Findings, record.Finding{Stage: "seed", Level: "info", Subject: "seeding",
-			Message: fmt.Sprintf("the target throttled %d writes (429); the loader waited as asked and retried", res.Throttled)})
+			Message: fmt.Sprintf("the target throttled %d writes (429); the loader waited as asked, retried, and lowered the writes in flight from %d to as few as %d",
+				res.Throttled, o.Concurrency, res.LowestConcurrency)})
 	}
 	perContainer := res.tally(p, stats, counts)
 	if err := res.verify(ctx, containers, perContainer, o.Reused); err != nil {
@@ -117,7 +123,7 @@ func (o Options) withDefaults() Options {
 // to samples. It returns each worker's statistics per document type and the 429s waited out; a
 // target failure stops every worker and is returned.
 func writeAll(ctx context.Context, p *Plan, containers map[string]*azcosmos.ContainerClient, o Options,
-	counts map[string]int, samples *Samples) ([][]typeStat, int64, error) {
+	counts map[string]int, samples *Samples, lim *limiter) ([][]typeStat, int64, error) {
 	total := 0
 	for _, n := range counts {
 		total += n
@@ -138,13 +144,17 @@ func writeAll(ctx context.Context, p *Plan, containers map[string]*azcosmos.Cont
 		go func(st []typeStat) {
 			defer wg.Done()
 			for j := range jobs {
-				if ctx.Err() != nil {
+				if ctx.Err() != nil || lim.acquire(ctx) != nil {
 					continue // drain
 				}
 				t := p.byName[j.doc.Type]
 				s := &st[t.index]
 				start := time.Now()
-				ru, err := writeDoc(ctx, containers[t.container], j.doc, o.Reused[t.container], o.MaxRetries, &throttled)
+				ru, err := writeDoc(ctx, containers[t.container], j.doc, o.Reused[t.container], o.MaxRetries, func() {
+					throttled.Add(1)
+					lim.throttled()
+				})
+				lim.release()
 				s.span(start, time.Now())
 				switch {
 				case err == nil:
@@ -292,8 +302,8 @@ func (res *Result) verify(ctx context.Context, containers map[string]*azcosmos.C
 }
 
 // writeDoc creates (or, into a reused container, upserts) one document, retrying 429 responses after
-// the delay the service asks for. It returns the charge of the successful (or final) response.
-func writeDoc(ctx context.Context, c *azcosmos.ContainerClient, d *Doc, upsert bool, maxRetries int, throttled *atomic.Int64) (float64, error) {
+// the delay the service asks for (throttled is called at each). It returns the charge of the successful (or final) response.
+func writeDoc(ctx context.Context, c *azcosmos.ContainerClient, d *Doc, upsert bool, maxRetries int, throttled func()) (float64, error) {
 	pk := sdk.PartitionKey(d.PK)
 	for attempt := 0; ; attempt++ {
 		var resp azcosmos.ItemResponse
@@ -309,7 +319,7 @@ func writeDoc(ctx context.Context, c *azcosmos.ContainerClient, d *Doc, upsert b
 		if sdk.StatusOf(err) != http.StatusTooManyRequests || attempt >= maxRetries {
 			return 0, err
 		}
-		throttled.Add(1)
+		throttled()
 		if werr := sleepCtx(ctx, retryAfter(err, attempt)); werr != nil {
 			return 0, werr
 		}

@@ -111,6 +111,9 @@ func TestLoad_BacksOffOn429(t *testing.T) {
 	if res.Throttled == 0 {
 		t.Fatal("the engine never throttled: the test does not exercise back-off")
 	}
+	if res.LowestConcurrency >= 8 {
+		t.Errorf("writes in flight stayed at %d after %d 429s, want fewer than the 8 configured", res.LowestConcurrency, res.Throttled)
+	}
 	for _, f := range res.Findings {
 		if f.Level != "info" {
 			t.Fatalf("finding: %+v", f)

@@ -12,7 +12,12 @@ import (
 	cerrdefs "github.com/containerd/errdefs"
 	"github.com/moby/moby/client"
 	"github.com/testcontainers/testcontainers-go"
+
+	"github.com/cosmosdv/validate/internal/target/procwalk"
 )
+
+// testcontainers-go's bootstrap init has run by now (this package imports it); see procwalk.
+func init() { procwalk.Restore() }
 
 // Timeouts of the Docker side. The probe is short because auto must decide quickly on machines
 // without Docker; cleanup is generous because it must finish even after Ctrl-C.
