@@ -1,7 +1,9 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -75,11 +77,7 @@ func medianOf(xs []float64) float64 {
 
 // fanOutNote says in words what a fan-out query cost, partition by partition.
 func fanOutNote(f *FanOut) string {
-	parts := make([]string, len(f.Partitions))
-	for i, p := range f.Partitions {
-		parts[i] = fmt.Sprintf("%s: %s RU", p.ID, fmtRU(p.RU))
-	}
-	each := strings.Join(parts, ", ")
+	each := partitionList(f.Partitions)
 	if f.Hypothetical {
 		return fmt.Sprintf("what it would cost from an SDK with a query engine (.NET, Java, Python, JavaScript): %s RU (%s) over %s (%s); the Go SDK cannot run it",
 			fmtRU(f.RU), f.Source, design.Count(len(f.Partitions), "partition"), each)
@@ -90,6 +88,33 @@ func fanOutNote(f *FanOut) string {
 	}
 	return fmt.Sprintf("fan-out through the query pipeline of %s: %s RU (%s) over %s touched (%s)",
 		sdk, fmtRU(f.RU), f.Source, design.Count(len(f.Partitions), "partition"), each)
+}
+
+// maxListedPartitions bounds the partitions a fan-out note names one by one; the JSON report keeps
+// them all.
+const maxListedPartitions = 8
+
+// partitionList names each partition's charge, the costliest first when there are more than
+// maxListedPartitions, and says how many more there are and what they cost together.
+func partitionList(ps []PartitionCharge) string {
+	if len(ps) > maxListedPartitions {
+		ps = slices.Clone(ps)
+		slices.SortStableFunc(ps, func(a, b PartitionCharge) int { return cmp.Compare(b.RU, a.RU) })
+	}
+	var parts []string
+	rest, restRU := 0, 0.0
+	for i, p := range ps {
+		if i >= maxListedPartitions {
+			rest++
+			restRU += p.RU
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s: %s RU", p.ID, fmtRU(p.RU)))
+	}
+	if rest > 0 {
+		parts = append(parts, fmt.Sprintf("%d more: %s RU together", rest, fmtRU(restRU)))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // sdkLine names the application's SDK for the report header, when the design names one or a

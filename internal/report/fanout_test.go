@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -49,5 +50,21 @@ func TestFanOut(t *testing.T) {
 		if !strings.Contains(out, want) || !strings.Contains(out, "app SDK "+sdk) {
 			t.Errorf("%s: the text report does not say %q and name the SDK:\n%s", sdk, want, out)
 		}
+	}
+}
+
+// A fan-out over many partitions names the costliest few and sums the rest, so the note stays
+// readable at 72 partitions; the JSON keeps every one.
+func TestPartitionList_Bounded(t *testing.T) {
+	var ps []PartitionCharge
+	for i := range 20 {
+		ps = append(ps, PartitionCharge{ID: fmt.Sprint(i), RU: float64(i)})
+	}
+	got := partitionList(ps)
+	if !strings.HasPrefix(got, "19: 19 RU, 18: 18 RU") || !strings.HasSuffix(got, "12 more: 66 RU together") {
+		t.Errorf("partitionList = %q", got)
+	}
+	if got := partitionList(ps[:3]); got != "0: 0 RU, 1: 1 RU, 2: 2 RU" {
+		t.Errorf("three partitions: %q", got)
 	}
 }

@@ -81,6 +81,15 @@ func projectedCell(p PatternResult) string {
 }
 
 // projectionLines are the arithmetic of every projected query, for the renderers.
+// judgedCharge is the charge a pattern's verdict rests on: the measured one when it carries a
+// verdict, else the modeled one.
+func judgedCharge(p PatternResult) *Charge {
+	if p.Measured != nil && p.Measured.CarriesVerdict {
+		return p.Measured
+	}
+	return p.Modeled
+}
+
 func projectionLines(r *Report) []string {
 	var out []string
 	for _, p := range r.Patterns {
@@ -95,6 +104,11 @@ func projectionLines(r *Report) []string {
 		out = append(out, head)
 		for _, a := range pj.Arithmetic {
 			out = append(out, "    "+a)
+		}
+		if c := judgedCharge(p); c != nil && pj.Factor > 0 && !pj.Unprojected {
+			// The PRODUCTION column carries the factor to the run's own median, which may differ a
+			// little from the in-process model's seeded figure above.
+			out = append(out, fmt.Sprintf("    PRODUCTION column: the run's median %s RU × %.4g = %s RU", fmtRU(c.Median), pj.Factor, fmtRU(c.Projected)))
 		}
 	}
 	return out
