@@ -236,14 +236,20 @@ func (b *builder) readAccount() {
 	}
 }
 
+// consistencyIn is the consistency level a sentence states: the level named first ("Session (not
+// Strong)" is Session), and none for the template's placeholder list ("Session/Eventual/Strong").
 func consistencyIn(v string) string {
+	first, level, end := -1, "", 0
 	for _, c := range []struct{ word, level string }{{"bounded", "BoundedStaleness"}, {"consistent prefix", "ConsistentPrefix"},
 		{"strong", "Strong"}, {"session", "Session"}, {"eventual", "Eventual"}, {"强一致", "Strong"}, {"会话", "Session"}, {"最终", "Eventual"}} {
-		if strings.Contains(v, c.word) {
-			return c.level
+		if i := strings.Index(v, c.word); i >= 0 && (first < 0 || i < first) {
+			first, level, end = i, c.level, i+len(c.word)
 		}
 	}
-	return ""
+	if first >= 0 && strings.HasPrefix(strings.TrimLeft(v[end:], " "), "/") {
+		return "" // a list of choices, not a choice
+	}
+	return level
 }
 
 // readPrices reads the prices a cost section assumed: "$0.008/RU per hour", "$0.008 per 100 RU/s per
