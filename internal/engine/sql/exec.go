@@ -107,6 +107,9 @@ func Execute(q *Query, src Source, opts Options) (*Result, error) {
 	if q.from == nil {
 		lv.runNoFrom()
 	} else if lv.remaining != 0 && src != nil {
+		if lv.sorting && !lv.bounded && q.where == nil && len(q.joins) == 0 && !q.from.in {
+			lv.rows = make([]sortRow, 0, src.Len()) // one row per document: no regrowing
+		}
 		runTop(src, x, lv, pl, &res.Facts)
 	}
 	if x.err == nil {
@@ -276,6 +279,7 @@ type level struct {
 	bounded   bool      // TOP or OFFSET+LIMIT without DISTINCT or RANK: keep cap rows, not all
 	desc      []bool    // per ORDER BY item: descending
 	keyBuf    []any     // scratch keys of a bounded level's candidate row
+	keyArena  []any     // where an unbounded level's rows take their keys from, a chunk at a time
 	seen      map[string]bool
 }
 
@@ -462,7 +466,7 @@ func (lv *level) accept() bool {
 		if lv.bounded {
 			return lv.acceptBounded(seq)
 		}
-		keys := make([]any, len(q.orderBy))
+		keys := lv.newKeys()
 		for i, o := range q.orderBy {
 			keys[i] = x.eval(o.e)
 		}

@@ -42,6 +42,18 @@ func (lv *level) compareRows(a, b sortRow) int {
 	return a.seq - b.seq
 }
 
+// newKeys returns room for one row's ORDER BY keys, cut from a chunk shared by many rows so that
+// an unbounded sort does not allocate once per row.
+func (lv *level) newKeys() []any {
+	n := len(lv.q.orderBy)
+	if len(lv.keyArena) < n {
+		lv.keyArena = make([]any, 256*n)
+	}
+	keys := lv.keyArena[:n:n]
+	lv.keyArena = lv.keyArena[n:]
+	return keys
+}
+
 // acceptBounded takes one row of a level with TOP or OFFSET+LIMIT (cap > 0). lv.rows is a heap of
 // at most cap rows with the last in order at its root: a row that comes before the root replaces
 // it, any other row can never be returned. The row is still projected, as every row of an unbounded
