@@ -567,7 +567,13 @@ func (lv *level) finish() {
 		if len(q.orderBy) > 0 && q.orderBy[0].rank {
 			rankRows(lv.x, lv.rows, q.orderBy[0].e)
 		}
-		slices.SortFunc(lv.rows, lv.compareRows)
+		if lv.bounded {
+			slices.SortFunc(lv.rows, lv.compareRows) // a heap: arrival order is in seq, not in place
+		} else {
+			// Rows are in arrival order: a stable sort on the keys alone keeps it for ties, and
+			// its insertion sort and merges profit from runs already in order.
+			slices.SortStableFunc(lv.rows, func(a, b sortRow) int { return lv.compareKeys(a.keys, b.keys) })
+		}
 		for _, r := range lv.rows {
 			if r.ok && !lv.push(r.v) {
 				break
