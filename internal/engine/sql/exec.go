@@ -569,13 +569,23 @@ func (lv *level) finish() {
 		}
 		if lv.bounded {
 			slices.SortFunc(lv.rows, lv.compareRows) // a heap: arrival order is in seq, not in place
-		} else {
-			// Rows are in arrival order: a stable sort on the keys alone keeps it for ties, and
-			// its insertion sort and merges profit from runs already in order.
-			slices.SortStableFunc(lv.rows, func(a, b sortRow) int { return lv.compareKeys(a.keys, b.keys) })
+			for _, r := range lv.rows {
+				if !lv.push(r.v) {
+					break
+				}
+			}
+			break
 		}
-		for _, r := range lv.rows {
-			if r.ok && !lv.push(r.v) {
+		// Rows are in arrival order: a stable sort of their positions on the keys alone keeps it
+		// for ties, moves 4 bytes a swap, and profits from runs already in order.
+		rows := lv.rows
+		perm := make([]int32, len(rows))
+		for i := range perm {
+			perm[i] = int32(i)
+		}
+		slices.SortStableFunc(perm, func(a, b int32) int { return lv.compareKeys(rows[a].keys, rows[b].keys) })
+		for _, i := range perm {
+			if r := &rows[i]; r.ok && !lv.push(r.v) {
 				break
 			}
 		}
