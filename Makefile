@@ -48,6 +48,7 @@ bench:            ## engine, query, seeding and start-up benchmarks (figures in 
 	$(GO) test -run '^$$' -bench . -benchmem ./internal/engine/...
 	$(GO) test -run '^$$' -bench SeedCeiling -benchtime 5x -count 3 ./internal/pipeline/
 	$(GO) test -run '^$$' -bench ServeStartup -benchtime 10x -count 3 ./cmd/validate/
+	for i in 1 2 3; do $(GO) test -count=1 -run '^$$' -bench OrderByGrowth -benchtime 1x ./internal/engine/sql/ || exit 1; done
 
 TARGET    ?= embedded
 BASELINES ?= baselines/$(TARGET)/

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"math"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -107,6 +107,9 @@ func Execute(q *Query, src Source, opts Options) (*Result, error) {
 	if q.from == nil {
 		lv.runNoFrom()
 	} else if lv.remaining != 0 && src != nil {
+		if lv.sorting && !lv.bounded && q.where == nil && len(q.joins) == 0 && !q.from.in {
+			lv.rows = make([]sortRow, 0, src.Len()) // one row per document: no regrowing
+		}
 		runTop(src, x, lv, pl, &res.Facts)
 	}
 	if x.err == nil {
@@ -271,8 +274,12 @@ type level struct {
 	groups    map[string]*group
 	order     []*group
 	sorting   bool
-	rows      []sortRow
-	sorted    int // rows sorted in memory
+	rows      []sortRow // every row to sort; a bounded level keeps only the best cap, as a heap
+	sorted    int       // rows sorted in memory (the fact the cost model charges)
+	bounded   bool      // TOP or OFFSET+LIMIT without DISTINCT or RANK: keep cap rows, not all
+	desc      []bool    // per ORDER BY item: descending
+	keyBuf    []any     // scratch keys of a bounded level's candidate row
+	keyArena  []any     // where an unbounded level's rows take their keys from, a chunk at a time
 	seen      map[string]bool
 }
 
@@ -285,6 +292,7 @@ type sortRow struct {
 	keys []any
 	v    any
 	ok   bool
+	seq  int // arrival order: ties keep it, as a stable sort would
 }
 
 func newLevel(q *Query, x *execCtx) (*level, error) {
@@ -321,6 +329,10 @@ func newLevel(q *Query, x *execCtx) (*level, error) {
 	}
 	lv.grouping = len(q.groupBy) > 0 || len(q.aggs) > 0
 	lv.sorting = !lv.grouping && len(q.orderBy) > 0
+	if lv.sorting {
+		lv.desc = orderDesc(x, q)
+		lv.bounded = lv.cap > 0 && !q.distinct && !q.orderBy[0].rank
+	}
 	if lv.grouping {
 		lv.groups = map[string]*group{}
 	}
@@ -449,12 +461,17 @@ func (lv *level) accept() bool {
 		}
 		return x.err == nil
 	case lv.sorting:
-		keys := make([]any, len(q.orderBy))
+		seq := lv.sorted
+		lv.sorted++
+		if lv.bounded {
+			return lv.acceptBounded(seq)
+		}
+		keys := lv.newKeys()
 		for i, o := range q.orderBy {
 			keys[i] = x.eval(o.e)
 		}
 		v, ok := lv.project()
-		lv.rows = append(lv.rows, sortRow{keys: keys, v: v, ok: ok})
+		lv.rows = append(lv.rows, sortRow{keys: keys, v: v, ok: ok, seq: seq})
 		return x.err == nil
 	}
 	v, ok := lv.project()
@@ -547,35 +564,28 @@ func (lv *level) finish() {
 		x.aggVals = saved
 		copy(x.env, savedEnv)
 	case lv.sorting:
-		lv.sorted = len(lv.rows)
-		desc := make([]bool, len(q.orderBy))
-		for i, o := range q.orderBy {
-			desc[i] = o.desc || o.rank
-			if c, ok := o.e.(*call); ok && c.name == "VECTORDISTANCE" {
-				// The closest first, whatever the direction written (vector-search.md): the
-				// highest similarity, or the smallest euclidean distance.
-				desc[i] = lv.x.callDistance(c) != "euclidean"
-			}
-		}
 		if len(q.orderBy) > 0 && q.orderBy[0].rank {
 			rankRows(lv.x, lv.rows, q.orderBy[0].e)
 		}
-		sort.SliceStable(lv.rows, func(i, j int) bool {
-			a, b := lv.rows[i].keys, lv.rows[j].keys
-			for k := range a {
-				c := orderCompare(a[k], b[k])
-				if c == 0 {
-					continue
+		if lv.bounded {
+			slices.SortFunc(lv.rows, lv.compareRows) // a heap: arrival order is in seq, not in place
+			for _, r := range lv.rows {
+				if !lv.push(r.v) {
+					break
 				}
-				if desc[k] {
-					return c > 0
-				}
-				return c < 0
 			}
-			return false
-		})
-		for _, r := range lv.rows {
-			if r.ok && !lv.push(r.v) {
+			break
+		}
+		// Rows are in arrival order: a stable sort of their positions on the keys alone keeps it
+		// for ties, moves 4 bytes a swap, and profits from runs already in order.
+		rows := lv.rows
+		perm := make([]int32, len(rows))
+		for i := range perm {
+			perm[i] = int32(i)
+		}
+		slices.SortStableFunc(perm, func(a, b int32) int { return lv.compareKeys(rows[a].keys, rows[b].keys) })
+		for _, i := range perm {
+			if r := &rows[i]; r.ok && !lv.push(r.v) {
 				break
 			}
 		}

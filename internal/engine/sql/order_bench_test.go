@@ -1,0 +1,94 @@
+package sql
+
+import (
+	"runtime"
+	"slices"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/cosmosdv/validate/internal/engine/index"
+)
+
+// cpuNow is the process's CPU time so far (user + system, every thread: the collector's included).
+func cpuNow() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// storedSize stands for the engine's SizeOf: a whole stored document's size is known, not measured
+// (benchDocs are about 1 KB).
+func storedSize(item any) (int64, bool) {
+	_, ok := item.(map[string]any)
+	return 1024, ok
+}
+
+// BenchmarkOrderByGrowth measures the CPU one execution takes at 1,000, 10,000 and 100,000
+// documents of about 1 KB in one partition, and reports it with its growth from 1k to 100k
+// (issue 17: the goal for ORDER BY is at most 2×; a scan of an excluded path grows linearly, 100×).
+// Each figure is the median of 5 batches, each batch CPU time ÷ executions, so that other work on a
+// shared machine moves it less than wall time would; each size has only its own documents in
+// the heap. Read the reported metrics, not ns/op (the sub-benchmarks only report). Run it with
+// -benchtime 1x.
+//
+//   - top10: SELECT TOP 10 … ORDER BY, the index-order query an SDK pages;
+//   - firstpage: ORDER BY without TOP, which the engine executes whole for its first page;
+//   - excludedscan: an equality on a path the policy excludes, a full scan.
+func BenchmarkOrderByGrowth(b *testing.B) {
+	excl, err := index.Compile(index.Policy{IncludedPaths: []index.Path{{Path: "/*"}}, ExcludedPaths: []index.Path{{Path: "/status/?"}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	cases := []struct {
+		name, text string
+		pol        *index.Compiled
+	}{
+		{"top10", "SELECT TOP 10 * FROM c ORDER BY c.n DESC", nil},
+		{"firstpage", "SELECT * FROM c ORDER BY c.n", nil},
+		{"excludedscan", "SELECT VALUE c.id FROM c WHERE c.status = 'held'", excl},
+	}
+	queries := make([]*Query, len(cases))
+	for i, c := range cases {
+		if queries[i], err = Parse(c.text); err != nil {
+			b.Fatal(err)
+		}
+	}
+	sizes := []int{1_000, 10_000, 100_000}
+	for range b.N {
+		// per[case][size]. Each size has only its own documents in the heap, so the collector's
+		// work at 1k is that of 1k documents.
+		per := make([][]time.Duration, len(cases))
+		for i := range per {
+			per[i] = make([]time.Duration, len(sizes))
+		}
+		for si, n := range sizes {
+			src := benchDocs(b, n)
+			runtime.GC()
+			reps := max(2, 200_000/n)
+			for ci, c := range cases {
+				var batches []time.Duration
+				for range 5 {
+					start := cpuNow()
+					for range reps {
+						if _, err := Execute(queries[ci], src, Options{Policy: c.pol, SizeOf: storedSize}); err != nil {
+							b.Fatal(err)
+						}
+					}
+					batches = append(batches, (cpuNow()-start)/time.Duration(reps))
+				}
+				slices.Sort(batches)
+				per[ci][si] = batches[len(batches)/2]
+			}
+		}
+		for ci, c := range cases {
+			b.Run(c.name, func(b *testing.B) {
+				p := per[ci]
+				b.ReportMetric(float64(p[0].Microseconds()), "µs-cpu/q@1k")
+				b.ReportMetric(float64(p[1].Microseconds()), "µs-cpu/q@10k")
+				b.ReportMetric(float64(p[2].Microseconds()), "µs-cpu/q@100k")
+				b.ReportMetric(float64(p[2])/float64(max(p[0], 1)), "growth-1k→100k")
+			})
+		}
+	}
+}
