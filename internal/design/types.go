@@ -138,6 +138,10 @@ type DocType struct {
 	TargetBytes int `yaml:"targetBytes,omitempty" json:"targetBytes,omitempty"`
 	// Fields generate the document's properties, in order.
 	Fields Fields `yaml:"fields" json:"fields"`
+	// AppFields are property paths ("/lastLoginAt", "/prefs/theme") the application writes to
+	// documents of this type outside the seeded shape, e.g. by a patch. Queries, patches, keys and
+	// indexes may name them; lint reports any other path no field generates.
+	AppFields []string `yaml:"appFields,omitempty" json:"appFields,omitempty"`
 }
 
 // Parent says that documents of a type are children of another type.

@@ -5,6 +5,7 @@ package lint
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -58,6 +59,7 @@ func Check(d *design.Design) []Finding {
 	l.planWarnings()
 	l.queryShapes()
 	l.uniqueKeys()
+	l.fieldPaths()
 	sort.SliceStable(l.out, func(i, j int) bool {
 		a, b := l.out[i].Pos, l.out[j].Pos
 		if a.Line != b.Line {
@@ -74,7 +76,15 @@ type linter struct {
 }
 
 func (l *linter) add(path, code, format string, args ...any) {
-	pos := l.d.Positions[path]
+	l.addAt(path, design.Pos{}, code, format, args...)
+}
+
+// addAt records a finding at pos, or at path's position (or its nearest recorded parent's) when pos
+// is zero.
+func (l *linter) addAt(path string, pos design.Pos, code, format string, args ...any) {
+	if pos.Line == 0 {
+		pos = l.d.Positions[path]
+	}
 	// Fall back to the nearest recorded parent so that the finding still points into the file.
 	for p := path; pos.Line == 0 && p != ""; {
 		i := strings.LastIndexAny(p, ".[")
@@ -221,6 +231,9 @@ func (l *linter) uniqueKeys() {
 		for ui, uk := range c.UniqueKeys {
 			for _, p := range uk {
 				top := strings.Split(strings.TrimPrefix(p, "/"), "/")[0]
+				if !slices.ContainsFunc(c.Documents, func(dt design.DocType) bool { _, ok := dt.Fields.Lookup(top); return ok }) {
+					continue // no type has it: an unknown field (fieldPaths)
+				}
 				for _, dt := range c.Documents {
 					if f, ok := dt.Fields.Lookup(top); ok && f.Optional == 0 {
 						continue

@@ -29,6 +29,9 @@ type root struct{ name string }
 type member struct {
 	x    expr
 	name string
+	// pos is the byte offset of the property name in the query text (of the string literal for
+	// c["name"]).
+	pos int
 }
 
 type indexExpr struct {

@@ -595,8 +595,9 @@ func (p *parser) parsePostfix() (expr, error) {
 			if t.kind != tIdent {
 				return nil, p.syntaxErr(t)
 			}
-			x = &member{x: x, name: t.text}
+			x = &member{x: x, name: t.text, pos: t.start}
 		case p.acceptOp("["):
+			at := p.peek().start
 			idx, err := p.parseExpr()
 			if err != nil {
 				return nil, err
@@ -606,7 +607,7 @@ func (p *parser) parsePostfix() (expr, error) {
 			}
 			if lit, ok := idx.(*literal); ok {
 				if s, ok := lit.val.(string); ok {
-					x = &member{x: x, name: s}
+					x = &member{x: x, name: s, pos: at}
 					continue
 				}
 			}
