@@ -34,6 +34,8 @@ type Design struct {
 	File string `yaml:"-" json:"-"`
 	// Positions maps a field path ("containers[0].partitionKey[1]") to where it stands in the file.
 	Positions map[string]Pos `yaml:"-" json:"-"`
+	// src keeps what ValuePos needs of the file (nil for a design built in Go).
+	src *source
 }
 
 // Pos is a 1-based line and column in a design file.

@@ -82,7 +82,7 @@ func (l *linter) queryPaths(c *design.Container, sample *design.DocType, path, t
 		return // reported by the query checks
 	}
 	for _, pp := range q.PropertyPaths() {
-		l.checkPath(c, sample, path, pp.Path, design.Pos{})
+		l.checkPath(c, sample, path, pp.Path, l.valuePos(path, text[shift:], pp.Start, shift))
 	}
 }
 

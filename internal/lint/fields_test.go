@@ -70,7 +70,7 @@ func TestCheck_UnknownFields(t *testing.T) {
 	}{
 		{"clean", "", "", "SELECT c.author.name, t.label FROM c JOIN t IN c.tags WHERE c.ownerId = @owner AND c._ts > 0 ORDER BY c.id", "/score", nil},
 		{"query names a misspelt field", "", "", "SELECT * FROM c WHERE c.owner = @owner", "/score",
-			[]string{"t.yaml:24:12: accessPatterns[0].query: owner is not a field of feedItem; did you mean ownerId? [unknown-field]"}},
+			[]string{"t.yaml:24:36: accessPatterns[0].query: owner is not a field of feedItem; did you mean ownerId? [unknown-field]"}},
 		{"nested and array paths", "", "", "SELECT c.author.nam FROM c JOIN t IN c.tags WHERE c.ownerId = @owner AND t.lable = 'x'", "/score",
 			[]string{"author.nam is not a field of feedItem; did you mean author.name?", "tags[].lable is not a field of feedItem; did you mean tags[].label?"}},
 		{"patch path", "", "", q, "/scor",

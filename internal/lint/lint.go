@@ -12,6 +12,7 @@ import (
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/engine/sql"
 	"github.com/cosmosdv/validate/internal/plan"
+	"github.com/cosmosdv/validate/internal/querycheck"
 )
 
 // Finding is one problem in a design, pointing at the field it is about.
@@ -60,6 +61,7 @@ func Check(d *design.Design) []Finding {
 	l.queryShapes()
 	l.uniqueKeys()
 	l.fieldPaths()
+	l.queryProblems()
 	sort.SliceStable(l.out, func(i, j int) bool {
 		a, b := l.out[i].Pos, l.out[j].Pos
 		if a.Line != b.Line {
@@ -155,8 +157,7 @@ func (l *linter) queryShapes() {
 		q, err := sql.Parse(ap.Query)
 		path := fmt.Sprintf("accessPatterns[%d].query", i)
 		if err != nil {
-			l.add(path, "query-syntax", "%v", err)
-			continue
+			continue // reported by queryProblems
 		}
 		paths := make([][]string, len(c.PartitionKey))
 		for k, p := range c.PartitionKey {
@@ -165,19 +166,7 @@ func (l *linter) queryShapes() {
 		if _, single := q.SingleKey(paths, scalarParams(c, ap)); single {
 			continue
 		}
-		var clauses []string
-		s := q.Shape()
-		if s.OrderBy > 0 {
-			clauses = append(clauses, "ORDER BY")
-		}
-		for _, c := range []struct {
-			on   bool
-			name string
-		}{{s.Top, "TOP"}, {s.OffsetLimit, "OFFSET/LIMIT"}, {s.Aggregate, "aggregates"}, {s.Distinct, "DISTINCT"}, {s.GroupBy, "GROUP BY"}} {
-			if c.on {
-				clauses = append(clauses, c.name)
-			}
-		}
+		clauses := querycheck.Clauses(q.Shape())
 		if len(clauses) == 0 {
 			continue
 		}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
 
 	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/querycheck"
 )
 
 // Options tune RunPatterns.
@@ -92,9 +94,10 @@ func (r *runner) checkPattern(ap *design.AccessPattern) {
 	}
 	levels := len(c.PartitionKey)
 	if k := len(ap.PartitionKey); k > 0 && k < levels {
-		alias := queryAlias(ap.Query)
+		ci := slices.IndexFunc(r.d.Containers, func(x design.Container) bool { return x.Name == c.Name })
+		a := querycheck.Check(r.d, ci, ap.Query).Analysis
 		for _, path := range c.PartitionKey[:k] {
-			if !filtersOn(ap.Query, alias, path) {
+			if !querycheck.FiltersOn(a, path) {
 				r.note(ap, "warn", fmt.Sprintf("hierarchical prefix query: the key prefix is passed as an empty partition key, so the query "+
 					"must filter on %s in its WHERE clause; without it the query fans out to every partition", path))
 			}
@@ -159,7 +162,7 @@ func (r *runner) execute(ctx context.Context, pi int, ap *design.AccessPattern, 
 		} else {
 			ex.Status = StatusOf(err)
 			ex.Error = ServiceMessage(err)
-			ex.Explanation = explain(ap, c, ex.Status, ex.Error)
+			ex.Explanation = explain(r.d, ap, c, ex.Status, ex.Error)
 		}
 		if ap.Expect != nil && ap.Expect.Status != 0 && ap.Expect.Status == ex.Status {
 			ex.Explanation = fmt.Sprintf("failed with %d as the design expects (%s)", ex.Status, ex.Error)
@@ -629,7 +632,7 @@ func (x *exec) batch(ctx context.Context) (Execution, error) {
 				ex.Status = int(res.StatusCode)
 				return ex, &failure{status: int(res.StatusCode),
 					msg:  fmt.Sprintf("batch rolled back: operation %d (%s) failed with %d", i+1, kind, res.StatusCode),
-					expl: explain(x.ap, x.c, int(res.StatusCode), "")}
+					expl: explain(x.r.d, x.ap, x.c, int(res.StatusCode), "")}
 			}
 		}
 		return ex, &failure{status: ex.Status, msg: "batch rolled back"}
