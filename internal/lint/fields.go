@@ -121,7 +121,7 @@ func (l *linter) checkPath(c *design.Container, sample *design.DocType, path str
 	var candidates []string
 	for ti := range types {
 		t := &types[ti]
-		if generates(t.Fields, p) || appWritten(t.AppFields, p) {
+		if t.Fields.Generates(p) || appWritten(t.AppFields, p) {
 			return
 		}
 		candidates = append(candidates, dotted(t.Fields, "", 0)...)
@@ -149,38 +149,6 @@ func (l *linter) checkPath(c *design.Container, sample *design.DocType, path str
 		hint = fmt.Sprintf("; did you mean %s?", m)
 	}
 	l.addAt(path, at, "unknown-field", "%s is not a field of %s%s", name, owner, hint)
-}
-
-// generates reports whether fs generates the property path p. A constant or oneOf value may hold
-// anything below it; "[]" steps into an array's elements.
-func generates(fs design.Fields, p []string) bool {
-	var f *design.Field
-	for _, seg := range p {
-		switch {
-		case f == nil:
-			g, ok := fs.Lookup(seg)
-			if !ok {
-				return false
-			}
-			f = g
-		case f.Const != nil || f.OneOf != nil:
-			return true
-		case seg == index.ArrayElem:
-			if f.Array == nil || f.Of == nil {
-				return false
-			}
-			f = f.Of
-		case len(f.Object) > 0:
-			g, ok := f.Object.Lookup(seg)
-			if !ok {
-				return false
-			}
-			f = g
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 // appWritten reports whether p is one of the application-written paths or lies below one.

@@ -231,7 +231,7 @@ func evaluate(d *design.Design, ap *design.AccessPattern, modelBy, measBy map[st
 				checkReasons = append(checkReasons, fmt.Sprintf("%s run: expectation %s not met: want %s, got %s", rv.name, c.Name, c.Want, c.Got))
 			}
 		}
-		pr.Advice = mergeAdvice(pr.Advice, rv.pat)
+		pr.Advice = mergeAdvice(pr.Advice, d, ap, rv.pat)
 
 		ok := okExecutions(ap, rv.pat)
 		if len(ok) == 0 {
@@ -268,7 +268,7 @@ func evaluate(d *design.Design, ap *design.AccessPattern, modelBy, measBy map[st
 		// nowhere else unless the design expects a number of results.
 		noExpectation := ap.Expect == nil || (ap.Expect.MinResults == nil && ap.Expect.MaxResults == nil && ap.Expect.Status == 0)
 		if ok := okExecutions(ap, checksOn); ap.Op == design.OpQuery && noExpectation && len(ok) > 0 && pr.Results.Max == 0 {
-			pr.Advice = append(pr.Advice, fmt.Sprintf("the query returned no items in any of its %d successful executions: its parameters may not match the seeded documents, and a query that finds nothing costs less than one that does (set expect.maxResults: 0 if none is right)", len(ok)))
+			pr.Advice = append(pr.Advice, fmt.Sprintf("the query returned no items in any of its %d successful executions: its filters may name a field or a value the seeded documents do not have, so its charge is not the charge of the query the design means; if finding nothing is right, add expect: {maxResults: 0}", len(ok)))
 		}
 	}
 
@@ -527,23 +527,12 @@ func medianLatencyMs(p *probe.Pattern) float64 {
 	return round2(median(vals))
 }
 
-// mergeAdvice collects the composite and single indexes the target recommended.
-func mergeAdvice(advice []string, p *probe.Pattern) []string {
-	for _, e := range p.Executions {
-		if e.IndexMetrics == nil {
-			continue
-		}
-		for _, s := range e.IndexMetrics.PotentialSingle {
-			a := "add index " + s
-			if !slices.Contains(advice, a) {
-				advice = append(advice, a)
-			}
-		}
-		for _, c := range e.IndexMetrics.PotentialComposite {
-			a := "add composite index (" + strings.Join(c, ", ") + ")"
-			if !slices.Contains(advice, a) {
-				advice = append(advice, a)
-			}
+// mergeAdvice adds the index changes the target recommended for the pattern that the service would
+// use (Suggestions), in the design's syntax.
+func mergeAdvice(advice []string, d *design.Design, ap *design.AccessPattern, p *probe.Pattern) []string {
+	for _, s := range Suggestions(d, ap, p) {
+		if !slices.Contains(advice, s.Text) {
+			advice = append(advice, s.Text)
 		}
 	}
 	return advice

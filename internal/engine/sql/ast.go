@@ -248,6 +248,8 @@ type Query struct {
 	// conjuncts are the top-level AND-ed predicates of WHERE.
 	conjuncts []expr
 	sub       bool
+	// orderByAt is the byte offset of the first ORDER BY item in text.
+	orderByAt int
 }
 
 // Text returns the query text as given to Parse.

@@ -232,6 +232,7 @@ func (p *parser) parseQuery(sub bool) (*Query, error) {
 		if err := p.expectKw("BY"); err != nil {
 			return nil, err
 		}
+		q.orderByAt = p.peek().start
 		for {
 			e, err := p.parseExpr()
 			if err != nil {

@@ -80,3 +80,26 @@ func (w *pathWalker) expr(e expr) {
 		w.expr(ch)
 	}
 }
+
+// OrderByAt is the byte offset of the first ORDER BY item in the query text, -1 without ORDER BY.
+func (q *Query) OrderByAt() int {
+	if q == nil || len(q.orderBy) == 0 {
+		return -1
+	}
+	return q.orderByAt
+}
+
+// Alias is the name the FROM clause gives the container's documents ("c" in FROM c, "o" in
+// FROM Orders o), "" without FROM.
+func (q *Query) Alias() string {
+	if q == nil || q.from == nil {
+		return ""
+	}
+	if r, ok := q.from.src.(*root); ok && !q.from.in {
+		if q.from.alias != "" {
+			return q.from.alias
+		}
+		return r.name
+	}
+	return ""
+}

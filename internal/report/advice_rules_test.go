@@ -1,0 +1,57 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/probe"
+)
+
+// TestSuggestions_OnlyWhatTheServiceUses: a recommended composite index is given as is only when it
+// serves the query's ORDER BY; with leading paths, only when those are equality filters (then with
+// the ORDER BY that uses it); otherwise it is dropped.
+func TestSuggestions_OnlyWhatTheServiceUses(t *testing.T) {
+	d := &design.Design{Containers: []design.Container{{Name: "Feed", PartitionKey: []string{"/ownerId"},
+		Documents: []design.DocType{{Type: "item", Fields: design.Fields{
+			{Name: "ownerId", Field: design.Field{Gen: "code"}}, {Name: "score", Field: design.Field{Gen: "int"}},
+			{Name: "createdAt", Field: design.Field{Gen: "isoTime"}}}}}}}}
+	pattern := func(specs ...string) *probe.Pattern {
+		return &probe.Pattern{Executions: []probe.Execution{{IndexMetrics: &probe.IndexMetrics{PotentialComposite: [][]string{specs}, PotentialSingle: []string{"/owner/?"}}}}}
+	}
+	tests := []struct {
+		name, query string
+		specs       []string
+		want        string
+	}{
+		{"serves the ORDER BY as is", "SELECT * FROM c WHERE c.ownerId = @o ORDER BY c.score DESC, c.createdAt DESC",
+			[]string{"/score DESC", "/createdAt DESC"}, "add to containers[0]: indexing: {composite: [[{path: /score, order: desc}, {path: /createdAt, order: desc}]]}"},
+		{"all reversed serves too", "SELECT * FROM c WHERE c.ownerId = @o ORDER BY c.score DESC, c.createdAt DESC",
+			[]string{"/score ASC", "/createdAt ASC"}, "{path: /score, order: asc}, {path: /createdAt, order: asc}"},
+		{"leading equality filter: with the ORDER BY that uses it", "SELECT * FROM c WHERE c.ownerId = @o ORDER BY c.score DESC, c.createdAt DESC",
+			[]string{"/ownerId ASC", "/score DESC", "/createdAt DESC"}, "write ORDER BY c.ownerId ASC, c.score DESC, c.createdAt DESC in accessPatterns[0].query"},
+		{"leading range filter: dropped", "SELECT * FROM c WHERE c.ownerId > @o ORDER BY c.score DESC, c.createdAt DESC",
+			[]string{"/ownerId ASC", "/score DESC", "/createdAt DESC"}, ""},
+		{"mixed orders that serve nothing: dropped", "SELECT * FROM c WHERE c.ownerId = @o ORDER BY c.score DESC, c.createdAt DESC",
+			[]string{"/score ASC", "/createdAt DESC"}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d.AccessPatterns = []design.AccessPattern{{ID: "Q1", Container: "Feed", Op: design.OpQuery, Query: tc.query}}
+			var got []string
+			for _, s := range Suggestions(d, &d.AccessPatterns[0], pattern(tc.specs...)) {
+				got = append(got, s.Text)
+			}
+			// The single-path index on /owner names no field: never advised.
+			if tc.want == "" {
+				if len(got) != 0 {
+					t.Fatalf("got %q, want nothing", got)
+				}
+				return
+			}
+			if len(got) != 1 || !strings.Contains(got[0], tc.want) {
+				t.Fatalf("got %q, want one containing %q", got, tc.want)
+			}
+		})
+	}
+}
