@@ -319,6 +319,11 @@ func Build(d *design.Design, opts Options) (*Plan, error) {
 		for _, f := range cp.Hot.Findings {
 			p.Warnings = append(p.Warnings, Warning{Code: "hot-partition", Subject: c.Name, Message: f})
 		}
+		// The risk follows the utilisation plan prints: a physical partition asked for more than it
+		// serves is a high risk even when it is the only one (its shortfall is throughput-short).
+		if cp.Hot.Utilization > 1 && cp.Hot.Risk != cost.RiskHigh {
+			cp.Hot.Risk = cost.RiskHigh
+		}
 		cp.StorageGB = round(cp.StorageGB, 3)
 		p.Containers = append(p.Containers, *cp)
 	}

@@ -90,6 +90,13 @@ func Build(in Input) *Report {
 	}
 	r.Containers = containerLoads(d, r.Patterns, measSource)
 	r.Summary = summarize(r.Patterns, modelRun != nil, measRun != nil, measSource)
+	if primary != nil {
+		capacity := capacityFindings(d, r.Containers)
+		r.StageFindings = append(r.StageFindings, capacity...)
+		if len(capacity) > 0 {
+			r.Summary.Verdict = worse(r.Summary.Verdict, Fail)
+		}
+	}
 	return r
 }
 

@@ -285,13 +285,13 @@ type Load struct {
 	Peak   float64 `json:"peak"`
 }
 
-// Findings returns the number of failing patterns: verdicts fail and error. The CLI exits 1 when it
-// is not zero.
+// Findings returns the number of failing patterns (verdicts fail and error) plus the failing stage
+// findings (capacity). The CLI exits 1 when it is not zero.
 func (r *Report) Findings() int {
 	if r == nil {
 		return 0
 	}
-	return r.Summary.Fail + r.Summary.Error
+	return r.Summary.Fail + r.Summary.Error + failing(r.StageFindings)
 }
 
 // SourceLabel is the short human label of a charge source, used in every rendered column.
