@@ -56,6 +56,7 @@ type runOptions struct {
 	runID          string
 	concurrency    int
 	partitions     int
+	throttle       bool
 	formats        []string
 	out            string
 	progress       string
@@ -80,7 +81,7 @@ func (a *app) runCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			o, err := readRunOptions(v)
+			o, err := readRunOptions(v, a.stderr)
 			if err != nil {
 				return err
 			}
@@ -91,7 +92,7 @@ func (a *app) runCmd() *cobra.Command {
 	return cmd
 }
 
-func readRunOptions(v *viper.Viper) (*runOptions, error) {
+func readRunOptions(v *viper.Viper, logTo io.Writer) (*runOptions, error) {
 	o := &runOptions{
 		seed:           v.GetInt64("seed"),
 		samples:        v.GetInt("samples"),
@@ -100,6 +101,7 @@ func readRunOptions(v *viper.Viper) (*runOptions, error) {
 		runID:          v.GetString("run-id"),
 		concurrency:    v.GetInt("concurrency"),
 		partitions:     v.GetInt("partitions"),
+		throttle:       v.GetBool("throttle"),
 		out:            v.GetString("out"),
 		progress:       v.GetString("progress"),
 		baseline:       v.GetString("baseline"),
@@ -148,7 +150,7 @@ func readRunOptions(v *viper.Viper) (*runOptions, error) {
 		RU:    v.GetFloat64("regression-ru"),
 		Force: v.GetBool("force"),
 	}
-	logger, err := newLogger(io.Discard, v.GetString("log-level"))
+	logger, err := newLogger(logTo, v.GetString("log-level"))
 	if err != nil {
 		return nil, err
 	}
@@ -250,7 +252,7 @@ func (a *app) run(ctx context.Context, paths []string, o *runOptions) error {
 	}
 
 	plan := &partitionPlan{override: o.partitions}
-	o.target.Engine = engine.Options{Partitions: plan.lookup}
+	o.target.Engine = engine.Options{Partitions: plan.lookup, Throttle: o.throttle}
 	o.target.Status = a.stderr
 	tgt, err := target.Open(ctx, o.target)
 	if err != nil {
