@@ -167,6 +167,8 @@ func syntaxError(file string, data []byte, err error) Errors {
 			line++
 		}
 		text := "YAML syntax: " + m[2]
+		col := 0
+		line, col = locateSyntaxError(data, line, m[2])
 		// The YAML library cannot read a plain "/?" right before "," or "]" in a [flow, list]; the
 		// reported line is often where the list starts, so look at the next lines too.
 		lines := strings.Split(string(data), "\n")
@@ -176,7 +178,7 @@ func syntaxError(file string, data []byte, err error) Errors {
 				break
 			}
 		}
-		return Errors{{File: file, Line: line, Msg: text}}
+		return Errors{{File: file, Line: line, Col: col, Msg: text}}
 	}
 	return Errors{{File: file, Msg: "YAML syntax: " + strings.TrimPrefix(msg, "yaml: ")}}
 }

@@ -57,3 +57,13 @@ accessPatterns:
 		})
 	}
 }
+
+// TestParse_SyntaxErrorPointsAtTheMistake: the YAML library names the line where the enclosing
+// mapping starts and no column; the error names the line of the mistake and its column.
+func TestParse_SyntaxErrorPointsAtTheMistake(t *testing.T) {
+	src := "version: 1\nname: t\ncontainers:\n  - name: C\n    partitionKey: [/k]\n    documents:\n      - type: order\n        id: \"o-{uuid}\"\n        count: 3\n          k: {gen: word}\naccessPatterns: []\n"
+	_, err := Parse([]byte(src), "t.yaml")
+	if err == nil || !strings.HasPrefix(err.Error(), "t.yaml:10:11: YAML syntax:") {
+		t.Fatalf("err = %v, want it at t.yaml:10:11", err)
+	}
+}
