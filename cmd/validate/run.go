@@ -342,9 +342,14 @@ func (a *app) runDesign(ctx context.Context, d *design.Design, o *runOptions, tg
 		Duration: time.Since(started),
 		Version:  version,
 	})
-	if contains(o.formats, "text") || o.out == "" {
+	if o.out == "" && contains(o.formats, "json") {
+		// Machine output on standard output: JSON Lines, one report per design.
+		if err := writeJSONLine(a.stdout, rep); err != nil {
+			return 0, infraErr(err)
+		}
+	} else if contains(o.formats, "text") || o.out == "" {
 		if err := report.Render(a.stdout, rep, "text"); err != nil {
-			return 0, err
+			return 0, infraErr(err)
 		}
 	} else {
 		// The reports go to files only: the terminal still gets each design's verdict.
