@@ -25,6 +25,9 @@ type Options struct {
 	Seed int64
 	// Progress receives one line per pattern; nil = none.
 	Progress func(format string, args ...any)
+	// Tick is called after every execution with the executions done and due in the whole run and
+	// the pattern running; nil = none. A progress display draws from it while probing.
+	Tick func(done, total int, pattern string)
 }
 
 // runner holds what every execution needs.
@@ -47,6 +50,13 @@ func RunPatterns(ctx context.Context, d *design.Design, containers map[string]*a
 	}
 	r := &runner{d: d, containers: containers, docs: docs, o: o}
 	out := make([]Pattern, 0, len(d.AccessPatterns))
+	total, done := 0, 0
+	for _, ap := range d.AccessPatterns {
+		total += o.Samples
+		if ap.Samples > 0 {
+			total += ap.Samples - o.Samples
+		}
+	}
 	for pi := range d.AccessPatterns {
 		ap := &d.AccessPatterns[pi]
 		n := o.Samples
@@ -64,10 +74,14 @@ func RunPatterns(ctx context.Context, d *design.Design, containers map[string]*a
 				return out, r.findings, err
 			}
 			pat.Executions = append(pat.Executions, ex)
+			done++
+			if o.Tick != nil {
+				o.Tick(done, total, ap.ID)
+			}
 		}
 		out = append(out, pat)
 		if o.Progress != nil {
-			o.Progress("probe: %s %s: %d executions", ap.ID, ap.Op, n)
+			o.Progress("probe: %s %s: %d executions (%d/%d patterns, %d/%d executions)", ap.ID, ap.Op, n, pi+1, len(d.AccessPatterns), done, total)
 		}
 	}
 	return out, r.findings, nil
