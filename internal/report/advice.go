@@ -8,6 +8,7 @@ import (
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/engine/index"
 	"github.com/cosmosdv/validate/internal/engine/sql"
+	"github.com/cosmosdv/validate/internal/lint"
 	"github.com/cosmosdv/validate/internal/probe"
 	"github.com/cosmosdv/validate/internal/querycheck"
 )
@@ -208,5 +209,28 @@ func (s Suggestion) Apply(d *design.Design, ap *design.AccessPattern) {
 	}
 	if s.Query != "" {
 		ap.Query = s.Query
+	}
+}
+
+// unknownFieldAdvice tells, for a query that found nothing, which of the paths it names no document
+// type generates — the finding lint reports (unknown-field), in the same words — since that is the
+// likeliest reason.
+func unknownFieldAdvice(d *design.Design, ps []PatternResult) {
+	var fs []lint.Finding
+	linted := false
+	for i := range ps {
+		p := &ps[i]
+		if p.Op != design.OpQuery || !slices.ContainsFunc(p.Advice, func(a string) bool { return strings.Contains(a, "returned no items") }) {
+			continue
+		}
+		if !linted {
+			fs, linted = lint.Check(d), true
+		}
+		ai := slices.IndexFunc(d.AccessPatterns, func(ap design.AccessPattern) bool { return ap.ID == p.ID })
+		for _, f := range fs {
+			if f.Code == "unknown-field" && f.Path == fmt.Sprintf("accessPatterns[%d].query", ai) {
+				p.Advice = append(p.Advice, f.String())
+			}
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -53,5 +54,22 @@ func TestSuggestions_OnlyWhatTheServiceUses(t *testing.T) {
 				t.Fatalf("got %q, want one containing %q", got, tc.want)
 			}
 		})
+	}
+}
+
+// TestBuild_ZeroResultsNamesTheUnknownField: a query that finds nothing because it names a field no
+// document type has gets lint's finding, in lint's words, as advice: run and lint tell one story.
+func TestBuild_ZeroResultsNamesTheUnknownField(t *testing.T) {
+	src := strings.Replace(shortDesign, "c.ownerId = @owner", "c.owner = @owner", 1)
+	src = strings.Replace(src, "id: AP1", "id: X1", 1)
+	d, err := design.Parse([]byte(src), "owner.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := runOf(SourceModel, execs(3, 200, 0, 1, 2.3))
+	p := Build(Input{Design: d, Modeled: model, Measured: model}).Patterns[0]
+	want := "owner is not a field of feedItem; did you mean ownerId? [unknown-field]"
+	if !slices.ContainsFunc(p.Advice, func(a string) bool { return strings.Contains(a, want) && strings.HasPrefix(a, "owner.yaml:18:36:") }) {
+		t.Errorf("advice %q lacks lint's finding %q at the query's line", p.Advice, want)
 	}
 }

@@ -90,6 +90,7 @@ func Build(in Input) *Report {
 	}
 	r.Containers = containerLoads(d, r.Patterns, measSource)
 	r.Summary = summarize(r.Patterns, modelRun != nil, measRun != nil, measSource)
+	unknownFieldAdvice(d, r.Patterns)
 	if primary != nil {
 		capacity := capacityFindings(d, r.Containers)
 		r.StageFindings = append(r.StageFindings, capacity...)
