@@ -18,9 +18,13 @@ partition keys, indexing paths, that every pattern names an existing container a
 that every {placeholder} resolves and every query parameter is declared. Every problem is printed as
 file:line:col: field.path: message, all of them at once.
 
-A valid design is then checked for mistakes that would cost or fail later: an estimate below what the
-pattern can cost, a query shape the Go SDK cannot run across partitions, a unique key some document
-type does not have, a price in the wrong unit, a hot partition, throughput below the peak.
+A valid design is then checked for mistakes that would cost or fail later: a property path (in a
+query, a patch, a unique key, an index) that no document type generates, with the field meant; what
+the service would refuse in a query (a syntax error, an unknown function, an ORDER BY without its
+composite index), read with the engine's own parser and pointing at the character in the design file,
+with the YAML to paste; an estimate below what the pattern can cost, a query shape the Go SDK cannot
+run across partitions, a unique key some document type does not have, a price in the wrong unit, a
+hot partition, throughput below the peak. 'validate run' explains the same problems in the same words.
 
 With --format json, standard output is JSON Lines: one document per design file, one per line, with
 the file's errors or findings (line, col, path, code, message).
