@@ -92,7 +92,7 @@ func Build(in Input) *Report {
 	r.Summary = summarize(r.Patterns, modelRun != nil, measRun != nil, measSource)
 	unknownFieldAdvice(d, r.Patterns)
 	if primary != nil {
-		capacity := capacityFindings(d, r.Containers)
+		capacity := capacityFindings(d, r.Containers, r.Seed)
 		r.StageFindings = append(r.StageFindings, capacity...)
 		if len(capacity) > 0 {
 			r.Summary.Verdict = worse(r.Summary.Verdict, Fail)

@@ -20,13 +20,13 @@ const (
 )
 
 // capacityFindings states the design's capacity problems with plan's figures and words
-// (throughput-short, hot-partition: the same static plan `validate plan` and `validate lint` print),
+// (throughput-short, hot-partition: the same static plan `validate plan --seed` of the run prints),
 // and adds a shortfall the run's own verdict-bearing charges show at the designed peak rates when
 // plan did not already report that container short.
-func capacityFindings(d *design.Design, loads []ContainerLoad) []probe.Finding {
+func capacityFindings(d *design.Design, loads []ContainerLoad, seed int64) []probe.Finding {
 	var out []probe.Finding
 	short := map[string]bool{}
-	if p, err := plan.Build(d, plan.Options{}); err == nil {
+	if p, err := plan.Build(d, plan.Options{Seed: seed}); err == nil {
 		for _, w := range p.Warnings {
 			if w.Code != "throughput-short" && w.Code != "hot-partition" {
 				continue
