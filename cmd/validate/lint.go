@@ -19,12 +19,13 @@ that every {placeholder} resolves and every query parameter is declared. Every p
 file:line:col: field.path: message, all of them at once.
 
 A valid design is then checked for mistakes that would cost or fail later: a property path (in a
-query, a patch, a unique key, an index) that no document type generates, with the field meant; what
-the service would refuse in a query (a syntax error, an unknown function, an ORDER BY without its
-composite index), read with the engine's own parser and pointing at the character in the design file,
-with the YAML to paste; an estimate below what the pattern can cost, a query shape the Go SDK cannot
-run across partitions (when app.sdk is go; a design naming no SDK gets one note), a unique key some
-document type does not have, a price in the wrong unit, a hot partition, throughput below the peak.
+query, a patch, a unique key, an index, a search policy) that no document type generates, with the
+field meant; what the service would refuse in a query (a syntax error, an unknown function, an
+ORDER BY without its composite index), read with the engine's own parser and pointing at the
+character in the design file, with the YAML to paste; an estimate below what the pattern can cost,
+a query shape the Go SDK cannot run across partitions (when app.sdk is go; a design naming no SDK
+gets one note), a unique key some document type does not have, a price in the wrong unit, a hot
+partition, throughput below the peak.
 'validate run' explains the same problems in the same words.
 
 With --format json, standard output is JSON Lines: one document per design file, one per line, with

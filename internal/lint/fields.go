@@ -13,10 +13,11 @@ import (
 // systemProperties are the properties the service writes on every item; a query may name them.
 var systemProperties = []string{"id", "ttl", "_ts", "_etag", "_rid", "_self", "_attachments", "_lsn"}
 
-// fieldPaths checks every property path a query, a patch, a unique key or an index names against
-// the fields the container's document types generate (and the paths they list under appFields). A
-// path none of them has is a typo or a field the application writes itself: both change what a
-// pattern finds and what it costs, and run would only show zero results.
+// fieldPaths checks every property path a query (its search functions included), a patch, a unique
+// key, an index or a search policy (fullText paths, vectors) names against the fields the
+// container's document types generate (and the paths they list under appFields). A path none of
+// them has is a typo or a field the application writes itself: both change what a pattern finds
+// and what it costs, and run would only show zero results.
 func (l *linter) fieldPaths() {
 	for ci := range l.d.Containers {
 		c := &l.d.Containers[ci]
@@ -25,6 +26,16 @@ func (l *linter) fieldPaths() {
 			for j, p := range uk {
 				l.checkPath(c, nil, fmt.Sprintf("%s.uniqueKeys[%d][%d]", cp, ui, j), splitPath(p), design.Pos{})
 			}
+		}
+		// The search policies (main's full-text and vector search): the paths the search functions
+		// read; the full-text and vector indexes must name paths of these, which validation checks.
+		if c.FullText != nil {
+			for i, p := range c.FullText.Paths {
+				l.checkPath(c, nil, fmt.Sprintf("%s.fullText.paths[%d]", cp, i), splitPath(p), design.Pos{})
+			}
+		}
+		for i, v := range c.Vectors {
+			l.checkPath(c, nil, fmt.Sprintf("%s.vectors[%d].path", cp, i), splitPath(v.Path), design.Pos{})
 		}
 		if ix := c.Indexing; ix != nil {
 			for _, list := range []struct {

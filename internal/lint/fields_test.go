@@ -106,3 +106,34 @@ func TestParse_AppFieldsMustNotRepeatGeneratedFields(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestCheck_UnknownFields_SearchPolicies: the paths full-text and vector search read (the
+// container's fullText paths and vectors, which the search functions of the queries name) are
+// property paths too; support.yaml's are fields, a misspelt one is not.
+func TestCheck_UnknownFields_SearchPolicies(t *testing.T) {
+	d, err := design.Load("../../designs/support.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	unknown := func() []string {
+		var out []string
+		for _, f := range Check(d) {
+			if f.Code == "unknown-field" {
+				out = append(out, f.Path+": "+f.Message)
+			}
+		}
+		return out
+	}
+	if got := unknown(); len(got) > 0 {
+		t.Fatalf("support.yaml: %q", got)
+	}
+	d.Containers[0].FullText.Paths = append(d.Containers[0].FullText.Paths, "/bodyz")
+	d.Containers[0].Vectors[0].Path = "/embeding"
+	got := strings.Join(unknown(), "\n")
+	for _, want := range []string{"containers[0].fullText.paths[2]: bodyz is not a field of ticket; did you mean body?",
+		"containers[0].vectors[0].path: embeding is not a field of ticket; did you mean embedding?"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("findings lack %q:\n%s", want, got)
+		}
+	}
+}
