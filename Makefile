@@ -22,8 +22,15 @@ test:             ## gofmt check, vet, every test, and the race detector on the 
 
 RACE_PKGS := ./internal/engine/... ./internal/pipeline ./internal/seed ./internal/probe ./internal/report
 
-validate: build   ## run every example design end to end on the default target; exits by the verdicts
-	./bin/validate run --out $(REPORTS) --format text,md,json,junit,html $(DESIGNS)
+# TARGET and ENDPOINT choose where `make validate` runs: unset = the default target (auto);
+# TARGET=emulator; TARGET=account ENDPOINT=https://<account>.documents.azure.com:443/ (Entra ID, or
+# the key in CDV_KEY). They are passed as --target and --endpoint.
+TARGET   ?=
+ENDPOINT ?=
+TARGET_FLAGS = $(if $(TARGET),--target $(TARGET)) $(if $(ENDPOINT),--endpoint $(ENDPOINT))
+
+validate: build   ## run every example design end to end (TARGET=emulator, or TARGET=account ENDPOINT=https://...); exits by the verdicts
+	./bin/validate run $(TARGET_FLAGS) --out $(REPORTS) --format text,md,json,junit,html $(DESIGNS)
 
 plan: build       ## cost and capacity of every example design from the model alone
 	./bin/validate plan $(DESIGNS)
@@ -50,10 +57,10 @@ bench:            ## engine, query, seeding and start-up benchmarks (figures in 
 	$(GO) test -run '^$$' -bench ServeStartup -benchtime 10x -count 3 ./cmd/validate/
 	for i in 1 2 3; do $(GO) test -count=1 -run '^$$' -bench OrderByGrowth -benchtime 1x ./internal/engine/sql/ || exit 1; done
 
-TARGET    ?= embedded
-BASELINES ?= baselines/$(TARGET)/
-nightly: build    ## what the nightly job runs: compare every design with its committed baseline for TARGET
-	./bin/validate run --target $(TARGET) --baseline $(BASELINES) --out $(REPORTS) --format text,md,json,junit,html $(DESIGNS)
+NIGHTLY_TARGET = $(or $(TARGET),embedded)
+BASELINES ?= baselines/$(NIGHTLY_TARGET)/
+nightly: build    ## what the nightly job runs: compare every design with its committed baseline for TARGET (default embedded)
+	./bin/validate run --target $(NIGHTLY_TARGET) $(if $(ENDPOINT),--endpoint $(ENDPOINT)) --baseline $(BASELINES) --out $(REPORTS) --format text,md,json,junit,html $(DESIGNS)
 
 schema:           ## regenerate schema/design.schema.json from the Go types
 	$(GO) generate ./internal/design

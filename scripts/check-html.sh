@@ -4,8 +4,8 @@
 #
 #   scripts/check-html.sh [report.html ...]     default: the golden example reports of internal/report
 #
-# Needs chromium (Debian/Ubuntu: apt-get install -y chromium). PNGs go next to each input as .png,
-# or into $OUT_DIR when set. The page is opened from a file: URL with networking off, which also
+# Needs chromium (Debian/Ubuntu: apt-get install -y chromium). Each page is shot at 800 and 1600 px
+# wide (WIDTHS to change) as <name>-<width>.png next to each input, or into $OUT_DIR when set. The page is opened from a file: URL with networking off, which also
 # proves it needs nothing from the network.
 set -euo pipefail
 
@@ -27,11 +27,16 @@ for in in "$@"; do
   [ -f "$in" ] || { echo "check-html: $in: no such file" >&2; exit 2; }
   dir=${OUT_DIR:-$(dirname "$in")}
   mkdir -p "$dir"
-  out="$dir/$(basename "${in%.html}").png"
   abs=$(cd "$(dirname "$in")" && pwd)/$(basename "$in")
-  "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \
-    --user-data-dir="$(mktemp -d)" --proxy-server='127.0.0.1:9' --proxy-bypass-list='<-loopback>' \
-    --window-size=1280,1800 --screenshot="$out" "file://$abs" >/dev/null 2>&1
-  [ -s "$out" ] || { echo "check-html: $in: no screenshot written" >&2; exit 1; }
-  echo "$out"
+  for w in ${WIDTHS:-800 1600}; do
+    out="$dir/$(basename "${in%.html}")-$w.png"
+    rm -f "$out"
+    profile=$(mktemp -d)
+    "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+      --user-data-dir="$profile" --proxy-server='127.0.0.1:9' --proxy-bypass-list='<-loopback>' \
+      --window-size="$w,2000" --screenshot="$out" "file://$abs" >/dev/null 2>&1 || true
+    rm -rf "$profile"
+    [ -s "$out" ] || { echo "check-html: $in: no screenshot written at $w px" >&2; exit 1; }
+    echo "$out"
+  done
 done

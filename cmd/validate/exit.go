@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+
+	"github.com/cosmosdv/validate/internal/design"
 )
 
 // Exit codes, documented in README.md.
@@ -38,10 +40,17 @@ func infraErr(err error) error { return &exitError{code: ExitInfra, err: err} }
 // errFindings ends a command whose output already lists its findings.
 var errFindings = &exitError{code: ExitFindings, printed: true}
 
+// codeOf maps err to its exit code. An error no one classified is a usage error only when cobra
+// raised it (a flag, an argument, an unknown command) or it is an invalid design; anything else —
+// a report that could not be written, a closed pipe — is a failure of the environment, not of the
+// command line.
 func codeOf(err error) (int, bool) {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		return ee.code, ee.printed
 	}
-	return ExitUsage, false
+	if errors.Is(err, design.ErrInvalid) || isCobraUsage(err) {
+		return ExitUsage, false
+	}
+	return ExitInfra, false
 }

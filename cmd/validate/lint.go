@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/cosmosdv/validate/internal/design"
@@ -9,7 +10,7 @@ import (
 )
 
 func (a *app) lintCmd() *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "lint DESIGN...",
 		Short: "Check design files: strict format, references, placeholders, bounds, design mistakes",
 		Long: `Lint reads each design file strictly (unknown keys are errors) and validates it: unique names,
@@ -17,16 +18,42 @@ partition keys, indexing paths, that every pattern names an existing container a
 that every {placeholder} resolves and every query parameter is declared. Every problem is printed as
 file:line:col: field.path: message, all of them at once.
 
-A valid design is then checked for mistakes that would cost or fail later: an estimate below what the
-pattern can cost, a query shape the Go SDK cannot run across partitions (when app.sdk is go; a
-design naming no SDK gets one note), a unique key some document
-type does not have, a price in the wrong unit, a hot partition, throughput below the peak.
+A valid design is then checked for mistakes that would cost or fail later: a property path (in a
+query, a patch, a unique key, an index, a search policy) that no document type generates, with the
+field meant; what the service would refuse in a query (a syntax error, an unknown function, an
+ORDER BY without its composite index), read with the engine's own parser and pointing at the
+character in the design file, with the YAML to paste; an estimate below what the pattern can cost,
+a query shape the Go SDK cannot run across partitions (when app.sdk is go; a design naming no SDK
+gets one note), a unique key some document type does not have, a price in the wrong unit, a hot
+partition, throughput below the peak.
+'validate run' explains the same problems in the same words.
+
+With --format json, standard output is JSON Lines: one document per design file, one per line, with
+the file's errors or findings (line, col, path, code, message).
 
 Exit 0 when every file is clean, 1 when a valid design has findings, 2 when a file cannot be read,
 parsed or validated.`,
 		Example: "  validate lint designs/*.yaml",
 		Args:    needArgs(1, "design file"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			v, err := a.viper(cmd)
+			if err != nil {
+				return err
+			}
+			formats, err := parseFormats(v.GetStringSlice("format"))
+			if err != nil {
+				return err
+			}
+			asJSON := false
+			for _, f := range formats {
+				switch f {
+				case "text":
+				case "json":
+					asJSON = true
+				default:
+					return usageErr("lint --format: want text or json (got %q)", f)
+				}
+			}
 			worst := ExitOK
 			for _, path := range args {
 				if isMarkdown(path) {
@@ -35,6 +62,14 @@ parsed or validated.`,
 					continue
 				}
 				d, err := design.Load(path)
+				if asJSON {
+					doc, code := lintDocument(path, d, err)
+					worst = max(worst, code)
+					if err := writeJSONLine(a.stdout, doc); err != nil {
+						return infraErr(err)
+					}
+					continue
+				}
 				if err != nil {
 					fmt.Fprintln(a.stderr, err)
 					worst = ExitUsage
@@ -62,6 +97,58 @@ parsed or validated.`,
 			return nil
 		},
 	}
+	addFlags(cmd, "lint")
+	return cmd
+}
+
+// lintProblem is one error or finding of a design file in lint's JSON output.
+type lintProblem struct {
+	Line    int    `json:"line,omitempty"`
+	Col     int    `json:"col,omitempty"`
+	Path    string `json:"path,omitempty"`
+	Code    string `json:"code,omitempty"`
+	Message string `json:"message"`
+	// Note marks a remark that is not a mistake: lint still passes.
+	Note bool `json:"note,omitempty"`
+}
+
+// lintDoc is lint's JSON document for one design file.
+type lintDoc struct {
+	File string `json:"file"`
+	// Valid is false when the file cannot be read, parsed or validated (Errors say why).
+	Valid    bool          `json:"valid"`
+	Errors   []lintProblem `json:"errors,omitempty"`
+	Findings []lintProblem `json:"findings,omitempty"`
+}
+
+func lintDocument(path string, d *design.Design, loadErr error) (lintDoc, int) {
+	doc := lintDoc{File: path, Valid: loadErr == nil}
+	if loadErr != nil {
+		var es design.Errors
+		var e *design.Error
+		switch {
+		case errors.As(loadErr, &es):
+			for _, e := range es {
+				doc.Errors = append(doc.Errors, lintProblem{Line: e.Line, Col: e.Col, Path: e.Path, Message: e.Msg})
+			}
+		case errors.As(loadErr, &e):
+			doc.Errors = append(doc.Errors, lintProblem{Line: e.Line, Col: e.Col, Path: e.Path, Message: e.Msg})
+		default:
+			doc.Errors = append(doc.Errors, lintProblem{Message: loadErr.Error()})
+		}
+		return doc, ExitUsage
+	}
+	mistakes := 0
+	for _, f := range lint.Check(d) {
+		doc.Findings = append(doc.Findings, lintProblem{Line: f.Pos.Line, Col: f.Pos.Col, Path: f.Path, Code: f.Code, Message: f.Message, Note: f.Note})
+		if !f.Note {
+			mistakes++
+		}
+	}
+	if mistakes > 0 {
+		return doc, ExitFindings
+	}
+	return doc, ExitOK
 }
 
 func countTypes(d *design.Design) int {

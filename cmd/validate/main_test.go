@@ -79,7 +79,7 @@ func TestRun_UsageErrorsExit2(t *testing.T) {
 			if !strings.Contains(errOut, tc.want) {
 				t.Errorf("stderr %q does not mention %q", errOut, tc.want)
 			}
-			if strings.Count(errOut, "validate: ") > 1 {
+			if strings.Count(errOut, "validate: ") > 1 || strings.Contains(errOut, "validate: validate") {
 				t.Errorf("error printed more than once: %q", errOut)
 			}
 		})

@@ -21,6 +21,8 @@ the peak, physical partitions, hot-partition risk and monthly cost. Every figure
 hand from the rate card printed with it.
 
 Static query charges are rough: 'validate run' measures them on a real engine.
+With --format json and no --out, standard output is JSON Lines: one JSON document per design, one
+per line. With --out each design gets its own file.
 Exit 0 when the plan has no warnings, 1 when it warns (an estimate below what a pattern can cost, a
 price in the wrong unit, a hot partition), 2 when a design cannot be read.`,
 		Example: `  validate plan designs/ecommerce.yaml
@@ -54,8 +56,16 @@ price in the wrong unit, a hot partition), 2 when a design cannot be read.`,
 				warnings += len(p.Warnings)
 				for _, f := range formats {
 					if out == "" {
+						// JSON on standard output is JSON Lines: one compact document per design, so
+						// that several designs still make valid machine output.
+						if f == "json" {
+							if err := writeJSONLine(a.stdout, p); err != nil {
+								return infraErr(err)
+							}
+							continue
+						}
 						if err := plan.Render(a.stdout, p, f); err != nil {
-							return err
+							return infraErr(err)
 						}
 						continue
 					}

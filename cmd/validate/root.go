@@ -80,7 +80,12 @@ func (a *app) rootCmd() *cobra.Command {
 	}
 	root.PersistentFlags().StringVar(&a.configFile, "config", "", "configuration file (default: validate.yaml in the working directory, if present)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return &exitError{code: ExitUsage, err: fmt.Errorf("%s: %w\nRun '%s --help' for usage.", c.CommandPath(), err, c.CommandPath())}
+		// Run prints "validate: " before the message: name the subcommand only.
+		msg := fmt.Errorf("%w\nRun '%s --help' for usage.", err, c.CommandPath())
+		if c.HasParent() {
+			msg = fmt.Errorf("%s: %w", strings.TrimPrefix(c.CommandPath(), c.Root().Name()+" "), msg)
+		}
+		return &exitError{code: ExitUsage, err: msg}
 	})
 	root.AddCommand(
 		a.runCmd(),

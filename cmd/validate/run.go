@@ -51,6 +51,7 @@ type runOptions struct {
 	runID          string
 	concurrency    int
 	partitions     int
+	throttle       bool
 	formats        []string
 	out            string
 	progress       string
@@ -75,7 +76,7 @@ func (a *app) runCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			o, err := readRunOptions(v)
+			o, err := readRunOptions(v, a.stderr)
 			if err != nil {
 				return err
 			}
@@ -86,7 +87,7 @@ func (a *app) runCmd() *cobra.Command {
 	return cmd
 }
 
-func readRunOptions(v *viper.Viper) (*runOptions, error) {
+func readRunOptions(v *viper.Viper, logTo io.Writer) (*runOptions, error) {
 	o := &runOptions{
 		seed:           v.GetInt64("seed"),
 		samples:        v.GetInt("samples"),
@@ -96,6 +97,7 @@ func readRunOptions(v *viper.Viper) (*runOptions, error) {
 		runID:          v.GetString("run-id"),
 		concurrency:    v.GetInt("concurrency"),
 		partitions:     v.GetInt("partitions"),
+		throttle:       v.GetBool("throttle"),
 		out:            v.GetString("out"),
 		progress:       v.GetString("progress"),
 		baseline:       v.GetString("baseline"),
@@ -144,7 +146,7 @@ func readRunOptions(v *viper.Viper) (*runOptions, error) {
 		RU:    v.GetFloat64("regression-ru"),
 		Force: v.GetBool("force"),
 	}
-	logger, err := newLogger(io.Discard, v.GetString("log-level"))
+	logger, err := newLogger(logTo, v.GetString("log-level"))
 	if err != nil {
 		return nil, err
 	}
@@ -200,6 +202,7 @@ func (a *app) run(ctx context.Context, paths []string, o *runOptions) error {
 	c := pipeline.Config{
 		Target:            o.target,
 		Partitions:        o.partitions,
+		Throttle:          o.throttle,
 		RunID:             o.runID,
 		Seed:              o.seed,
 		Samples:           o.samples,
@@ -227,7 +230,8 @@ func (a *app) run(ctx context.Context, paths []string, o *runOptions) error {
 	case errors.Is(err, pipeline.ErrTarget):
 		return infraErr(err)
 	case err != nil:
-		return err
+		// Unclassified: a failure to render output, not of the command line.
+		return infraErr(err)
 	case out.Findings > 0:
 		return errFindings
 	}

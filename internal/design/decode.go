@@ -77,7 +77,7 @@ func Parse(data []byte, file string) (d *Design, err error) {
 	if es != nil {
 		return nil, es
 	}
-	dec := &decoder{file: file, pos: map[string]Pos{}, bad: map[string]bool{}, budget: maxNodes}
+	dec := &decoder{file: file, pos: map[string]Pos{}, styles: map[string]yaml.Style{}, bad: map[string]bool{}, budget: maxNodes}
 	top := root.Content[0]
 	if top.Kind != yaml.MappingNode {
 		return nil, Errors{{File: file, Line: top.Line, Col: top.Column,
@@ -92,6 +92,7 @@ func Parse(data []byte, file string) (d *Design, err error) {
 	d = &Design{File: file}
 	dec.decode(top, reflect.ValueOf(d).Elem(), "", 0)
 	d.Positions = dec.pos
+	d.src = &source{lines: strings.Split(string(data), "\n"), styles: dec.styles}
 	if dec.aborted {
 		return nil, dec.errs
 	}
@@ -166,6 +167,8 @@ func syntaxError(file string, data []byte, err error) Errors {
 			line++
 		}
 		text := "YAML syntax: " + m[2]
+		col := 0
+		line, col = locateSyntaxError(data, line, m[2])
 		// The YAML library cannot read a plain "/?" right before "," or "]" in a [flow, list]; the
 		// reported line is often where the list starts, so look at the next lines too.
 		lines := strings.Split(string(data), "\n")
@@ -175,7 +178,7 @@ func syntaxError(file string, data []byte, err error) Errors {
 				break
 			}
 		}
-		return Errors{{File: file, Line: line, Msg: text}}
+		return Errors{{File: file, Line: line, Col: col, Msg: text}}
 	}
 	return Errors{{File: file, Msg: "YAML syntax: " + strings.TrimPrefix(msg, "yaml: ")}}
 }
@@ -208,7 +211,8 @@ type decoder struct {
 	file    string
 	errs    Errors
 	pos     map[string]Pos
-	bad     map[string]bool // paths with a decoding error: semantic errors there are noise
+	styles  map[string]yaml.Style // style of each scalar, for ValuePos
+	bad     map[string]bool       // paths with a decoding error: semantic errors there are noise
 	budget  int
 	aborted bool
 }
@@ -294,6 +298,9 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string, depth int) 
 	}
 	if _, ok := d.pos[path]; !ok {
 		d.pos[path] = Pos{Line: n.Line, Col: n.Column}
+		if n.Kind == yaml.ScalarNode && d.styles != nil {
+			d.styles[path] = n.Style
+		}
 	}
 	if n.Kind == yaml.AliasNode {
 		if n.Alias == nil {

@@ -195,7 +195,7 @@ func TestLoad_BadInput(t *testing.T) {
 		{"directory", dir, "is a directory"},
 		{"empty file", write("empty.yaml", nil), "file is empty"},
 		{"only comments", write("comments.yaml", []byte("# nothing\n# here\n")), "no YAML content"},
-		{"syntax error", write("syntax.yaml", []byte("version: 1\nname: [unclosed\n")), ":2: YAML syntax:"},
+		{"syntax error", write("syntax.yaml", []byte("version: 1\nname: [unclosed\n")), ":2:7: YAML syntax:"},
 		{"tab indentation", write("tabs.yaml", []byte("version: 1\ncontainers:\n\t- name: x\n")), "YAML syntax"},
 		{"unquoted /? in a flow list", write("flow.yaml", []byte("version: 1\nx:\n  included: [/a/?, /b/?]\n")), "quote index paths"},
 		{"50 MB file", huge, "design files are limited to"},

@@ -18,7 +18,7 @@ const maxErrorLines = 50
 type Error struct {
 	// File is the design file's path as given to Load or Parse.
 	File string
-	// Line and Col are 1-based; 0 when unknown (Col is unknown for YAML syntax errors).
+	// Line and Col are 1-based; 0 when unknown.
 	Line, Col int
 	// Path is the field path, e.g. "containers[0].partitionKey[1]"; "" for file-level problems.
 	Path string

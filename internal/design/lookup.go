@@ -29,3 +29,35 @@ func (d *Design) Pattern(id string) *AccessPattern {
 	}
 	return nil
 }
+
+// Generates reports whether fs generates the property path p (property names from the document
+// root, "[]" for an array element). A constant or oneOf value may hold anything below it.
+func (fs Fields) Generates(p []string) bool {
+	var f *Field
+	for _, seg := range p {
+		switch {
+		case f == nil:
+			g, ok := fs.Lookup(seg)
+			if !ok {
+				return false
+			}
+			f = g
+		case f.Const != nil || f.OneOf != nil:
+			return true
+		case seg == "[]":
+			if f.Array == nil || f.Of == nil {
+				return false
+			}
+			f = f.Of
+		case len(f.Object) > 0:
+			g, ok := f.Object.Lookup(seg)
+			if !ok {
+				return false
+			}
+			f = g
+		default:
+			return false
+		}
+	}
+	return true
+}

@@ -36,6 +36,8 @@ type Design struct {
 	File string `yaml:"-" json:"-"`
 	// Positions maps a field path ("containers[0].partitionKey[1]") to where it stands in the file.
 	Positions map[string]Pos `yaml:"-" json:"-"`
+	// src keeps what ValuePos needs of the file (nil for a design built in Go).
+	src *source
 }
 
 // Pos is a 1-based line and column in a design file.
@@ -179,6 +181,10 @@ type DocType struct {
 	TargetBytes int `yaml:"targetBytes,omitempty" json:"targetBytes,omitempty"`
 	// Fields generate the document's properties, in order.
 	Fields Fields `yaml:"fields" json:"fields"`
+	// AppFields are property paths ("/lastLoginAt", "/prefs/theme") the application writes to
+	// documents of this type outside the seeded shape, e.g. by a patch. Queries, patches, keys and
+	// indexes may name them; lint reports any other path no field generates.
+	AppFields []string `yaml:"appFields,omitempty" json:"appFields,omitempty"`
 }
 
 // Parent says that documents of a type are children of another type.

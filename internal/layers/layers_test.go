@@ -34,6 +34,11 @@ var roles = map[string]string{
 	"internal/engine/jsondoc":    "engine",
 	"internal/engine/sql":        "engine",
 	"internal/engine/enginetest": "engine",
+	// readers of the design with the engine: the design's indexing policy as the engine compiles it,
+	// and a query read with the engine's parser and planner. Stages (provision, probe, report) and
+	// tools (lint, plan) share them; they import only the design and the engine.
+	"internal/indexpolicy": "reader",
+	"internal/querycheck":  "reader",
 	// tools beside the pipeline: static analysis of a design.
 	"internal/plan":    "tool",
 	"internal/lint":    "tool",
@@ -141,6 +146,12 @@ func TestLowerLayers(t *testing.T) {
 			for _, dep := range p.Deps {
 				if role(dep) != "engine" {
 					t.Errorf("%s imports %s (%s); the engine and the cost model stand below every stage", name, dep, role(dep))
+				}
+			}
+		case "reader":
+			for _, dep := range p.Deps {
+				if r := role(dep); dep != "internal/design" && r != "engine" && r != "reader" && r != "base" {
+					t.Errorf("%s reads the design with the engine and imports %s (%s); it may import only internal/design, the engine and the base", name, dep, r)
 				}
 			}
 		case "tool":

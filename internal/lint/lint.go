@@ -5,12 +5,14 @@ package lint
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/engine/sql"
 	"github.com/cosmosdv/validate/internal/plan"
+	"github.com/cosmosdv/validate/internal/querycheck"
 )
 
 // Finding is one problem in a design, pointing at the field it is about.
@@ -64,6 +66,8 @@ func Check(d *design.Design) []Finding {
 	l.planWarnings()
 	l.queryShapes()
 	l.uniqueKeys()
+	l.fieldPaths()
+	l.queryProblems()
 	sort.SliceStable(l.out, func(i, j int) bool {
 		a, b := l.out[i].Pos, l.out[j].Pos
 		if a.Line != b.Line {
@@ -80,7 +84,15 @@ type linter struct {
 }
 
 func (l *linter) add(path, code, format string, args ...any) {
-	pos := l.d.Positions[path]
+	l.addAt(path, design.Pos{}, code, format, args...)
+}
+
+// addAt records a finding at pos, or at path's position (or its nearest recorded parent's) when pos
+// is zero.
+func (l *linter) addAt(path string, pos design.Pos, code, format string, args ...any) {
+	if pos.Line == 0 {
+		pos = l.d.Positions[path]
+	}
 	// Fall back to the nearest recorded parent so that the finding still points into the file.
 	for p := path; pos.Line == 0 && p != ""; {
 		i := strings.LastIndexAny(p, ".[")
@@ -155,25 +167,12 @@ func (l *linter) queryShapes() {
 		q, err := sql.Parse(ap.Query)
 		path := fmt.Sprintf("accessPatterns[%d].query", i)
 		if err != nil {
-			l.add(path, "query-syntax", "%v", err)
-			continue
+			continue // reported by queryProblems
 		}
 		if _, single := q.SingleKey(c.KeyPaths(), scalarParams(c, ap)); single {
 			continue
 		}
-		var clauses []string
-		s := q.Shape()
-		if s.OrderBy > 0 {
-			clauses = append(clauses, "ORDER BY")
-		}
-		for _, c := range []struct {
-			on   bool
-			name string
-		}{{s.Top, "TOP"}, {s.OffsetLimit, "OFFSET/LIMIT"}, {s.Aggregate, "aggregates"}, {s.Distinct, "DISTINCT"}, {s.GroupBy, "GROUP BY"}} {
-			if c.on {
-				clauses = append(clauses, c.name)
-			}
-		}
+		clauses := querycheck.Clauses(q.Shape())
 		if len(clauses) == 0 {
 			continue
 		}
@@ -240,6 +239,9 @@ func (l *linter) uniqueKeys() {
 				top := ""
 				if segs := design.SplitPath(p); len(segs) > 0 {
 					top = segs[0]
+				}
+				if !slices.ContainsFunc(c.Documents, func(dt design.DocType) bool { _, ok := dt.Fields.Lookup(top); return ok }) {
+					continue // no type has it: an unknown field (fieldPaths)
 				}
 				for _, dt := range c.Documents {
 					if f, ok := dt.Fields.Lookup(top); ok && f.Optional == 0 {

@@ -162,14 +162,17 @@ accessPatterns:
 		"/id":          nil,
 		"/email":       {"guest"},
 		"/address/zip": {"guest"},
-		"/phone":       {"user", "guest"},
+		// No type has it: an unknown field (fieldPaths, with did-you-mean), not a missing value per type.
+		"/phone": nil,
 	} {
 		d, err := design.Parse([]byte(strings.ReplaceAll(src, "UNIQUE", unique)), "u.yaml")
 		if err != nil {
 			t.Fatalf("%s: parse: %v", unique, err)
 		}
 		var types []string
+		unknown := false
 		for _, f := range Check(d) {
+			unknown = unknown || f.Code == "unknown-field"
 			if f.Code != "unique-key-missing" {
 				continue
 			}
@@ -180,6 +183,9 @@ accessPatterns:
 		}
 		if strings.Join(types, ",") != strings.Join(want, ",") {
 			t.Errorf("unique key %s: flagged types %v, want %v", unique, types, want)
+		}
+		if unknown != (unique == "/phone") {
+			t.Errorf("unique key %s: unknown-field finding %v", unique, unknown)
 		}
 	}
 }

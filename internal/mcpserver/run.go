@@ -51,7 +51,9 @@ func runEmbedded(ctx context.Context, d *design.Design, samples int, seed int64,
 	if err != nil {
 		return nil, run, err
 	}
-	rep := report.Build(report.Input{Design: d, Measured: run, Modeled: run, Started: started, Duration: time.Since(started), Version: version})
+	capacity, unknown := pipeline.DesignFindings(d, seed)
+	rep := report.Build(report.Input{Design: d, Measured: run, Modeled: run, Started: started, Duration: time.Since(started),
+		Version: version, Capacity: capacity, UnknownFields: unknown})
 	return rep, run, nil
 }
 

@@ -136,9 +136,11 @@ func Run(ctx context.Context, d *design.Design, client *azcosmos.Client, info re
 	out.Seeding = res.Stats
 	out.Findings = append(out.Findings, res.Findings...)
 
+	bar := newProbeProgress(o.Progress, o.TTY, say)
 	patterns, findings, err := probe.RunPatterns(ctx, d, prov.Containers, res.Samples, probe.Options{
-		Samples: o.Samples, Seed: o.Seed, Progress: say,
+		Samples: o.Samples, Seed: o.Seed, Progress: bar.line, Tick: bar.tick,
 	})
+	bar.stop()
 	out.Patterns = patterns
 	out.Findings = append(out.Findings, findings...)
 	if err != nil {

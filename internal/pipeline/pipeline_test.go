@@ -203,7 +203,7 @@ func TestRun_EndToEnd(t *testing.T) {
 		}
 	}
 	// Missing composite index: the explanation names it.
-	if ex := byID["AP12"].Executions[0]; ex.Status != 400 || !strings.Contains(ex.Explanation, `"/type"`) {
+	if ex := byID["AP12"].Executions[0]; ex.Status != 400 || !strings.Contains(ex.Explanation, `{path: /type, order: asc}`) {
 		t.Errorf("missing composite: status %d error %q explanation %q", ex.Status, ex.Error, ex.Explanation)
 	}
 	// Torn down: the database is gone.

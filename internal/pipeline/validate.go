@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -23,9 +24,12 @@ import (
 
 // Config is everything Validate needs, as plain values.
 type Config struct {
-	// Target says what to run on. Validate sets its Engine.Partitions (the partition plan) and
-	// Status (Stderr).
+	// Target says what to run on. Validate sets its Engine.Partitions (the partition plan),
+	// Engine.Throttle (Throttle) and Status (Stderr).
 	Target target.Config
+	// Throttle makes the embedded engine enforce each container's provisioned RU/s per second and
+	// answer 429 past it, as the service does (the measured run only).
+	Throttle bool
 	// Partitions overrides the simulated physical partitions of every container on the embedded
 	// engine; 0 = what `validate plan` computes from the design's storage and throughput.
 	Partitions int
@@ -48,8 +52,10 @@ type Config struct {
 	// Tolerance decides the verdicts; Compare the regressions against a baseline.
 	Tolerance report.Options
 	Compare   report.CompareOptions
-	// Out is the directory the reports are written to in Formats ("" = none). The text report goes
-	// to Stdout when Formats has "text" or Out is "", else one verdict line per design does.
+	// Out is the directory the reports are written to in Formats ("" = none). With Out "" and
+	// Formats holding "json", Stdout gets JSON Lines: one JSON report per design, one per line.
+	// Otherwise the text report goes to Stdout when Formats has "text" or Out is "", else one
+	// verdict line per design does.
 	Out     string
 	Formats []string
 	// Baseline is a baseline file, or a directory of <design>.baseline.json files. UpdateBaseline
@@ -118,6 +124,7 @@ func Validate(ctx context.Context, designs []*design.Design, c Config) (*Outcome
 
 	plan := &PartitionPlan{Override: c.Partitions}
 	c.Target.Engine.Partitions = plan.Lookup
+	c.Target.Engine.Throttle = c.Throttle
 	c.Target.Status = c.Stderr
 	tgt, err := target.Open(ctx, c.Target)
 	if err != nil {
@@ -213,14 +220,17 @@ func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *ta
 			return nil, 0, runFailed(d, err)
 		}
 	}
+	capacity, unknown := DesignFindings(d, c.Seed)
 	rep := report.Build(report.Input{
-		Design:   d,
-		Measured: measured,
-		Modeled:  modeled,
-		Options:  c.Tolerance,
-		Started:  c.Started,
-		Duration: time.Since(c.Started),
-		Version:  c.Version,
+		Design:        d,
+		Measured:      measured,
+		Modeled:       modeled,
+		Options:       c.Tolerance,
+		Started:       c.Started,
+		Duration:      time.Since(c.Started),
+		Version:       c.Version,
+		Capacity:      capacity,
+		UnknownFields: unknown,
 	})
 	if err := c.writeReports(d, rep); err != nil {
 		return rep, 0, err
@@ -236,13 +246,21 @@ func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *ta
 	return rep, findings, nil
 }
 
-// writeReports renders the text report (or the verdict line) to Stdout and the files to Out.
+// writeReports renders the report to Stdout (JSON Lines, the text report or the verdict line) and
+// the files to Out. A report that cannot be rendered or written is a failure of the environment
+// (ErrTarget), not of the configuration.
 func (c *Config) writeReports(d *design.Design, rep *report.Report) error {
-	if contains(c.Formats, "text") || c.Out == "" {
-		if err := report.Render(c.Stdout, rep, "text"); err != nil {
-			return err
+	switch {
+	case c.Out == "" && contains(c.Formats, "json"):
+		// Machine output on standard output: JSON Lines, one report per design.
+		if err := writeJSONLine(c.Stdout, rep); err != nil {
+			return failed(err)
 		}
-	} else {
+	case contains(c.Formats, "text") || c.Out == "":
+		if err := report.Render(c.Stdout, rep, "text"); err != nil {
+			return failed(fmt.Errorf("write the report: %w", err))
+		}
+	default:
 		// The reports go to files only: the terminal still gets each design's verdict.
 		fmt.Fprintf(c.Stdout, "%s: %s\n", d.Name, report.SummaryLine(rep))
 	}
@@ -291,7 +309,7 @@ func (c *Config) baseline(d *design.Design, rep *report.Report) (int, error) {
 		return 0, usage("compare with baseline %s: %v", file, err)
 	}
 	if err := report.RenderComparison(c.Stdout, cmp, "text"); err != nil {
-		return 0, err
+		return 0, failed(fmt.Errorf("write the comparison: %w", err))
 	}
 	return cmp.Regressions(), nil
 }
@@ -363,4 +381,17 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// writeJSONLine writes v as one line of JSON (https://jsonlines.org): machine output of several
+// designs on standard output, one document per design, each valid on its own.
+func writeJSONLine(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encode JSON: %w", err)
+	}
+	if _, err := w.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("write JSON: %w", err)
+	}
+	return nil
 }

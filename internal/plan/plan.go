@@ -393,7 +393,19 @@ func (b *builder) hotPartitions(st *cstate) {
 	for _, f := range cp.Hot.Findings {
 		p.Warnings = append(p.Warnings, Warning{Code: "hot-partition", Subject: c.Name, Message: f})
 	}
+	// The risk follows the utilisation plan prints: a physical partition asked for more than it
+	// serves is a high risk even when it is the only one (its shortfall is throughput-short).
+	if cp.Hot.Utilization > 1 && cp.Hot.Risk != cost.RiskHigh {
+		cp.Hot.Risk = cost.RiskHigh
+	}
 }
+
+// AutoscaleBilling is how autoscale is billed and what plan assumes about it, in the one wording
+// docs/cost-model.md uses too (a test holds them together). The service bills each hour for the
+// highest RU/s the container scaled to in that hour, never less than 10% of its maximum
+// (articles/cosmos-db/autoscale-faq.md, "How does pricing work with autoscale?").
+const AutoscaleBilling = "autoscale bills each hour for the highest RU/s it scaled to in that hour, at least 10% of max; " +
+	"with no hourly profile known, plan takes the average RU/s as every hour's highest (a lower bound when the rate varies within the hour)"
 
 func assumptions(rc *cost.RateCard, a cost.Account, seedN int64) []string {
 	price := rc.ManualPrice
@@ -406,7 +418,7 @@ func assumptions(rc *cost.RateCard, a cost.Account, seedN int64) []string {
 		fmt.Sprintf("%d region(s), multi-region writes %v: throughput and storage are billed in every region", a.Regions, a.MultiRegionWrites),
 		fmt.Sprintf("manual $%g per 100 RU/s per hour; autoscale $%g; serverless $%g per million RU; storage $%g per GB-month",
 			price.Value, pick(a.MultiRegionWrites, rc.AutoscaleMRWPrice.Value, rc.AutoscalePrice.Value), rc.ServerlessPrice.Value, rc.StoragePrice.Value),
-		"autoscale bills each hour at the larger of the average RU/s and 10% of max (no hourly profile is known)",
+		AutoscaleBilling,
 		"serverless bills the average RU/s over the whole month",
 		"document sizes and indexed terms come from the design's generators, plus about 180 bytes of system properties",
 		fmt.Sprintf("query figures are static and rough: document counts are the ones `run --seed %d` seeds and selectivity comes from generator cardinalities, not from executing the query; physical partitions are at production scale", seedN),

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -407,5 +408,21 @@ func TestBuild_CountsAreTheSeededOnes(t *testing.T) {
 	}
 	if want >= 4000 {
 		t.Errorf("zipf children: %d seeded, expected well under the midpoint's 4000", want)
+	}
+}
+
+// TestAutoscaleBilling_OneWording: plan's assumption about autoscale billing is the sentence
+// docs/cost-model.md states, word for word.
+func TestAutoscaleBilling_OneWording(t *testing.T) {
+	doc, err := os.ReadFile("../../docs/cost-model.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat := strings.Join(strings.Fields(string(doc)), " ")
+	if !strings.Contains(flat, AutoscaleBilling) {
+		t.Errorf("docs/cost-model.md does not state plan's autoscale assumption %q", AutoscaleBilling)
+	}
+	if !strings.Contains(AutoscaleBilling, "highest RU/s") {
+		t.Errorf("the autoscale wording must name the billed quantity, the hour's highest RU/s: %q", AutoscaleBilling)
 	}
 }

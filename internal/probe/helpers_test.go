@@ -37,63 +37,9 @@ func TestResolve(t *testing.T) {
 	}
 }
 
-func TestOrderByItems(t *testing.T) {
-	tests := []struct {
-		q    string
-		want []orderItem
-	}{
-		{"SELECT * FROM c WHERE c.a = 'ORDER BY x' ORDER BY c.userId ASC, c.createdAt DESC", []orderItem{{"/userId", false}, {"/createdAt", true}}},
-		{"SELECT * FROM Orders o ORDER BY o.total DESC OFFSET 0 LIMIT 5", []orderItem{{"/total", true}}},
-		{`SELECT * FROM c ORDER BY c["ab"].x`, []orderItem{{"/ab/x", false}}},
-		{"SELECT * FROM c", nil},
-	}
-	for _, tc := range tests {
-		if got := orderByItems(tc.q); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%s: got %v, want %v", tc.q, got, tc.want)
-		}
-	}
-}
-
-func TestQueryShape(t *testing.T) {
-	tests := []struct {
-		q    string
-		want []string
-	}{
-		{"SELECT * FROM c WHERE c.x = 1", nil},
-		{"SELECT TOP 10 * FROM c ORDER BY c.ts", []string{"ORDER BY", "TOP"}},
-		{"SELECT VALUE COUNT(1) FROM c", []string{"an aggregate"}},
-		{"SELECT DISTINCT c.city FROM c", []string{"DISTINCT"}},
-		{"SELECT c.city FROM c GROUP BY c.city", []string{"GROUP BY"}},
-		{"SELECT * FROM c OFFSET 5 LIMIT 5", []string{"OFFSET/LIMIT"}},
-		{"SELECT * FROM c WHERE c.s = 'count(1) order by'", nil},
-	}
-	for _, tc := range tests {
-		if got := queryShape(tc.q); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%s: got %v, want %v", tc.q, got, tc.want)
-		}
-	}
-}
-
-func TestFiltersOn(t *testing.T) {
-	tests := []struct {
-		q, path string
-		want    bool
-	}{
-		{"SELECT * FROM c WHERE c.tenantId = @t", "/tenantId", true},
-		{"SELECT * FROM c WHERE c.tenantIdx = @t", "/tenantId", false},
-		{"SELECT c.tenantId FROM c WHERE c.x = 1", "/tenantId", false},
-		{`SELECT * FROM e WHERE e["tenantId"] = @t`, "/tenantId", true},
-		{"SELECT * FROM c", "/tenantId", false},
-	}
-	for _, tc := range tests {
-		if got := filtersOn(tc.q, queryAlias(tc.q), tc.path); got != tc.want {
-			t.Errorf("%s / %s: got %v", tc.q, tc.path, got)
-		}
-	}
-}
-
 func TestExplain(t *testing.T) {
-	c := &design.Container{Name: "Orders", PartitionKey: []string{"/tenantId", "/userId"}}
+	d := &design.Design{File: "d.yaml", Containers: []design.Container{{Name: "Orders", PartitionKey: []string{"/tenantId", "/userId"}}}}
+	c := &d.Containers[0]
 	tests := []struct {
 		name   string
 		ap     design.AccessPattern
@@ -106,14 +52,17 @@ func TestExplain(t *testing.T) {
 		{"missing composite", design.AccessPattern{Op: "query", PartitionKey: []string{"{a}", "{b}"},
 			Query: "SELECT * FROM c WHERE c.tenantId = @t ORDER BY c.status ASC, c.ts DESC"}, 400,
 			"The order by query does not have a corresponding composite index that it can be served from.",
-			`[{"path": "/status", "order": "ascending"}, {"path": "/ts", "order": "descending"}]`},
+			`add to containers[0]: indexing: {composite: [[{path: /status, order: asc}, {path: /ts, order: desc}]]}`},
+		{"syntax", design.AccessPattern{Op: "query", PartitionKey: []string{"{a}", "{b}"},
+			Query: "SELECT * FROM c WHERE c.tenantId == @t"}, 400, "Syntax error, incorrect syntax near '='.",
+			"d.yaml: accessPatterns[-1].query: Syntax error, incorrect syntax near '='."},
 		{"not found", design.AccessPattern{Op: "read"}, 404, "", "itemId"},
 		{"throttled", design.AccessPattern{Op: "read"}, 429, "", "throttled"},
 		{"condition", design.AccessPattern{Op: "patch", Condition: "FROM c WHERE c.s = 'x'"}, 412, "", "FROM c WHERE c.s = 'x'"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := explain(&tc.ap, c, tc.status, tc.msg); !strings.Contains(got, tc.want) {
+			if got := explain(d, &tc.ap, c, tc.status, tc.msg); !strings.Contains(got, tc.want) {
 				t.Fatalf("got %q, want it to contain %q", got, tc.want)
 			}
 		})

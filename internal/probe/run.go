@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/probe/fanout"
+	"github.com/cosmosdv/validate/internal/querycheck"
 	"github.com/cosmosdv/validate/internal/record"
 	"github.com/cosmosdv/validate/internal/sdk"
 )
@@ -29,6 +31,9 @@ type Options struct {
 	Seed int64
 	// Progress receives one line per pattern; nil = none.
 	Progress func(format string, args ...any)
+	// Tick is called after every execution with the executions done and due in the whole run and
+	// the pattern running; nil = none. A progress display draws from it while probing.
+	Tick func(done, total int, pattern string)
 }
 
 // runner holds what every execution needs.
@@ -52,6 +57,15 @@ func RunPatterns(ctx context.Context, d *design.Design, containers map[string]*a
 	}
 	r := &runner{d: d, containers: containers, docs: docs, o: o}
 	out := make([]record.Pattern, 0, len(d.AccessPatterns))
+	// total is the executions due: each pattern's least number, raised while a pattern samples on
+	// past it until its median is stable.
+	total, done := 0, 0
+	for _, ap := range d.AccessPatterns {
+		total += o.Samples
+		if ap.Samples > 0 {
+			total += ap.Samples - o.Samples
+		}
+	}
 	for pi := range d.AccessPatterns {
 		ap := &d.AccessPatterns[pi]
 		n, most := o.Samples, o.MaxSamples
@@ -72,10 +86,17 @@ func RunPatterns(ctx context.Context, d *design.Design, containers map[string]*a
 				return out, r.findings, err
 			}
 			pat.Executions = append(pat.Executions, ex)
+			done++
+			if len(pat.Executions) > n {
+				total++
+			}
+			if o.Tick != nil {
+				o.Tick(done, total, ap.ID)
+			}
 		}
 		out = append(out, pat)
 		if o.Progress != nil {
-			o.Progress("probe: %s %s: %d executions", ap.ID, ap.Op, len(pat.Executions))
+			o.Progress("probe: %s %s: %d executions (%d/%d patterns, %d/%d executions)", ap.ID, ap.Op, len(pat.Executions), pi+1, len(d.AccessPatterns), done, total)
 		}
 	}
 	return out, r.findings, nil
@@ -102,9 +123,10 @@ func (r *runner) checkPattern(ap *design.AccessPattern) {
 	}
 	levels := len(c.PartitionKey)
 	if k := len(ap.PartitionKey); k > 0 && k < levels {
-		alias := queryAlias(ap.Query)
+		ci := slices.IndexFunc(r.d.Containers, func(x design.Container) bool { return x.Name == c.Name })
+		a := querycheck.Check(r.d, ci, ap.Query).Analysis
 		for _, path := range c.PartitionKey[:k] {
-			if !filtersOn(ap.Query, alias, path) {
+			if !querycheck.FiltersOn(a, path) {
 				r.note(ap, "warn", fmt.Sprintf("hierarchical prefix query: the key prefix is passed as an empty partition key, so the query "+
 					"must filter on %s in its WHERE clause; without it the query fans out to every partition", path))
 			}
@@ -171,7 +193,7 @@ func (r *runner) execute(ctx context.Context, pi int, ap *design.AccessPattern, 
 		} else {
 			ex.Status = sdk.StatusOf(err)
 			ex.Error = sdk.ServiceMessage(err)
-			ex.Explanation = explain(ap, c, ex.Status, ex.Error)
+			ex.Explanation = explain(r.d, ap, c, ex.Status, ex.Error)
 		}
 		if ap.Expect != nil && ap.Expect.Status != 0 && ap.Expect.Status == ex.Status {
 			ex.Explanation = fmt.Sprintf("failed with %d as the design expects (%s)", ex.Status, ex.Error)
@@ -637,7 +659,7 @@ func (x *exec) batch(ctx context.Context) (record.Execution, error) {
 				ex.Status = int(res.StatusCode)
 				return ex, &failure{status: int(res.StatusCode),
 					msg:  fmt.Sprintf("batch rolled back: operation %d (%s) failed with %d", i+1, kind, res.StatusCode),
-					expl: explain(x.ap, x.c, int(res.StatusCode), "")}
+					expl: explain(x.r.d, x.ap, x.c, int(res.StatusCode), "")}
 			}
 		}
 		return ex, &failure{status: ex.Status, msg: "batch rolled back"}

@@ -10,12 +10,12 @@ import (
 	"net/http"
 	"reflect"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
 
 	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/indexpolicy"
 	"github.com/cosmosdv/validate/internal/record"
 	"github.com/cosmosdv/validate/internal/sdk"
 )
@@ -201,41 +201,8 @@ func ContainerProperties(c *design.Container) azcosmos.ContainerProperties {
 }
 
 // IndexingPolicy translates the design's compact indexing policy (nil = the service default: consistent,
-// everything included).
-func IndexingPolicy(ix *design.Indexing) *azcosmos.IndexingPolicy {
-	p := &azcosmos.IndexingPolicy{Automatic: true, IndexingMode: azcosmos.IndexingModeConsistent}
-	if ix == nil {
-		p.IncludedPaths = []azcosmos.IncludedPath{{Path: "/*"}}
-		return p
-	}
-	if strings.EqualFold(ix.Mode, "none") {
-		// The service requires automatic off and no paths for mode none.
-		p.Automatic = false
-		p.IndexingMode = azcosmos.IndexingModeNone
-		return p
-	}
-	for _, path := range ix.Included {
-		p.IncludedPaths = append(p.IncludedPaths, azcosmos.IncludedPath{Path: path})
-	}
-	for _, path := range ix.Excluded {
-		p.ExcludedPaths = append(p.ExcludedPaths, azcosmos.ExcludedPath{Path: path})
-	}
-	if len(p.IncludedPaths) == 0 && !slices.Contains(ix.Excluded, "/*") {
-		p.IncludedPaths = []azcosmos.IncludedPath{{Path: "/*"}}
-	}
-	for _, comp := range ix.Composite {
-		var idx []azcosmos.CompositeIndex
-		for _, cp := range comp {
-			order := azcosmos.CompositeIndexAscending
-			if strings.HasPrefix(strings.ToLower(cp.Order), "desc") {
-				order = azcosmos.CompositeIndexDescending
-			}
-			idx = append(idx, azcosmos.CompositeIndex{Path: cp.Path, Order: order})
-		}
-		p.CompositeIndexes = append(p.CompositeIndexes, idx)
-	}
-	return p
-}
+// everything included); see indexpolicy.FromDesign.
+func IndexingPolicy(ix *design.Indexing) *azcosmos.IndexingPolicy { return indexpolicy.FromDesign(ix) }
 
 func designedThroughput(c *design.Container) azcosmos.ThroughputProperties {
 	switch {

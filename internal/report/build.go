@@ -81,7 +81,7 @@ func Build(in Input) *Report {
 	if measRun != nil {
 		measSource = measRun.Target.ChargeSource
 	}
-	j := &judge{d: d, opts: opts, proj: projBy}
+	j := &judge{d: d, opts: opts, proj: projBy, unknown: in.UnknownFields}
 	if modelRun != nil {
 		j.runs = append(j.runs, runView{"modeled", record.ChargeModel, patternsByID(modelRun)})
 	}
@@ -95,6 +95,13 @@ func Build(in Input) *Report {
 	r.Containers = containerLoads(d, r.Patterns, measSource)
 	r.Summary = summarize(r.Patterns, modelRun != nil, measRun != nil, measSource)
 	r.Summary.Basis += scaleBasis(r.Patterns)
+	if primary != nil {
+		capacity := capacityFindings(d, r.Containers, in.Capacity)
+		r.StageFindings = append(slices.Clip(r.StageFindings), capacity...)
+		if len(capacity) > 0 {
+			r.Summary.Verdict = worse(r.Summary.Verdict, Fail)
+		}
+	}
 	return r
 }
 
@@ -183,6 +190,8 @@ type judge struct {
 	opts Options
 	runs []runView
 	proj map[string]*record.Projection // the patterns' production-scale projections, by ID
+	// unknown are lint's unknown-field findings of each pattern's query, by ID (Input.UnknownFields).
+	unknown map[string][]string
 }
 
 // runView is one run as the judge sees it: its role, the source of its charges, its patterns by ID.
@@ -223,7 +232,7 @@ func (j *judge) evaluate(ap *design.AccessPattern) PatternResult {
 		if pr.FanOut = fanOutOf(j.d, obs.checksOn, j.runs[len(j.runs)-1].source); pr.FanOut != nil {
 			pr.Advice = append(pr.Advice, fanOutNote(pr.FanOut))
 		}
-		describeShape(ap, &pr, obs.checksOn)
+		describeShape(ap, &pr, obs.checksOn, j.unknown[ap.ID])
 	}
 
 	if len(obs.errReasons) > 0 {
@@ -286,7 +295,7 @@ func (j *judge) observe(ap *design.AccessPattern, pr *PatternResult, width float
 				obs.checkReasons = append(obs.checkReasons, fmt.Sprintf("%s run: expectation %s not met: want %s, got %s", rv.name, c.Name, c.Want, c.Got))
 			}
 		}
-		pr.Advice = mergeAdvice(pr.Advice, pat)
+		pr.Advice = mergeAdvice(pr.Advice, j.d, ap, pat)
 
 		ok := okExecutions(ap, pat)
 		if len(ok) == 0 {
@@ -313,15 +322,17 @@ func (j *judge) observe(ap *design.AccessPattern, pr *PatternResult, width float
 }
 
 // describeShape records the results, partitions and latency of the pattern's executions, and warns
-// about a query that never found anything.
-func describeShape(ap *design.AccessPattern, pr *PatternResult, pat *record.Pattern) {
+// about a query that never found anything, with lint's unknown-field findings for its query (the
+// likeliest reason, in lint's words).
+func describeShape(ap *design.AccessPattern, pr *PatternResult, pat *record.Pattern, unknown []string) {
 	pr.Results, pr.Partitions = ranges(pat)
 	pr.LatencyMs = medianLatencyMs(pat)
 	// A query that never finds anything is cheaper than the one the design means, and says so
 	// nowhere else unless the design expects a number of results.
 	noExpectation := ap.Expect == nil || (ap.Expect.MinResults == nil && ap.Expect.MaxResults == nil && ap.Expect.Status == 0)
 	if ok := okExecutions(ap, pat); ap.Op == design.OpQuery && noExpectation && len(ok) > 0 && pr.Results.Max == 0 {
-		pr.Advice = append(pr.Advice, fmt.Sprintf("the query returned no items in any of its %d successful executions: its parameters may not match the seeded documents, and a query that finds nothing costs less than one that does (set expect.maxResults: 0 if none is right)", len(ok)))
+		pr.Advice = append(pr.Advice, fmt.Sprintf("the query returned no items in any of its %d successful executions: its filters may name a field or a value the seeded documents do not have, so its charge is not the charge of the query the design means; if finding nothing is right, add expect: {maxResults: 0}", len(ok)))
+		pr.Advice = append(pr.Advice, unknown...)
 	}
 }
 
@@ -566,23 +577,12 @@ func medianLatencyMs(p *record.Pattern) float64 {
 	return round2(median(vals))
 }
 
-// mergeAdvice collects the composite and single indexes the target recommended.
-func mergeAdvice(advice []string, p *record.Pattern) []string {
-	for _, e := range p.Executions {
-		if e.IndexMetrics == nil {
-			continue
-		}
-		for _, s := range e.IndexMetrics.PotentialSingle {
-			a := "add index " + s
-			if !slices.Contains(advice, a) {
-				advice = append(advice, a)
-			}
-		}
-		for _, c := range e.IndexMetrics.PotentialComposite {
-			a := "add composite index (" + strings.Join(c, ", ") + ")"
-			if !slices.Contains(advice, a) {
-				advice = append(advice, a)
-			}
+// mergeAdvice adds the index changes the target recommended for the pattern that the service would
+// use (Suggestions), in the design's syntax.
+func mergeAdvice(advice []string, d *design.Design, ap *design.AccessPattern, p *record.Pattern) []string {
+	for _, s := range Suggestions(d, ap, p) {
+		if !slices.Contains(advice, s.Text) {
+			advice = append(advice, s.Text)
 		}
 	}
 	return advice

@@ -191,6 +191,11 @@ func TestBuild_EmptyResultsAdvice(t *testing.T) {
 	if p.Verdict != Pass || len(p.Advice) != 1 || !strings.Contains(p.Advice[0], "returned no items in any of its 3 successful executions") {
 		t.Fatalf("verdict %s, advice %q", p.Verdict, p.Advice)
 	}
+	// The advice claims nothing about the charge: a query that finds nothing may cost more than the
+	// estimate (here 3 RU exactly) as well as less.
+	if strings.Contains(p.Advice[0], "costs less") || !strings.Contains(p.Advice[0], "expect: {maxResults: 0}") {
+		t.Errorf("advice %q: must not claim a lower cost, and must give the YAML to paste", p.Advice[0])
+	}
 	var md strings.Builder
 	if err := Render(&md, &Report{Patterns: []PatternResult{p}}, "md"); err != nil {
 		t.Fatal(err)

@@ -29,6 +29,7 @@ func renderHTML(w io.Writer, r *Report) error {
 		PatternChart template.HTML
 		LoadChart    template.HTML
 		Legend       []string
+		Series       []legendItem
 		Notable      []PatternResult
 	}{
 		R:            r,
@@ -37,6 +38,7 @@ func renderHTML(w io.Writer, r *Report) error {
 		PatternChart: template.HTML(patternChart(r)),
 		LoadChart:    template.HTML(loadChart(r)),
 		Legend:       legendLines(r),
+		Series:       seriesLegend(r),
 	}
 	for _, p := range r.Patterns {
 		if notable(p) {
@@ -56,6 +58,7 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 	"projected":       projectedCell,
 	"projectionLines": projectionLines,
 	"load":            loadCell,
+	"mark":            verdictMark,
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -73,8 +76,14 @@ th{background:#f5f6f8;font-weight:600}td.num{text-align:right;font-variant-numer
 .v{font-weight:600;white-space:nowrap}.v-pass{color:#1a7f4b}.v-warn{color:#a86400}.v-fail{color:#c62828}.v-error{color:#7b1fa2}
 .card{border:1px solid #e3e6eb;border-radius:6px;padding:.6rem 1rem;margin:.6rem 0}
 .card h3{margin:.1rem 0 .4rem;font-size:1rem}
-code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace;background:#f5f6f8;border-radius:4px}pre{padding:.5rem;overflow-x:auto}
+code,pre{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace;background:#f5f6f8;border-radius:4px}pre{padding:.5rem;white-space:pre-wrap;overflow-wrap:anywhere}
 svg{max-width:100%;height:auto;display:block}
+.scroll{overflow-x:auto;max-width:100%}
+tr.row-fail td{background:#fdecea}tr.row-error td{background:#f5e9f8}tr.row-warn td{background:#fff6e5}
+tr.row-fail td:first-child{box-shadow:inset 4px 0 0 #c62828}tr.row-error td:first-child{box-shadow:inset 4px 0 0 #7b1fa2}tr.row-warn td:first-child{box-shadow:inset 4px 0 0 #a86400}
+.mark{display:inline-block;width:1.2em;text-align:center;font-weight:700}
+.legend{display:flex;flex-wrap:wrap;gap:.4rem 1.2rem;margin:.4rem 0 .8rem;padding:.5rem .8rem;border:1px solid #e3e6eb;border-radius:6px;font-size:.9rem}
+.legend span{white-space:nowrap}.sw{display:inline-block;width:.8em;height:.8em;margin-right:.35em;vertical-align:-.05em;border:1px solid #c9ced6}
 .badge{display:inline-block;border-radius:3px;padding:0 .4em;color:#fff;font-weight:600}.b-pass{background:#1a7f4b}.b-warn{background:#a86400}.b-fail{background:#c62828}.b-error{background:#7b1fa2}
 h1 code{font-size:inherit;background:none}
 svg text{font:11px system-ui,sans-serif;fill:#1d2330}
@@ -88,17 +97,25 @@ footer{margin-top:2rem;color:#5b6372;font-size:.85rem}
 <p class="meta">{{.Target}}</p>
 <p class="summary">{{.Summary}}</p>
 </header>
+<div class="legend" aria-label="legend">
+<span><span class="mark v-pass">✓</span>pass: within tolerance</span>
+<span><span class="mark v-warn">!</span>warn: close to the edge, or figures disagree</span>
+<span><span class="mark v-fail">✗</span>fail: outside tolerance or an expectation not met</span>
+<span><span class="mark v-error">‼</span>error: an execution failed</span>
+{{range .Series}}<span><span class="sw" style="background:{{.Color}}{{if .Hollow}};border-style:dashed{{end}}"></span>{{.Label}}</span>
+{{end}}<span><span class="sw" style="background:#e8f5ee"></span>tolerance band around the estimate</span>
+</div>
 <h2>Charge per execution: estimate, modeled, measured</h2>
-{{.PatternChart}}
+<div class="scroll">{{.PatternChart}}</div>
 <h2>Patterns</h2>
-<table>
+<div class="scroll"><table>
 <thead><tr><th>ID</th><th>Pattern</th><th>Op</th><th>Estimate (RU)</th><th>Modeled (RU)</th><th>Measured (RU)</th><th>Production (RU)</th><th>Verdict</th></tr></thead>
 <tbody>
-{{range .R.Patterns}}<tr><td>{{.ID}}</td><td>{{.Name}}</td><td>{{.Op}}</td><td class="num">{{ru .Estimate}}</td><td class="num">{{charge .Modeled}}</td><td class="num">{{measured $.R .Measured}}</td><td class="num">{{projected .}}</td><td class="v v-{{.Verdict}}">{{.Verdict}}</td></tr>
+{{range .R.Patterns}}<tr class="row-{{.Verdict}}"><td>{{.ID}}</td><td>{{.Name}}</td><td>{{.Op}}</td><td class="num">{{ru .Estimate}}</td><td class="num">{{charge .Modeled}}</td><td class="num">{{measured $.R .Measured}}</td><td class="num">{{projected .}}</td><td class="v v-{{.Verdict}}"><span class="mark">{{mark .Verdict}}</span>{{.Verdict}}</td></tr>
 {{end}}</tbody>
-</table>
+</table></div>
 {{if .Notable}}<h2>Details</h2>
-{{range .Notable}}<div class="card"><h3 class="v-{{.Verdict}}">{{.ID}} {{.Name}} ({{.Verdict}})</h3>
+{{range .Notable}}<div class="card"><h3 class="v-{{.Verdict}}"><span class="mark">{{mark .Verdict}}</span>{{.ID}} {{.Name}} ({{.Verdict}})</h3>
 {{if .Query}}<pre>{{.Query}}</pre>{{end}}
 <ul>{{range .Reasons}}<li>{{.}}</li>{{end}}{{range .Advice}}<li>advice: {{.}}</li>{{end}}</ul></div>
 {{end}}{{end}}
@@ -106,15 +123,15 @@ footer{margin-top:2rem;color:#5b6372;font-size:.85rem}
 <pre>{{range .}}{{.}}
 {{end}}</pre>{{end}}
 {{if .R.Containers}}<h2>Request rate per container (RU/s)</h2>
-{{.LoadChart}}
-<table>
+<div class="scroll">{{.LoadChart}}</div>
+<div class="scroll"><table>
 <thead><tr><th>Container</th><th>Throughput</th><th>Estimate avg / peak</th><th>Modeled avg / peak</th><th>Measured avg / peak</th></tr></thead>
 <tbody>
 {{range .R.Containers}}<tr><td>{{.Name}}</td><td>{{.Throughput}}</td><td class="num">{{load .Estimate}}</td><td class="num">{{load .Modeled}}</td><td class="num">{{load .Measured}}</td></tr>
 {{end}}</tbody>
-</table>{{end}}
+</table></div>{{end}}
 {{if .R.StageFindings}}<h2>Findings</h2>
-<ul>{{range .R.StageFindings}}<li><strong>{{.Level}}</strong> {{.Stage}} · {{.Subject}}: {{.Message}}</li>{{end}}</ul>{{end}}
+<ul>{{range .R.StageFindings}}<li{{if eq .Level "fail" "error"}} class="v-fail"{{end}}><strong>{{if eq .Level "fail" "error"}}✗ {{end}}{{.Level}}</strong> {{.Stage}} · {{.Subject}}: {{.Message}}</li>{{end}}</ul>{{end}}
 <footer>
 <p>Charge sources:</p>
 <ul>{{range .Legend}}<li>{{.}}</li>{{end}}</ul>
@@ -123,6 +140,39 @@ footer{margin-top:2rem;color:#5b6372;font-size:.85rem}
 </body>
 </html>
 `))
+
+// verdictMark is the symbol that tells a verdict apart without colour.
+func verdictMark(v Verdict) string {
+	switch v {
+	case Pass:
+		return "✓"
+	case Warn:
+		return "!"
+	case Fail:
+		return "✗"
+	case Error:
+		return "‼"
+	}
+	return "·"
+}
+
+// legendItem is one series of the charts, as the page's legend names it.
+type legendItem struct {
+	Label, Color string
+	Hollow       bool
+}
+
+func seriesLegend(r *Report) []legendItem {
+	items := []legendItem{{Label: "estimate (designer)", Color: seriesColor["estimate"]}}
+	for _, s := range sourcesUsed(r) {
+		label := "modeled (model)"
+		if s != record.ChargeModel {
+			label = "measured (" + string(s) + ")"
+		}
+		items = append(items, legendItem{Label: label, Color: seriesColor[string(s)], Hollow: s == record.ChargeEmulatorPlaceholder})
+	}
+	return items
+}
 
 // bar is one bar of a chart.
 type bar struct {
@@ -139,7 +189,16 @@ const (
 	chartBottom = 52.0
 	barWidth    = 20.0
 	groupGap    = 28.0
+	labelRoom   = 60.0 // px above the tallest bar for its value label
 )
+
+// shortLabel keeps an axis label within its group's width; the full text is in the title.
+func shortLabel(s string) string {
+	if r := []rune(s); len(r) > 11 {
+		return string(r[:10]) + "…"
+	}
+	return s
+}
 
 // patternChart draws grouped bars, one group per pattern: estimate, modeled and measured, with the
 // tolerance band around the estimate shaded behind them.
@@ -178,12 +237,11 @@ func patternChart(r *Report) string {
 				x0+2*barWidth, chartTop+chartHeight-4)
 		}
 		fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f" text-anchor="middle" class="v-%s">%s</text>`,
-			x0+1.5*barWidth, chartTop+chartHeight+16, p.Verdict, esc(p.ID))
-		fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f" text-anchor="middle" font-size="10">%s</text>`,
-			x0+1.5*barWidth, chartTop+chartHeight+30, esc(string(p.Verdict)))
+			x0+1.5*barWidth, chartTop+chartHeight+16, p.Verdict, esc(shortLabel(p.ID)))
+		fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f" text-anchor="middle" font-size="10" class="v-%s">%s %s</text>`,
+			x0+1.5*barWidth, chartTop+chartHeight+30, p.Verdict, verdictMark(p.Verdict), esc(string(p.Verdict)))
 		sb.WriteString(`</g>`)
 	}
-	chartLegend(&sb, r, true)
 	sb.WriteString(`</svg>`)
 	return sb.String()
 }
@@ -219,17 +277,17 @@ func loadChart(r *Report) string {
 			fmt.Fprintf(&sb, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#c62828" stroke-dasharray="4 3"><title>%s provisioned %s RU/s</title></line>`,
 				x0-4, x0+3*barWidth+4, y, y, esc(c.Name), fmtRate(c.Provisioned))
 		}
-		fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f" text-anchor="middle">%s</text>`, x0+1.5*barWidth, chartTop+chartHeight+16, esc(c.Name))
+		fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f" text-anchor="middle">%s<title>%s</title></text>`, x0+1.5*barWidth, chartTop+chartHeight+16, esc(shortLabel(c.Name)), esc(c.Name))
 		sb.WriteString(`</g>`)
 	}
-	chartLegend(&sb, r, false)
 	sb.WriteString(`</svg>`)
 	return sb.String()
 }
 
 // chartFrame opens the SVG, draws the axis and grid and returns the value → y mapping.
 func chartFrame(sb *strings.Builder, title string, groups, perGroup int, maxV float64, unit string) func(float64) float64 {
-	top := niceCeil(maxV)
+	// Headroom above the tallest bar for its vertical value label (up to about 9 characters).
+	top := niceCeil(maxV * chartHeight / (chartHeight - labelRoom))
 	width := math.Max(chartLeft+float64(groups)*(float64(perGroup)*barWidth+groupGap)+20, 640)
 	height := chartTop + chartHeight + chartBottom + 22
 	scale := func(v float64) float64 { return chartTop + chartHeight - v/top*chartHeight }
@@ -265,34 +323,9 @@ func drawBar(sb *strings.Builder, x float64, b bar, scale func(float64) float64,
 	y := scale(b.value)
 	fmt.Fprintf(sb, `<rect class="bar" data-series="%s" x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"%s><title>%s %s: %s</title></rect>`,
 		esc(b.series), x+1, y, barWidth-2, math.Max(base-y, 0.5), color, stroke, esc(subject), esc(b.label), fmtRate(b.value))
-	fmt.Fprintf(sb, `<text x="%.1f" y="%.1f" text-anchor="middle" font-size="9">%s</text>`, x+barWidth/2, y-3, fmtRate(b.value))
-}
-
-// chartLegend names every series drawn, with its charge source.
-func chartLegend(sb *strings.Builder, r *Report, band bool) {
-	items := []bar{{series: "estimate", label: "estimate (designer)"}}
-	for _, s := range sourcesUsed(r) {
-		label := "modeled (model)"
-		if s != record.ChargeModel {
-			label = "measured (" + string(s) + ")"
-		}
-		items = append(items, bar{series: string(s), label: label})
-	}
-	y := chartTop + chartHeight + 44
-	x := chartLeft
-	for _, it := range items {
-		stroke := ""
-		if it.series == string(record.ChargeEmulatorPlaceholder) {
-			stroke = ` stroke="#8a8f98" stroke-dasharray="3 2"`
-		}
-		fmt.Fprintf(sb, `<rect x="%.1f" y="%.1f" width="10" height="10" fill="%s"%s/>`, x, y-9, seriesColor[it.series], stroke)
-		fmt.Fprintf(sb, `<text x="%.1f" y="%.1f">%s</text>`, x+14, y, esc(it.label))
-		x += 24 + 6.2*float64(len(it.label))
-	}
-	if band {
-		fmt.Fprintf(sb, `<rect x="%.1f" y="%.1f" width="10" height="10" fill="#1a9e5c" fill-opacity="0.10" stroke="#1a9e5c" stroke-opacity="0.3"/>`, x, y-9)
-		fmt.Fprintf(sb, `<text x="%.1f" y="%.1f">tolerance band</text>`, x+14, y)
-	}
+	// Vertical, so that the labels of neighbouring bars never overlap; chartFrame leaves headroom above
+	// the tallest bar for them.
+	fmt.Fprintf(sb, `<text x="%.1f" y="%.1f" transform="rotate(-90 %.1f %.1f)" font-size="10">%s</text>`, x+barWidth/2+3.5, y-4, x+barWidth/2+3.5, y-4, fmtRate(b.value))
 }
 
 // niceCeil rounds up to 1, 2, 2.5 or 5 times a power of ten, so axis ticks are round numbers.

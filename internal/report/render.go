@@ -181,8 +181,12 @@ func SummaryLine(r *Report) string { return summaryLine(r) }
 
 func summaryLine(r *Report) string {
 	s := r.Summary
-	return fmt.Sprintf("%s: %s — %d pass, %d warn, %d fail, %d error; verdicts on %s",
+	line := fmt.Sprintf("%s: %s — %d pass, %d warn, %d fail, %d error; verdicts on %s",
 		strings.ToUpper(string(s.Verdict)), design.Count(s.Patterns, "pattern"), s.Pass, s.Warn, s.Fail, s.Error, s.Basis)
+	if n := failing(r.StageFindings); n > 0 {
+		line += fmt.Sprintf("; %s (see Findings)", design.Count(n, "capacity finding"))
+	}
+	return line
 }
 
 func targetLine(r *Report) string {

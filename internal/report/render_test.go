@@ -225,3 +225,23 @@ func TestWriteAll(t *testing.T) {
 		t.Error("nothing may be written when a format is unknown")
 	}
 }
+
+// TestRender_HTMLReadsAtAGlance: failing rows differ by colour and by a marker, not only a word, and
+// the legend is on the page; scripts/check-html.sh shows what a browser draws at 800 and 1600 px.
+func TestRender_HTMLReadsAtAGlance(t *testing.T) {
+	var buf bytes.Buffer
+	if err := Render(&buf, embeddedReport(), "html"); err != nil {
+		t.Fatal(err)
+	}
+	page := buf.String()
+	for _, want := range []string{`<tr class="row-fail">`, `<span class="mark">✗</span>fail`, `<tr class="row-error">`,
+		`class="legend"`, "tolerance band around the estimate", "tr.row-fail td{background:"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	// Bar value labels stand vertically: neighbours cannot overlap however many digits they have.
+	if strings.Contains(page, `text-anchor="middle" font-size="9">`) {
+		t.Error("horizontal value labels over 20 px bars collide")
+	}
+}

@@ -93,6 +93,22 @@ type Input struct {
 	Duration time.Duration
 	// Version is the tool version.
 	Version string
+	// Capacity are plan's capacity warnings for the design at the run's seed (throughput-short,
+	// hot-partition), as the driver got them from the static plan (pipeline.DesignFindings): report
+	// states them as failing findings of the run.
+	Capacity []CapacityWarning
+	// UnknownFields are lint's unknown-field findings of each access pattern's query, as lint prints
+	// them, keyed by access-pattern ID (pipeline.DesignFindings): the advice of a query that found
+	// nothing quotes them.
+	UnknownFields map[string][]string
+}
+
+// CapacityWarning is one of plan's capacity warnings about a container.
+type CapacityWarning struct {
+	// Code is plan's: "throughput-short" or "hot-partition".
+	Code      string
+	Container string
+	Message   string
 }
 
 // Report is the result of one validation: the verdict of every access pattern and the evidence.
@@ -289,13 +305,13 @@ type Load struct {
 	Peak   float64 `json:"peak"`
 }
 
-// Findings returns the number of failing patterns: verdicts fail and error. The CLI exits 1 when it
-// is not zero.
+// Findings returns the number of failing patterns (verdicts fail and error) plus the failing stage
+// findings (capacity). The CLI exits 1 when it is not zero.
 func (r *Report) Findings() int {
 	if r == nil {
 		return 0
 	}
-	return r.Summary.Fail + r.Summary.Error
+	return r.Summary.Fail + r.Summary.Error + failing(r.StageFindings)
 }
 
 // SourceLabel is the short human label of a charge source, used in every rendered column.

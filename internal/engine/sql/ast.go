@@ -29,6 +29,9 @@ type root struct{ name string }
 type member struct {
 	x    expr
 	name string
+	// pos is the byte offset of the property name in the query text (of the string literal for
+	// c["name"]).
+	pos int
 }
 
 type indexExpr struct {
@@ -248,6 +251,8 @@ type Query struct {
 	// conjuncts are the top-level AND-ed predicates of WHERE.
 	conjuncts []expr
 	sub       bool
+	// orderByAt is the byte offset of the first ORDER BY item in text.
+	orderByAt int
 	// spans are the clauses as written, for the cross-partition rewrite (xpart.go).
 	spans querySpans
 }

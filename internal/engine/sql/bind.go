@@ -222,7 +222,7 @@ func (b *binder) rootify(e expr) (expr, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &member{x: inner, name: x.name}, nil
+		return &member{x: inner, name: x.name, pos: x.pos}, nil
 	case *indexExpr:
 		inner, err := b.rootify(x.x)
 		if err != nil {

@@ -251,6 +251,7 @@ func (p *parser) parseQuery(sub bool) (*Query, error) {
 		if err := p.expectKw("BY"); err != nil {
 			return nil, err
 		}
+		q.orderByAt = p.peek().start
 		for {
 			// RANK is a keyword only before a function call (ORDER BY RANK FullTextScore(...)); a
 			// property named rank (ORDER BY c.rank) is still a path.
@@ -642,8 +643,9 @@ func (p *parser) parsePostfix() (expr, error) {
 			if t.kind != tIdent {
 				return nil, p.syntaxErr(t)
 			}
-			x = &member{x: x, name: t.text}
+			x = &member{x: x, name: t.text, pos: t.start}
 		case p.acceptOp("["):
+			at := p.peek().start
 			idx, err := p.parseExpr()
 			if err != nil {
 				return nil, err
@@ -653,7 +655,7 @@ func (p *parser) parsePostfix() (expr, error) {
 			}
 			if lit, ok := idx.(*literal); ok {
 				if s, ok := lit.val.(string); ok {
-					x = &member{x: x, name: s}
+					x = &member{x: x, name: s, pos: at}
 					continue
 				}
 			}

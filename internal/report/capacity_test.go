@@ -1,0 +1,81 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/plan"
+	"github.com/cosmosdv/validate/internal/record"
+)
+
+// TestBuild_CapacityFindings: a container whose throughput is below the designed peak fails the run
+// (Findings > 0, so exit 1) with plan's own figures and words, and plan's risk agrees with its
+// utilisation.
+func TestBuild_CapacityFindings(t *testing.T) {
+	d, err := design.Parse([]byte(shortDesign), "short.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := runOf(record.ChargeModel, execs(3, 3, 1, 1, 3))
+	p, err := plan.Build(d, plan.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The driver passes plan's capacity warnings in (pipeline.DesignFindings); report states them.
+	var planMsg string
+	var capacity []CapacityWarning
+	for _, w := range p.Warnings {
+		if w.Code == "throughput-short" {
+			planMsg = w.Message
+		}
+		capacity = append(capacity, CapacityWarning{Code: w.Code, Container: w.Subject, Message: w.Message})
+	}
+	r := Build(Input{Design: d, Modeled: model, Measured: model, Capacity: capacity})
+	if r.Findings() == 0 || r.Summary.Verdict == Pass {
+		t.Fatalf("findings %d, verdict %s: a short container must fail the run", r.Findings(), r.Summary.Verdict)
+	}
+	if planMsg == "" {
+		t.Fatalf("plan does not report the shortfall: %+v", p.Warnings)
+	}
+	found := false
+	for _, f := range r.StageFindings {
+		if f.Stage == StageCapacity && strings.Contains(f.Message, planMsg) {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("run's findings %+v lack plan's words %q", r.StageFindings, planMsg)
+	}
+	if !strings.Contains(SummaryLine(r), "1 capacity finding") {
+		t.Errorf("summary line %q does not count the capacity finding", SummaryLine(r))
+	}
+	for _, c := range p.Containers {
+		if c.Hot.Utilization > 1 && c.Hot.Risk != "high" {
+			t.Errorf("plan: %s at %.0f%% of its partition's throughput, risk %s", c.Name, 100*c.Hot.Utilization, c.Hot.Risk)
+		}
+	}
+}
+
+const shortDesign = `version: 1
+name: short
+containers:
+  - name: Feed
+    partitionKey: [/ownerId]
+    throughput: {autoscaleMax: 1000}
+    documents:
+      - type: feedItem
+        count: 50
+        fields:
+          ownerId: {gen: code, prefix: u-, cardinality: 5}
+accessPatterns:
+  - id: AP1
+    name: An owner's feed
+    container: Feed
+    op: query
+    sample: feedItem
+    query: SELECT * FROM c WHERE c.ownerId = @owner
+    params: {"@owner": "{ownerId}"}
+    rps: {avg: 500, peak: 2000}
+    estimate: {ru: 3}
+`
