@@ -63,6 +63,20 @@ func TestLint_MarkdownSaysImport(t *testing.T) {
 	}
 }
 
+// run and plan say the same one line as lint for a markdown file, and run nothing.
+func TestRunPlan_MarkdownSaysImport(t *testing.T) {
+	md := repo("internal", "importer", "testdata", "corpus", "ecommerce.md")
+	for _, cmd := range []string{"run", "plan"} {
+		code, stdout, stderr := runCLI(t, cmd, "--progress", "none", md)
+		if cmd == "plan" {
+			code, stdout, stderr = runCLI(t, cmd, md)
+		}
+		if code != ExitUsage || stdout != "" || !strings.Contains(stderr, "is markdown") || !strings.Contains(stderr, "validate import "+md) || strings.Contains(stderr, "YAML") {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q", cmd, code, stdout, stderr)
+		}
+	}
+}
+
 func TestMCP_Help(t *testing.T) {
 	code, out, _ := runCLI(t, "mcp", "--help")
 	if code != ExitOK || !strings.Contains(out, "mcpServers") || !strings.Contains(out, "--root") {

@@ -263,11 +263,22 @@ func isTerminal(w io.Writer) bool {
 
 // loadDesigns reads every design, printing every error; any error ends the command with exit 2.
 func loadDesigns(stderr io.Writer, paths []string) ([]*design.Design, error) {
-	designs, errs := design.LoadAll(paths)
+	// A data-model markdown gets the same one line lint gives it, naming the import command.
+	var yamls []string
+	markdown := false
+	for _, p := range paths {
+		if isMarkdown(p) {
+			fmt.Fprintln(stderr, markdownHint(p))
+			markdown = true
+			continue
+		}
+		yamls = append(yamls, p)
+	}
+	designs, errs := design.LoadAll(yamls)
 	for _, err := range errs {
 		fmt.Fprintln(stderr, err)
 	}
-	if len(errs) > 0 {
+	if len(errs) > 0 || markdown {
 		return nil, &exitError{code: ExitUsage, printed: true}
 	}
 	return designs, nil
