@@ -139,6 +139,7 @@ func Run(ctx context.Context, d *design.Design, client *azcosmos.Client, info re
 	bar := newProbeProgress(o.Progress, o.TTY, say)
 	patterns, findings, err := probe.RunPatterns(ctx, d, prov.Containers, res.Samples, probe.Options{
 		Samples: o.Samples, Seed: o.Seed, Progress: bar.line, Tick: bar.tick,
+		DefaultConsistency: designConsistency(d, info),
 	})
 	bar.stop()
 	out.Patterns = patterns
@@ -172,4 +173,14 @@ func progressFunc(w io.Writer) func(format string, args ...any) {
 		defer mu.Unlock()
 		fmt.Fprintf(w, format+"\n", args...)
 	}
+}
+
+// designConsistency is the design's account default consistency where the run can apply it: on the
+// embedded engine, whose charges model the design. An account or emulator is measured at its own
+// default.
+func designConsistency(d *design.Design, info record.TargetInfo) string {
+	if info.Kind != record.KindEmbedded {
+		return ""
+	}
+	return d.Consistency
 }

@@ -29,6 +29,10 @@ type Options struct {
 	MaxSamples int
 	// Seed chooses which sampled documents each execution draws its parameters from.
 	Seed int64
+	// DefaultConsistency is sent with every read and query whose pattern names no level: the
+	// design's account default, where the target is the embedded engine (an account measures its
+	// own default, and a request may not ask for a stronger level than the account's). "" = none.
+	DefaultConsistency string
 	// Progress receives one line per pattern; nil = none.
 	Progress func(format string, args ...any)
 	// Tick is called after every execution with the executions done and due in the whole run and
@@ -234,10 +238,14 @@ func (x *exec) cleanup() {
 }
 
 func (x *exec) consistency() *azcosmos.ConsistencyLevel {
-	if x.ap.Consistency == "" {
+	level := x.ap.Consistency
+	if level == "" {
+		level = x.r.o.DefaultConsistency
+	}
+	if level == "" {
 		return nil
 	}
-	l := azcosmos.ConsistencyLevel(x.ap.Consistency)
+	l := azcosmos.ConsistencyLevel(level)
 	return &l
 }
 
