@@ -204,24 +204,34 @@ func shortLabel(s string) string {
 // tolerance band around the estimate shaded behind them.
 func patternChart(r *Report) string {
 	groups := make([][]bar, len(r.Patterns))
-	maxV := 0.0
+	maxV, minV := 0.0, 0.0
 	for i, p := range r.Patterns {
+		// Each bar is the figure its verdict judged: the median, or its projection to the design's
+		// production scale.
 		g := []bar{{series: "estimate", label: "estimate", value: p.Estimate}}
 		if p.Modeled != nil {
-			g = append(g, bar{series: string(record.ChargeModel), label: "modeled", value: p.Modeled.Median})
+			g = append(g, bar{series: string(record.ChargeModel), label: "modeled" + atScale(p.Modeled), value: p.Modeled.judged()})
 		}
 		if p.Measured != nil {
-			g = append(g, bar{series: string(p.Measured.Source), label: "measured (" + SourceLabel(p.Measured.Source) + ")", value: p.Measured.Median})
+			g = append(g, bar{series: string(p.Measured.Source), label: "measured (" + SourceLabel(p.Measured.Source) + ")" + atScale(p.Measured), value: p.Measured.judged()})
 		}
 		groups[i] = g
 		for _, b := range g {
 			maxV = math.Max(maxV, b.value)
+			if b.value > 0 && (minV == 0 || b.value < minV) {
+				minV = b.value
+			}
 		}
 		band := bandRU(p.Tolerance, p.Estimate)
 		maxV = math.Max(maxV, p.Estimate+band)
 	}
 	var sb strings.Builder
-	scale := chartFrame(&sb, "Charge per execution of each pattern, RU", len(groups), 3, maxV, "RU")
+	title := "Charge per execution of each pattern, RU"
+	logScale := minV > 0 && maxV/minV > logScaleSpan
+	if logScale {
+		title += " (logarithmic scale: the charges span more than three orders of magnitude)"
+	}
+	scale := chartFrameScaled(&sb, title, len(groups), 3, minV, maxV, "RU", logScale)
 	for i, p := range r.Patterns {
 		x0 := chartLeft + groupGap/2 + float64(i)*(3*barWidth+groupGap)
 		fmt.Fprintf(&sb, `<g class="bar-group" data-pattern="%s">`, esc(p.ID))
@@ -282,6 +292,63 @@ func loadChart(r *Report) string {
 	}
 	sb.WriteString(`</svg>`)
 	return sb.String()
+}
+
+// logScaleSpan is the ratio of the largest to the smallest charge past which the pattern chart
+// switches to a logarithmic axis: on a linear one a 300,000 RU estimate flattens every 3 RU bar.
+const logScaleSpan = 1000
+
+// atScale says in a bar's label when it shows a projection to production scale.
+func atScale(c *Charge) string {
+	if c.VerdictOn == VerdictOnProjected {
+		return ", projected to production"
+	}
+	return ""
+}
+
+// chartFrameScaled is chartFrame on a linear axis, or on a logarithmic one from the power of ten
+// below minV to the one above maxV, with a grid line at each power of ten.
+func chartFrameScaled(sb *strings.Builder, title string, groups, perGroup int, minV, maxV float64, unit string, logScale bool) func(float64) float64 {
+	if !logScale {
+		return chartFrame(sb, title, groups, perGroup, maxV, unit)
+	}
+	lo := math.Floor(math.Log10(minV))
+	// Headroom above the tallest bar for its vertical value label, as on the linear axis.
+	hi := math.Log10(maxV) + (math.Log10(maxV)-lo)*labelRoom/(chartHeight-labelRoom)
+	width := math.Max(chartLeft+float64(groups)*(float64(perGroup)*barWidth+groupGap)+20, 640)
+	height := chartTop + chartHeight + chartBottom + 22
+	scale := func(v float64) float64 {
+		if v <= 0 {
+			return chartTop + chartHeight
+		}
+		f := (math.Log10(v) - lo) / (hi - lo)
+		return chartTop + chartHeight - math.Max(f, 0)*chartHeight
+	}
+	fmt.Fprintf(sb, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %.0f %.0f" width="%.0f" height="%.0f" role="img" aria-label="%s">`,
+		width, height, width, height, esc(title))
+	fmt.Fprintf(sb, `<title>%s</title>`, esc(title))
+	for e := lo; e <= hi; e++ {
+		v := math.Pow(10, e)
+		y := scale(v)
+		fmt.Fprintf(sb, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#e3e6eb"/>`, chartLeft, width-10, y, y)
+		fmt.Fprintf(sb, `<text x="%.1f" y="%.1f" text-anchor="end">%s</text>`, chartLeft-6, y+4, powerLabel(e))
+	}
+	fmt.Fprintf(sb, `<text x="12" y="%.1f" transform="rotate(-90 12 %.1f)" text-anchor="middle">%s (log)</text>`,
+		chartTop+chartHeight/2, chartTop+chartHeight/2, esc(unit))
+	return scale
+}
+
+// powerLabel is a short tick label for 10^e: 0.01, 1, 100, 10k, 1M, 100M.
+func powerLabel(e float64) string {
+	switch {
+	case e >= 9:
+		return fmt.Sprintf("%.0fG", math.Pow(10, e-9))
+	case e >= 6:
+		return fmt.Sprintf("%.0fM", math.Pow(10, e-6))
+	case e >= 4:
+		return fmt.Sprintf("%.0fk", math.Pow(10, e-3))
+	}
+	return fmtRU(math.Pow(10, e))
 }
 
 // chartFrame opens the SVG, draws the axis and grid and returns the value → y mapping.

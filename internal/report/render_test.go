@@ -245,3 +245,22 @@ func TestRender_HTMLReadsAtAGlance(t *testing.T) {
 		t.Error("horizontal value labels over 20 px bars collide")
 	}
 }
+
+// The pattern chart switches to a logarithmic axis when the charges span more than three orders of
+// magnitude, and its bars show the figure the verdict judged (a projection when there is one).
+func TestPatternChart_LogScaleAndJudgedFigure(t *testing.T) {
+	r := &Report{Patterns: []PatternResult{
+		{ID: "A", Estimate: 3, Verdict: Pass, Modeled: &Charge{Source: "model", Median: 3.1}},
+		{ID: "B", Estimate: 300000, Verdict: Pass, Modeled: &Charge{Source: "model", Median: 13, Projected: 310000, VerdictOn: VerdictOnProjected}},
+	}}
+	svg := patternChart(r)
+	for _, want := range []string{"logarithmic scale", ">100k<", "modeled, projected to production: 310000"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("chart lacks %q", want)
+		}
+	}
+	r.Patterns = r.Patterns[:1]
+	if svg := patternChart(r); strings.Contains(svg, "logarithmic") {
+		t.Error("a chart of one small charge should stay linear")
+	}
+}
