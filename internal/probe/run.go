@@ -81,11 +81,14 @@ func RunPatterns(ctx context.Context, d *design.Design, containers map[string]*a
 		}
 		pat := record.Pattern{ID: ap.ID, Executions: make([]record.Execution, 0, n)}
 		r.checkPattern(ap)
+		// pctx counts the pattern's 429s, the ones the SDK retried before answering included.
+		pctx, throttle := sdk.WithThrottleCounter(ctx, nil)
 		for i := 0; wantMore(pat.Executions, n, most); i++ {
 			if err := ctx.Err(); err != nil {
 				return out, r.findings, err
 			}
-			ex, err := r.execute(ctx, pi, ap, i)
+			ex, err := r.execute(pctx, pi, ap, i)
+			pat.Throttled, pat.RetryWaitMs = throttle.Throttled(), throttle.RetryWaitMs()
 			if err != nil {
 				return out, r.findings, err
 			}

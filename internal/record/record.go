@@ -77,6 +77,11 @@ type SeedStat struct {
 	Bytes     int64         `json:"bytes"`
 	RU        float64       `json:"ru"`
 	Duration  time.Duration `json:"durationNs"`
+	// Throttled counts the 429 responses the type's writes received, the ones the SDK retried
+	// included; RetryWaitMs sums the waits they asked for (x-ms-retry-after-ms). Zero unless the
+	// target throttled.
+	Throttled   int64   `json:"throttled,omitempty"`
+	RetryWaitMs float64 `json:"retryWaitMs,omitempty"`
 }
 
 // TargetInfo says what a run talked to. It never holds a key or token.
@@ -92,6 +97,11 @@ type TargetInfo struct {
 type Pattern struct {
 	ID         string      `json:"id"`
 	Executions []Execution `json:"executions"`
+	// Throttled counts the 429 responses the pattern's requests received, the ones the SDK retried
+	// included; RetryWaitMs sums the waits they asked for (x-ms-retry-after-ms). Zero unless the
+	// target throttled.
+	Throttled   int64   `json:"throttled,omitempty"`
+	RetryWaitMs float64 `json:"retryWaitMs,omitempty"`
 }
 
 // Execution is one run of a pattern.

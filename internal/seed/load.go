@@ -85,7 +85,9 @@ func Load(ctx context.Context, p *Plan, containers map[string]*azcosmos.Containe
 	counts := p.Counts()
 	samples := newSamples(p, o.Reservoir, o.FreshTag, counts)
 	lim := newLimiter(o.Concurrency)
-	stats, throttled, err := writeAll(ctx, p, containers, o, counts, samples, lim)
+	// perType counts every 429 each document type's writes received, the SDK's retries included.
+	perType := make([]sdk.ThrottleCounter, len(p.types))
+	stats, throttled, err := writeAll(ctx, p, containers, o, counts, samples, lim, perType)
 	if err != nil {
 		return nil, err
 	}
@@ -97,6 +99,10 @@ func Load(ctx context.Context, p *Plan, containers map[string]*azcosmos.Containe
 				res.Throttled, o.Concurrency, res.LowestConcurrency)})
 	}
 	perContainer := res.tally(p, stats, counts)
+	for i := range res.Stats {
+		res.Stats[i].Throttled = perType[i].Throttled()
+		res.Stats[i].RetryWaitMs = perType[i].RetryWaitMs()
+	}
 	if err := res.verify(ctx, containers, perContainer, o.Reused); err != nil {
 		return nil, err
 	}
@@ -123,7 +129,7 @@ func (o Options) withDefaults() Options {
 // to samples. It returns each worker's statistics per document type and the 429s waited out; a
 // target failure stops every worker and is returned.
 func writeAll(ctx context.Context, p *Plan, containers map[string]*azcosmos.ContainerClient, o Options,
-	counts map[string]int, samples *Samples, lim *limiter) ([][]typeStat, int64, error) {
+	counts map[string]int, samples *Samples, lim *limiter, perType []sdk.ThrottleCounter) ([][]typeStat, int64, error) {
 	total := 0
 	for _, n := range counts {
 		total += n
@@ -150,7 +156,8 @@ func writeAll(ctx context.Context, p *Plan, containers map[string]*azcosmos.Cont
 				t := p.byName[j.doc.Type]
 				s := &st[t.index]
 				start := time.Now()
-				ru, err := writeDoc(ctx, containers[t.container], j.doc, o.Reused[t.container], o.MaxRetries, func() {
+				wctx, _ := sdk.WithThrottleCounter(ctx, &perType[t.index])
+				ru, err := writeDoc(wctx, containers[t.container], j.doc, o.Reused[t.container], o.MaxRetries, func() {
 					throttled.Add(1)
 					lim.throttled()
 				})

@@ -11,6 +11,8 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
+
+	"github.com/cosmosdv/validate/internal/sdk"
 )
 
 // hostRewrite is a per-retry pipeline policy that sends every request to one scheme and host. An
@@ -68,11 +70,13 @@ func httpClient(tlsConfig *tls.Config) *http.Client {
 	return &http.Client{Transport: tr}
 }
 
-// clientOptions assembles azcosmos options: our transport, and the host rewrite when the
+// clientOptions assembles azcosmos options: our transport, the 429 counter (sdk.ThrottlePolicy), and the host rewrite when the
 // advertised address differs from the one we can reach.
 func clientOptions(hc *http.Client, died func(context.Context) error, rewriteTo *url.URL) *azcosmos.ClientOptions {
 	o := &azcosmos.ClientOptions{}
 	o.Transport = &classifyingTransport{base: hc, died: died}
+	// Every 429 is counted into the request context's counter, the ones the SDK retries too.
+	o.PerRetryPolicies = append(o.PerRetryPolicies, sdk.ThrottlePolicy{})
 	if rewriteTo != nil {
 		o.PerRetryPolicies = append(o.PerRetryPolicies, hostRewrite{scheme: rewriteTo.Scheme, host: rewriteTo.Host})
 	}
