@@ -92,6 +92,7 @@ func Build(in Input) *Report {
 	for i := range d.AccessPatterns {
 		r.Patterns = append(r.Patterns, j.evaluate(&d.AccessPatterns[i]))
 	}
+	throttleFrom(r, primary)
 	r.Containers = containerLoads(d, r.Patterns, measSource)
 	r.Summary = summarize(r.Patterns, modelRun != nil, measRun != nil, measSource)
 	r.Summary.Basis += scaleBasis(r.Patterns)

@@ -74,6 +74,14 @@ func renderMarkdown(w io.Writer, r *Report) error {
 		}
 	}
 
+	if lines := throttleLines(r); len(lines) > 0 {
+		fmt.Fprintln(bw, "\n### Throttling (429 responses, the SDK's retries included)")
+		fmt.Fprintln(bw)
+		for _, l := range lines {
+			fmt.Fprintf(bw, "- %s\n", mdEscape(l))
+		}
+	}
+
 	fmt.Fprintln(bw, "\n<sub>Charge sources: "+mdEscape(strings.Join(legendLines(r), "; "))+".</sub>")
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("render md: %w", err)

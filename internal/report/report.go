@@ -232,6 +232,11 @@ type PatternResult struct {
 	// FanOut is set for a query that ran across partitions through a client-side query pipeline
 	// (fanout.go): the SDK, the partitions touched and each one's charge.
 	FanOut *FanOut `json:"fanOut,omitempty"`
+	// Throttled counts the 429 responses the pattern's requests received in the run the report rests
+	// on (the SDK's retries included); RetryWaitMs sums the waits they asked for. Zero unless the
+	// target throttled.
+	Throttled   int64   `json:"throttled,omitempty"`
+	RetryWaitMs float64 `json:"retryWaitMs,omitempty"`
 }
 
 // Charge is the request charge of one run of a pattern, summarised over its executions.

@@ -75,6 +75,13 @@ func renderText(w io.Writer, r *Report) error {
 		}
 	}
 
+	if lines := throttleLines(r); len(lines) > 0 {
+		fmt.Fprintln(bw, "\nThrottling (429 responses, the SDK's retries included):")
+		for _, l := range lines {
+			fmt.Fprintf(bw, "  %s\n", l)
+		}
+	}
+
 	fmt.Fprintln(bw, "\nCharge sources:")
 	for _, s := range sourcesUsed(r) {
 		fmt.Fprintf(bw, "  %s\n", legendLine(s))
