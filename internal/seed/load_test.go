@@ -18,6 +18,14 @@ import (
 // loadTarget starts the embedded engine and creates one container per container of d.
 func loadTarget(t *testing.T, d *design.Design, eo engine.Options) map[string]*azcosmos.ContainerClient {
 	t.Helper()
+	// SDK-level retries off, so that 429s reach the loader's own back-off.
+	opts := &azcosmos.ClientOptions{ClientOptions: azcore.ClientOptions{Retry: policy.RetryOptions{MaxRetries: -1}}}
+	return loadTargetWith(t, d, eo, opts)
+}
+
+// loadTargetWith is loadTarget with the given client options.
+func loadTargetWith(t *testing.T, d *design.Design, eo engine.Options, opts *azcosmos.ClientOptions) map[string]*azcosmos.ContainerClient {
+	t.Helper()
 	ctx := context.Background()
 	srv, err := engine.Start(ctx, eo)
 	if err != nil {
@@ -29,8 +37,6 @@ func loadTarget(t *testing.T, d *design.Design, eo engine.Options) map[string]*a
 		_ = srv.Close(ctx)
 	})
 	cred, _ := azcosmos.NewKeyCredential(srv.Key())
-	// SDK-level retries off, so that 429s reach the loader's own back-off.
-	opts := &azcosmos.ClientOptions{ClientOptions: azcore.ClientOptions{Retry: policy.RetryOptions{MaxRetries: -1}}}
 	client, err := azcosmos.NewClientWithKey(srv.URL(), cred, opts)
 	if err != nil {
 		t.Fatal(err)

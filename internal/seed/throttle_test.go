@@ -1,0 +1,79 @@
+package seed
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
+
+	"github.com/cosmosdv/validate/internal/engine"
+	"github.com/cosmosdv/validate/internal/sdk"
+)
+
+// With the SDK's own retries on (as every target's client has them), the 429s never reach the
+// loader's code: the per-retry policy still counts each one, per document type, with the waits
+// asked, and every planned document lands exactly once.
+func TestLoad_CountsSDKRetried429sPerType(t *testing.T) {
+	d := shopDesign(15)
+	d.Containers[0].UniqueKeys = nil
+	// A clock that starts just after a second boundary (see TestLoad_BacksOffOn429), so that the
+	// burst of writes meets one 400 RU/s budget and exceeds it.
+	start, base := time.Now(), time.Unix(1_700_000_000, 1e6)
+	now := func() time.Time { return base.Add(time.Since(start)) }
+	opts := &azcosmos.ClientOptions{}
+	opts.PerRetryPolicies = []policy.Policy{sdk.ThrottlePolicy{}}
+	containers := loadTargetWith(t, d, engine.Options{Throttle: true, Now: now}, opts)
+	p, err := Compile(d, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Load(context.Background(), p, containers, Options{Concurrency: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var throttled int64
+	var waited float64
+	counts := p.Counts()
+	want := 0
+	for _, s := range res.Stats {
+		throttled += s.Throttled
+		waited += s.RetryWaitMs
+		if s.Throttled > 0 && s.RetryWaitMs <= 0 {
+			t.Errorf("%s: %d 429s but no retry wait recorded", s.Type, s.Throttled)
+		}
+		if s.Documents != counts[s.Type] {
+			t.Errorf("%s: %d documents written, %d planned", s.Type, s.Documents, counts[s.Type])
+		}
+		want += counts[s.Type]
+	}
+	if throttled == 0 {
+		t.Fatal("no 429 counted: the engine never throttled or the policy did not see it")
+	}
+	if throttled < res.Throttled {
+		t.Errorf("policy counted %d 429s, fewer than the %d the loader itself waited out", throttled, res.Throttled)
+	}
+	for _, f := range res.Findings {
+		if f.Level != "info" {
+			t.Fatalf("finding: %+v", f)
+		}
+	}
+	// No loss, no duplicate: the container holds exactly the planned documents, with distinct ids.
+	pager := containers["UserOrders"].NewQueryItemsPager("SELECT VALUE c.id FROM c", azcosmos.NewPartitionKey(), nil)
+	ids := map[string]int{}
+	n := 0
+	for pager.More() {
+		page, err := pager.NextPage(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, raw := range page.Items {
+			ids[string(raw)]++
+			n++
+		}
+	}
+	if n != want || len(ids) != want {
+		t.Fatalf("container holds %d documents (%d distinct ids), want %d", n, len(ids), want)
+	}
+}
