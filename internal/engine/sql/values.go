@@ -6,10 +6,12 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/cosmosdv/validate/internal/jsonorder"
 )
 
 // undefinedType is the type of Undefined.
-type undefinedType struct{}
+type undefinedType = jsonorder.Undefined
 
 // Undefined is the query language's undefined value: a missing property, a comparison across types,
 // a function applied to the wrong type. It never appears in Result.Items: projections omit it.
@@ -20,75 +22,21 @@ func isUndefined(v any) bool {
 	return ok
 }
 
-// Type ranks used by ORDER BY and by MIN/MAX across types. The service documents the order
-// undefined < null < boolean < number < string (order-by.md). Arrays after strings and objects
-// after arrays is the order the .NET SDK adopted when ORDER BY on arrays and objects was added
-// ("arrays come before objects but after strings", azure-cosmos-dotnet-v3 pull request 853).
-// Within arrays, and within objects, the service orders by a hash; here they compare equal.
 const (
-	rankUndefined = iota
-	rankNull
-	rankBool
-	rankNumber
-	rankString
-	rankArray
-	rankObject
+	rankUndefined = jsonorder.RankUndefined
+	rankNull      = jsonorder.RankNull
+	rankBool      = jsonorder.RankBool
+	rankNumber    = jsonorder.RankNumber
+	rankString    = jsonorder.RankString
+	rankArray     = jsonorder.RankArray
+	rankObject    = jsonorder.RankObject
 )
 
-func typeRank(v any) int {
-	switch v.(type) {
-	case undefinedType:
-		return rankUndefined
-	case nil:
-		return rankNull
-	case bool:
-		return rankBool
-	case float64:
-		return rankNumber
-	case string:
-		return rankString
-	case []any:
-		return rankArray
-	case map[string]any:
-		return rankObject
-	}
-	return rankUndefined
-}
+// typeRank is v's type rank in the service's order (internal/jsonorder).
+func typeRank(v any) int { return jsonorder.Rank(v) }
 
-// orderCompare orders any two values the way ORDER BY does: by type rank, then by value within
-// numbers, strings and booleans. Arrays and objects compare equal among themselves.
-func orderCompare(a, b any) int {
-	ra, rb := typeRank(a), typeRank(b)
-	if ra != rb {
-		if ra < rb {
-			return -1
-		}
-		return 1
-	}
-	switch x := a.(type) {
-	case bool:
-		y := b.(bool)
-		switch {
-		case x == y:
-			return 0
-		case !x:
-			return -1
-		}
-		return 1
-	case float64:
-		y := b.(float64)
-		switch {
-		case x < y:
-			return -1
-		case x > y:
-			return 1
-		}
-		return 0
-	case string:
-		return strings.Compare(x, b.(string))
-	}
-	return 0
-}
+// orderCompare orders any two values the way ORDER BY does (internal/jsonorder).
+func orderCompare(a, b any) int { return jsonorder.Compare(a, b) }
 
 // compareSameType compares a and b for the relational operators: ok is false (the result is
 // undefined) when they are not both numbers, both strings, both booleans or both null.

@@ -6,10 +6,12 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/cosmosdv/validate/internal/jsonorder"
 )
 
 // undefined is a value that is not there (a missing property, an aggregate over nothing).
-type undefined struct{}
+type undefined = jsonorder.Undefined
 
 // decode reads JSON into generic values; numbers are float64.
 func decode(b []byte) any {
@@ -33,62 +35,12 @@ func field(v any, k string) any {
 	return x
 }
 
-// rank is the service's type order for ORDER BY and MIN/MAX: undefined < null < booleans <
-// numbers < strings < arrays < objects (query/order-by.md, "ORDER BY across types").
-func rank(v any) int {
-	switch v.(type) {
-	case undefined:
-		return 0
-	case nil:
-		return 1
-	case bool:
-		return 2
-	case float64:
-		return 3
-	case string:
-		return 4
-	case []any:
-		return 5
-	case map[string]any:
-		return 6
-	}
-	return 0
-}
+// rank is the service's type order for ORDER BY and MIN/MAX (internal/jsonorder, the engine's
+// own): undefined < null < booleans < numbers < strings < arrays < objects.
+func rank(v any) int { return jsonorder.Rank(v) }
 
-// compare orders two values as ORDER BY does: by type, then by value for booleans, numbers and
-// strings (ordinal); arrays and objects compare equal among themselves.
-func compare(a, b any) int {
-	ra, rb := rank(a), rank(b)
-	if ra != rb {
-		if ra < rb {
-			return -1
-		}
-		return 1
-	}
-	switch x := a.(type) {
-	case bool:
-		y := b.(bool)
-		switch {
-		case x == y:
-			return 0
-		case !x:
-			return -1
-		}
-		return 1
-	case float64:
-		y := b.(float64)
-		switch {
-		case x < y:
-			return -1
-		case x > y:
-			return 1
-		}
-		return 0
-	case string:
-		return strings.Compare(x, b.(string))
-	}
-	return 0
-}
+// compare orders two values as ORDER BY does, exactly as one partition sorts them.
+func compare(a, b any) int { return jsonorder.Compare(a, b) }
 
 // canonical renders v as JSON with object keys sorted, for DISTINCT and GROUP BY identity.
 func canonical(v any) string {
