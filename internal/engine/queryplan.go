@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cosmosdv/validate/internal/engine/sql"
+	"github.com/cosmosdv/validate/internal/queryplan"
 )
 
 // Cross-partition queries as SDKs with a query engine run them (.NET, Java, Python, JavaScript):
@@ -29,20 +30,12 @@ import (
 // queryPlanVersion is the partitionedQueryExecutionInfoVersion the service reports.
 const queryPlanVersion = 2
 
-// queryRange is one effective-partition-key range of a plan, in the service's field names.
-type queryRange struct {
-	Min            string `json:"min"`
-	Max            string `json:"max"`
-	IsMinInclusive bool   `json:"isMinInclusive"`
-	IsMaxInclusive bool   `json:"isMaxInclusive"`
-}
-
-// executionInfo is the service's partitioned query execution info.
-type executionInfo struct {
-	Version     int            `json:"partitionedQueryExecutionInfoVersion"`
-	QueryInfo   *sql.CrossPlan `json:"queryInfo"`
-	QueryRanges []queryRange   `json:"queryRanges"`
-}
+// queryRange is one effective-partition-key range of a plan, and executionInfo the whole plan, in
+// the service's wire format (internal/queryplan).
+type (
+	queryRange    = queryplan.Range
+	executionInfo = queryplan.Plan
+)
 
 func isQueryPlanRequest(q *request) bool {
 	return strings.EqualFold(q.header("X-Ms-Cosmos-Is-Query-Plan-Request"), "true")
@@ -63,7 +56,7 @@ func (s *Server) queryPlan(q *request, c *container) (int, error) {
 		return 0, err
 	}
 	if h := q.header("X-Ms-Cosmos-Supported-Query-Features"); h != "" {
-		if err := unsupportedFeatures(info.QueryInfo, h); err != nil {
+		if err := unsupportedFeatures(&info.QueryInfo, h); err != nil {
 			return 0, err
 		}
 	}
@@ -81,7 +74,7 @@ func (c *container) executionInfo(pq *sql.Query, params map[string]any, pkHeader
 	if err != nil {
 		return nil, err
 	}
-	return &executionInfo{Version: queryPlanVersion, QueryInfo: plan, QueryRanges: ranges}, nil
+	return &executionInfo{Version: queryPlanVersion, QueryInfo: *plan, QueryRanges: ranges}, nil
 }
 
 // queryRanges are the EPK ranges that can hold the query's documents: a full key (in the header or

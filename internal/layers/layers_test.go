@@ -26,6 +26,8 @@ var roles = map[string]string{
 	"internal/sdk":    "base",
 	// The service's order of JSON values, shared by the engine's evaluator and the pipeline below.
 	"internal/jsonorder": "base",
+	// The query plan's wire format, written by the engine and read by the pipeline below.
+	"internal/queryplan": "base",
 	// The cross-partition query pipeline is part of stage 5 (probe) and, like the base, imports
 	// only base vocabulary (jsonorder).
 	"internal/probe/fanout": "base",

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+
+	"github.com/cosmosdv/validate/internal/queryplan"
 )
 
 // This file builds the query information the gateway returns for a cross-partition query: what an
@@ -26,25 +28,11 @@ import (
 // GroupByQueryPipelineStage).
 
 // OrderByFilterPlaceholder is the token in a rewritten ORDER BY query that SDKs replace with a
-// resume filter (or "true" on a first page).
-const OrderByFilterPlaceholder = "{documentdb-formattableorderbyquery-filter}"
+// resume filter (internal/queryplan).
+const OrderByFilterPlaceholder = queryplan.OrderByFilterPlaceholder
 
-// CrossPlan is the queryInfo of the service's partitioned query execution info.
-type CrossPlan struct {
-	DistinctType                string             `json:"distinctType"`
-	Top                         *int               `json:"top"`
-	Offset                      *int               `json:"offset"`
-	Limit                       *int               `json:"limit"`
-	OrderBy                     []string           `json:"orderBy"`
-	OrderByExpressions          []string           `json:"orderByExpressions"`
-	GroupByExpressions          []string           `json:"groupByExpressions"`
-	GroupByAliases              []string           `json:"groupByAliases"`
-	Aggregates                  []string           `json:"aggregates"`
-	GroupByAliasToAggregateType map[string]*string `json:"groupByAliasToAggregateType"`
-	RewrittenQuery              string             `json:"rewrittenQuery"`
-	HasSelectValue              bool               `json:"hasSelectValue"`
-	HasNonStreamingOrderBy      bool               `json:"hasNonStreamingOrderBy"`
-}
+// CrossPlan is the queryInfo of the service's partitioned query execution info (internal/queryplan).
+type CrossPlan = queryplan.QueryInfo
 
 // Aggregate names as the plan spells them.
 var aggNames = map[string]string{"COUNT": "Count", "SUM": "Sum", "MIN": "Min", "MAX": "Max", "AVG": "Average"}

@@ -19,39 +19,17 @@ import (
 	"strings"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
+	"github.com/cosmosdv/validate/internal/queryplan"
 )
 
-// Plan is the gateway's partitioned query execution info.
-type Plan struct {
-	Version     int        `json:"partitionedQueryExecutionInfoVersion"`
-	QueryInfo   QueryInfo  `json:"queryInfo"`
-	QueryRanges []EPKRange `json:"queryRanges"`
-}
-
-// QueryInfo is what the client must do with the ranges' results.
-type QueryInfo struct {
-	DistinctType                string             `json:"distinctType"`
-	Top                         *int               `json:"top"`
-	Offset                      *int               `json:"offset"`
-	Limit                       *int               `json:"limit"`
-	OrderBy                     []string           `json:"orderBy"`
-	OrderByExpressions          []string           `json:"orderByExpressions"`
-	GroupByExpressions          []string           `json:"groupByExpressions"`
-	GroupByAliases              []string           `json:"groupByAliases"`
-	Aggregates                  []string           `json:"aggregates"`
-	GroupByAliasToAggregateType map[string]*string `json:"groupByAliasToAggregateType"`
-	RewrittenQuery              string             `json:"rewrittenQuery"`
-	HasSelectValue              bool               `json:"hasSelectValue"`
-	HasNonStreamingOrderBy      bool               `json:"hasNonStreamingOrderBy"`
-}
-
-// EPKRange is one effective-partition-key range of a plan.
-type EPKRange struct {
-	Min            string `json:"min"`
-	Max            string `json:"max"`
-	IsMinInclusive bool   `json:"isMinInclusive"`
-	IsMaxInclusive bool   `json:"isMaxInclusive"`
-}
+// Plan is the gateway's partitioned query execution info, QueryInfo what the client must do with
+// the ranges' results, EPKRange one effective-partition-key range of a plan: the wire format the
+// engine writes too (internal/queryplan).
+type (
+	Plan      = queryplan.Plan
+	QueryInfo = queryplan.QueryInfo
+	EPKRange  = queryplan.Range
+)
 
 // Range is one partition key range (physical partition) of a container: its id and EPK bounds
 // [Min, Max), "" and "FF" at the ends.
@@ -85,7 +63,7 @@ type Backend interface {
 const SupportedFeatures = "Aggregate, CompositeAggregate, Distinct, GroupBy, MultipleAggregates, MultipleOrderBy, NonValueAggregate, OffsetAndLimit, OrderBy, Top"
 
 // orderByFilterPlaceholder is replaced with "true" on a first page, as every SDK does.
-const orderByFilterPlaceholder = "{documentdb-formattableorderbyquery-filter}"
+const orderByFilterPlaceholder = queryplan.OrderByFilterPlaceholder
 
 // ParsePlan decodes a plan and checks it asks for nothing this pipeline cannot do.
 func ParsePlan(b []byte) (*Plan, error) {
@@ -114,7 +92,7 @@ func ParsePlan(b []byte) (*Plan, error) {
 }
 
 // rangeQuery is the text each range runs.
-func (p *Plan) rangeQuery(original string) string {
+func rangeQuery(p *Plan, original string) string {
 	if p.QueryInfo.RewrittenQuery == "" {
 		return original
 	}

@@ -127,7 +127,7 @@ func Run(ctx context.Context, b Backend, query string, o Options) (*Result, erro
 	tg := targets(all, plan.QueryRanges)
 	res.Ranges = make([]RangeStat, len(tg))
 	streams := make([]*stream, len(tg))
-	text := plan.rangeQuery(query)
+	text := rangeQuery(plan, query)
 	for i, r := range tg {
 		res.Ranges[i].ID = r.ID
 		streams[i] = &stream{b: b, r: r, query: text, o: o, stat: &res.Ranges[i]}
