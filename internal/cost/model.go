@@ -138,35 +138,6 @@ func (c *RateCard) QueryPages(f QueryFacts, pages int) float64 {
 	return ru + float64(pages-1)*per*c.strongFactor(f.Consistency)
 }
 
-// QueryTerms is the charge of a query split by term, for reports that show the arithmetic. The
-// terms add up to Query(f) before the consistency factor.
-func (c *RateCard) QueryTerms(f QueryFacts) []Term {
-	over := func(x float64) float64 { return max(x-1, 0) }
-	seek := 0.0
-	if f.IndexLookups > 0 || f.IndexEntriesRead > 0 {
-		seek = c.QueryIndexSeek.Value
-	}
-	t := []Term{
-		{"minimum", c.QueryMin.Value},
-		{"partitions", c.QueryPartition.Value * over(nonNeg(f.PartitionsChecked))},
-		{"index seeks", seek + c.QueryLookup.Value*over(nonNeg(f.IndexLookups))},
-		{"index entries", c.QueryEntry.Value * nonNeg(f.IndexEntriesRead)},
-		{"documents loaded", c.QueryDocLoaded.Value*nonNeg(f.DocsLoaded) + c.QueryKBLoaded.Value*float64(max(f.BytesLoaded, 0))/1024},
-		{"documents evaluated", c.QueryDocEval.Value * nonNeg(f.DocsEvaluated)},
-		{"output", c.QueryKBOutput.Value * over(float64(max(f.BytesOutput, 0))/1024)},
-		{"functions", c.QueryFunction.Value * nonNeg(f.FunctionCalls)},
-		{"rows", c.QueryJoinRow.Value * nonNeg(f.JoinRows)},
-		{"sort", c.QuerySortDoc.Value * nonNeg(f.SortedInMemory)},
-	}
-	return t
-}
-
-// Term is one named part of a modeled charge.
-type Term struct {
-	Name string  `json:"name"`
-	RU   float64 `json:"ru"`
-}
-
 // MinQuery is the least a query can cost when it checks partitions physical partitions.
 func (c *RateCard) MinQuery(partitions int, level Consistency) float64 {
 	return c.Query(QueryFacts{PartitionsChecked: partitions, Consistency: level})
