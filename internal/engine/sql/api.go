@@ -80,6 +80,10 @@ type Options struct {
 	SizeOf func(item any) (size int64, ok bool)
 	// Search is the container's full-text and vector settings; nil = none (search.go).
 	Search *Search
+	// Page, when set, asks for one page of an ORDER BY that streams from an OrderedSource
+	// (ordered.go); a query or source that does not stream ignores it and runs whole, unless
+	// Page.After is set, which is then an error.
+	Page *Page
 }
 
 // Result is the outcome of an execution over one Source.
@@ -91,6 +95,12 @@ type Result struct {
 	Facts cost.QueryFacts
 	// IndexMetrics is set when Options.PopulateIndexMetrics is.
 	IndexMetrics *IndexMetrics
+	// Streamed reports an ORDER BY served by walking an OrderedSource in order (ordered.go): Items
+	// are one page when Options.Page was set, and Facts are that walk's.
+	Streamed bool
+	// Next resumes a streamed page that stopped before the end (Options.Page.After); nil when the
+	// walk is complete.
+	Next *Cursor
 }
 
 // IndexMetrics are the used and recommended indexes, in the service's vocabulary.

@@ -104,7 +104,17 @@ func Execute(q *Query, src Source, opts Options) (*Result, error) {
 		}
 		return true
 	}
-	if q.from == nil {
+	streams := len(q.orderBy) > 0 && pl.orderStreams(q, opts.Policy, orderItems)
+	ordered, _ := src.(OrderedSource)
+	walked := false
+	if o := streamOrder(q, streams); o != nil && ordered != nil && q.from != nil {
+		walked = runStreamed(ordered, o, x, lv, pl, res, opts)
+	}
+	if walked {
+		res.Streamed = true
+	} else if opts.Page != nil && opts.Page.After != nil {
+		return nil, errors.New("execute: a page to resume, but the query does not stream from this source")
+	} else if q.from == nil {
 		lv.runNoFrom()
 	} else if lv.remaining != 0 && src != nil {
 		if lv.sorting && !lv.bounded && q.where == nil && len(q.joins) == 0 && !q.from.in {
@@ -148,7 +158,6 @@ func Execute(q *Query, src Source, opts Options) (*Result, error) {
 	if len(q.orderBy) > 0 {
 		f.IndexLookups++
 	}
-	streams := len(q.orderBy) > 0 && pl.orderStreams(q, opts.Policy, orderItems)
 	var matched int
 	f.IndexReads, matched = countIndexReads(q, pl, opts.Policy, src, x, streams)
 	if x.err != nil {
@@ -181,6 +190,73 @@ func Execute(q *Query, src Source, opts Options) (*Result, error) {
 		res.IndexMetrics = pl.metrics(q, opts.Policy, orderItems)
 	}
 	return res, nil
+}
+
+// runStreamed executes a query whose ORDER BY streams (streamOrder) by walking src in its order
+// from opts.Page.After, and stops once TOP or OFFSET+LIMIT is complete or the page is full: the
+// facts are those of the documents walked (each loaded once, as the service's index walk loads
+// it). With a page, a document whose item does not fit ends the walk uncounted and sets
+// res.Next to resume after the last item returned. It reports false, having done nothing, when src
+// keeps no such order.
+func runStreamed(src OrderedSource, o *Order, x *execCtx, lv *level, pl *plan, res *Result, opts Options) bool {
+	pg := opts.Page
+	var after *Cursor
+	if pg != nil && pg.After != nil {
+		after = pg.After
+		lv.skip = 0 // the first page returned an item, so it was past OFFSET
+		if lv.remaining > 0 {
+			lv.remaining = max(0, lv.remaining-pg.Emitted)
+		}
+	}
+	if lv.remaining == 0 {
+		return true
+	}
+	slot := lv.q.from.slot
+	var bytes int64
+	var last *Cursor
+	more := false
+	ok := src.WalkOrdered(o, after, func(d *Document, at *Cursor) bool {
+		if !x.step() {
+			return false
+		}
+		x.env[slot] = d.Body
+		v, has := lv.project()
+		if x.err != nil {
+			return false
+		}
+		if has && lv.skip == 0 && pg != nil {
+			var n int64
+			known := false
+			if opts.SizeOf != nil {
+				n, known = opts.SizeOf(v)
+			}
+			if !known {
+				n = jsonSize(v)
+			}
+			if len(res.Items) >= pg.Size || (len(res.Items) > 0 && pg.MaxBytes > 0 && bytes+n > pg.MaxBytes) {
+				more = true // the next page starts with this document
+				return false
+			}
+			bytes += n
+		}
+		docFacts{loaded: true, size: d.Size, rows: 1, fullScan: pl.fullScan}.addTo(&res.Facts)
+		if !has {
+			return true
+		}
+		before := len(res.Items)
+		cont := lv.push(v)
+		if len(res.Items) > before {
+			last = at
+		}
+		return cont && x.err == nil
+	})
+	if !ok {
+		return false
+	}
+	if more {
+		res.Next = last
+	}
+	return true
 }
 
 // runTop iterates the documents of src (or those an index lookup returns) through q's FROM and
