@@ -27,12 +27,16 @@ type queryCache struct {
 	order []string
 }
 
-// execution is a query's complete result over one partition, with its facts.
+// execution is a query's complete result over one partition, with its facts; or, for an ORDER BY
+// streamed in index order, one page of it with the facts of that page's walk, and next to resume
+// the walk after it.
 type execution struct {
-	items   [][]byte
-	facts   cost.QueryFacts
-	metrics *sql.IndexMetrics
-	took    time.Duration
+	items    [][]byte
+	facts    cost.QueryFacts
+	metrics  *sql.IndexMetrics
+	took     time.Duration
+	streamed bool
+	next     *sql.Cursor
 }
 
 func (qc *queryCache) init() { qc.m = map[string]*execution{} }
@@ -257,18 +261,36 @@ func (s *Server) queryItems(q *request, c *container) (int, error) {
 	}
 	metricsWanted := strings.EqualFold(q.header("X-Ms-Cosmos-Populateindexmetrics"), "true")
 	key := ct.Key
+	size := pageSize(q)
 	var ex *execution
 	if key != "" {
 		ex = s.queries.get(key)
 	}
-	if ex == nil {
-		ex, err = s.execute(c, p, lpk, pq, params, metricsWanted)
+	switch {
+	case ex != nil && ex.next != nil:
+		// An ORDER BY streamed in index order: this page resumes the walk where the last stopped.
+		ex, err = s.execute(c, p, lpk, pq, params, metricsWanted, &sql.Page{Size: size, MaxBytes: maxPageBytes, After: ex.next, Emitted: ct.Offset})
+		if err != nil {
+			return 0, err
+		}
+		return s.streamedPage(q, c, p, ct, ex, metricsWanted, len(parts))
+	case ex == nil && ct.Offset == 0:
+		ex, err = s.execute(c, p, lpk, pq, params, metricsWanted, &sql.Page{Size: size, MaxBytes: maxPageBytes})
+		if err != nil {
+			return 0, err
+		}
+		if ex.streamed {
+			return s.streamedPage(q, c, p, ct, ex, metricsWanted, len(parts))
+		}
+		key = ""
+	case ex == nil:
+		// A continuation whose execution is no longer cached: run the query whole again.
+		ex, err = s.execute(c, p, lpk, pq, params, metricsWanted, nil)
 		if err != nil {
 			return 0, err
 		}
 		key = ""
 	}
-	size := pageSize(q)
 	lo := min(ct.Offset, len(ex.items))
 	hi := pageEnd(ex.items, lo, size)
 	pages := max((len(ex.items)+size-1)/size, 1)
@@ -313,6 +335,43 @@ func (s *Server) queryItems(q *request, c *container) (int, error) {
 	return s.reply(q, 200, envelope(c.rid, ex.items[lo:hi]))
 }
 
+// streamedPage answers one page of an ORDER BY streamed in index order (sql.OrderedSource). Its
+// facts are its own walk's: the documents it loaded and their index entries; the first page also
+// pays for checking the partition and the index lookup, as the first page of any query does. A
+// walk that stopped before the end is cached under a new key for the next page to resume.
+func (s *Server) streamedPage(q *request, c *container, p *partition, ct continuation, ex *execution, metricsWanted bool, ranges int) (int, error) {
+	f := ex.facts
+	first := ct.Offset == 0
+	if !first {
+		f.IndexLookups = 0
+		f.IndexReads = nil
+	} else {
+		f.IndexReads = partitionReads(ex.facts.IndexReads, p.id)
+		f.PartitionsChecked = 1
+	}
+	f.DocsOutput = len(ex.items)
+	f.BytesOutput = 0
+	for _, it := range ex.items {
+		f.BytesOutput += int64(len(it))
+	}
+	f.Consistency = q.consistency()
+	q.charge = cost.Query(f)
+	s.consume(c, p, q.charge)
+	key := ""
+	if ex.next != nil {
+		key = s.activityID()
+		s.queries.put(key, &execution{streamed: true, next: ex.next})
+	}
+	hi := ct.Offset + len(ex.items)
+	pageHeaders(q, p, nextPage(ct, ex.next != nil, hi, key, ranges), len(ex.items))
+	setHeader(q.out, "x-ms-session-token", p.id+":-1#"+strconv.FormatInt(s.lsn.Load(), 10))
+	setHeader(q.out, "x-ms-documentdb-query-metrics", queryMetrics(f, ex.took))
+	if metricsWanted && ex.metrics != nil {
+		setHeader(q.out, "x-ms-cosmos-index-utilization", indexUtilization(ex.metrics))
+	}
+	return s.reply(q, 200, envelope(c.rid, ex.items))
+}
+
 // partitionReads labels an execution's index reads with the physical partition that made them.
 func partitionReads(reads []cost.IndexRead, id string) []cost.IndexRead {
 	out := make([]cost.IndexRead, len(reads))
@@ -329,7 +388,9 @@ func share(total, page, pages int) int {
 }
 
 // execute runs the query over one partition (or one logical partition) under its read lock.
-func (s *Server) execute(c *container, p *partition, lpk string, pq *sql.Query, params map[string]any, metrics bool) (*execution, error) {
+// With page, an ORDER BY that streams from the partition's index returns that page only
+// (execution.streamed).
+func (s *Server) execute(c *container, p *partition, lpk string, pq *sql.Query, params map[string]any, metrics bool, page *sql.Page) (*execution, error) {
 	start := time.Now()
 	p.mu.RLock()
 	src := &partSource{c: c, p: p, list: &p.all, now: s.now().Unix(), lpk: lpk}
@@ -347,12 +408,13 @@ func (s *Server) execute(c *container, p *partition, lpk string, pq *sql.Query, 
 		}
 		return 0, false
 	}
-	res, err := sql.Execute(pq, src, sql.Options{Params: params, Policy: c.policy, PopulateIndexMetrics: metrics, SizeOf: sizeOf, Search: c.search})
+	res, err := sql.Execute(pq, src, sql.Options{Params: params, Policy: c.policy, PopulateIndexMetrics: metrics, SizeOf: sizeOf, Search: c.search, Page: page})
 	if err != nil {
 		p.mu.RUnlock()
 		return nil, queryError(err)
 	}
-	ex := &execution{items: make([][]byte, len(res.Items)), facts: res.Facts, metrics: res.IndexMetrics}
+	ex := &execution{items: make([][]byte, len(res.Items)), facts: res.Facts, metrics: res.IndexMetrics,
+		streamed: res.Streamed && page != nil, next: res.Next}
 	for i, it := range res.Items {
 		if m, ok := it.(map[string]any); ok {
 			if d := p.byBody(lpk, m); d != nil {

@@ -12,8 +12,17 @@ import (
 // pathKey joins a property path for map keys.
 func pathKey(path []string) string { return strings.Join(path, "\x00") }
 
-// index adds d to the equality indexes built so far. The caller holds p.mu for writing.
+// index adds d to the equality and ORDER BY indexes built so far. The caller holds p.mu for
+// writing.
 func (p *partition) index(d *doc, c *container) {
+	for _, ix := range p.all.ord {
+		ix.Add(d.Body, d.seq, d)
+	}
+	if lp := p.logical[d.lpk]; lp != nil {
+		for _, ix := range lp.docs.ord {
+			ix.Add(d.Body, d.seq, d)
+		}
+	}
 	for k, idx := range p.eq {
 		valuesAt(d.Body, strings.Split(k, "\x00"), func(v any) {
 			if sk, ok := scalarKey(v); ok {
@@ -28,8 +37,16 @@ func (p *partition) index(d *doc, c *container) {
 	}
 }
 
-// unindex removes d from the equality indexes. The caller holds p.mu for writing.
+// unindex removes d from the equality and ORDER BY indexes. The caller holds p.mu for writing.
 func (p *partition) unindex(d *doc) {
+	for _, ix := range p.all.ord {
+		ix.Remove(d.Body, d.seq)
+	}
+	if lp := p.logical[d.lpk]; lp != nil {
+		for _, ix := range lp.docs.ord {
+			ix.Remove(d.Body, d.seq)
+		}
+	}
 	for k, idx := range p.eq {
 		valuesAt(d.Body, strings.Split(k, "\x00"), func(v any) {
 			if sk, ok := scalarKey(v); ok {
@@ -130,7 +147,42 @@ func (s *partSource) Lookup(path []string, v any) ([]*sql.Document, bool) {
 	return s.p.lookup(s.c, path, v, s.now, s.lpk)
 }
 
-var _ sql.IndexedSource = (*partSource)(nil)
+// WalkOrdered walks the source's documents in o's order from the list's index for o, building it
+// on first use (under p.eqMu, as queries hold p.mu only for reading); writes keep it up to date
+// (partition.index). Ties come in sequence order, which is the list's order. Expired documents are
+// skipped, as Scan skips them.
+func (s *partSource) WalkOrdered(o *sql.Order, after *sql.Cursor, fn func(d *sql.Document, at *sql.Cursor) bool) bool {
+	if s.list == nil {
+		return true
+	}
+	s.p.eqMu.Lock()
+	ix := s.list.ord[o.Key()]
+	if ix == nil {
+		ix = sql.NewOrderIndex[*doc](o)
+		for _, d := range s.list.items {
+			if d != nil {
+				ix.Add(d.Body, d.seq, d)
+			}
+		}
+		if s.list.ord == nil {
+			s.list.ord = map[string]*sql.OrderIndex[*doc]{}
+		}
+		s.list.ord[o.Key()] = ix
+	}
+	s.p.eqMu.Unlock()
+	ix.Walk(after, func(d *doc, at *sql.Cursor) bool {
+		if d.expired(s.now) {
+			return true
+		}
+		return fn(&d.Document, at)
+	})
+	return true
+}
+
+var (
+	_ sql.IndexedSource = (*partSource)(nil)
+	_ sql.OrderedSource = (*partSource)(nil)
+)
 
 // arrayMark prefixes an array position in flattenIndexed's concrete paths, so a path tells whether
 // it runs through an array. A property name starting with \x01 would be weighed twice too; the

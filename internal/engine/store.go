@@ -113,6 +113,9 @@ type doc struct {
 type docList struct {
 	items []*doc
 	live  int
+	// ord are the ORDER BY indexes of these documents, by sql.Order.Key: each built on the first
+	// query that walks it (partSource.WalkOrdered) and kept by partition.index and unindex.
+	ord map[string]*sql.OrderIndex[*doc]
 }
 
 func (l *docList) add(d *doc, local bool) {

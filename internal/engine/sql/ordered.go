@@ -87,57 +87,57 @@ type Cursor struct {
 	seq  uint64
 }
 
-type orderEntry struct {
+type orderEntry[T any] struct {
 	vals []any
 	seq  uint64
-	doc  *Document
+	item T
 }
 
-// OrderIndex keeps documents in an Order, ties by the sequence number the source gives each
-// document (which must follow its Scan order). Add and Remove must not run concurrently with
-// anything else; Walks may run concurrently with each other. It is a B-tree
-// (github.com/google/btree): O(log n) per write, and a walk costs O(log n) plus the documents it
-// visits.
-type OrderIndex struct {
+// OrderIndex keeps a source's items (T: its documents, as it stores them) in an Order, ties by
+// the sequence number the source gives each (which must follow its Scan order). Add and Remove
+// must not run concurrently with anything else; Walks may run concurrently with each other. It is
+// a B-tree (github.com/google/btree): O(log n) per write, and a walk costs O(log n) plus the items
+// it visits.
+type OrderIndex[T any] struct {
 	o *Order
-	t *btree.BTreeG[orderEntry]
+	t *btree.BTreeG[orderEntry[T]]
 }
 
 // NewOrderIndex returns an empty index in o's order.
-func NewOrderIndex(o *Order) *OrderIndex {
-	less := func(a, b orderEntry) bool {
+func NewOrderIndex[T any](o *Order) *OrderIndex[T] {
+	less := func(a, b orderEntry[T]) bool {
 		if c := o.compare(a.vals, b.vals); c != 0 {
 			return c < 0
 		}
 		return a.seq < b.seq
 	}
-	return &OrderIndex{o: o, t: btree.NewG(32, less)}
+	return &OrderIndex[T]{o: o, t: btree.NewG(32, less)}
 }
 
-// Add indexes d under seq.
-func (ix *OrderIndex) Add(d *Document, seq uint64) {
-	ix.t.ReplaceOrInsert(orderEntry{vals: ix.o.Values(d.Body), seq: seq, doc: d})
+// Add indexes item, whose document body is body, under seq.
+func (ix *OrderIndex[T]) Add(body map[string]any, seq uint64, item T) {
+	ix.t.ReplaceOrInsert(orderEntry[T]{vals: ix.o.Values(body), seq: seq, item: item})
 }
 
-// Remove drops d, indexed under seq (its body must be the one it was added with).
-func (ix *OrderIndex) Remove(d *Document, seq uint64) {
-	ix.t.Delete(orderEntry{vals: ix.o.Values(d.Body), seq: seq})
+// Remove drops the item indexed under seq with this body (the body it was added with).
+func (ix *OrderIndex[T]) Remove(body map[string]any, seq uint64) {
+	ix.t.Delete(orderEntry[T]{vals: ix.o.Values(body), seq: seq})
 }
 
-// Len is the number of documents indexed.
-func (ix *OrderIndex) Len() int { return ix.t.Len() }
+// Len is the number of items indexed.
+func (ix *OrderIndex[T]) Len() int { return ix.t.Len() }
 
-// Walk calls fn with each document after the cursor (nil: from the first) in order, with the
-// cursor that resumes after it, until fn returns false.
-func (ix *OrderIndex) Walk(after *Cursor, fn func(d *Document, at *Cursor) bool) {
-	visit := func(e orderEntry) bool { return fn(e.doc, &Cursor{vals: e.vals, seq: e.seq}) }
+// Walk calls fn with each item after the cursor (nil: from the first) in order, with the cursor
+// that resumes after it, until fn returns false.
+func (ix *OrderIndex[T]) Walk(after *Cursor, fn func(item T, at *Cursor) bool) {
+	visit := func(e orderEntry[T]) bool { return fn(e.item, &Cursor{vals: e.vals, seq: e.seq}) }
 	if after == nil {
 		ix.t.Ascend(visit)
 		return
 	}
-	ix.t.AscendGreaterOrEqual(orderEntry{vals: after.vals, seq: after.seq}, func(e orderEntry) bool {
+	ix.t.AscendGreaterOrEqual(orderEntry[T]{vals: after.vals, seq: after.seq}, func(e orderEntry[T]) bool {
 		if e.seq == after.seq && ix.o.compare(e.vals, after.vals) == 0 {
-			return true // the cursor's own document
+			return true // the cursor's own item
 		}
 		return visit(e)
 	})

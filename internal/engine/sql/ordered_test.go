@@ -13,19 +13,19 @@ import (
 // positions as sequence numbers (its Scan order), as the engine's sources do.
 type orderedSource struct {
 	sliceSource
-	idx map[string]*OrderIndex
+	idx map[string]*OrderIndex[*Document]
 }
 
 func newOrderedSource(s sliceSource) *orderedSource {
-	return &orderedSource{sliceSource: s, idx: map[string]*OrderIndex{}}
+	return &orderedSource{sliceSource: s, idx: map[string]*OrderIndex[*Document]{}}
 }
 
 func (s *orderedSource) WalkOrdered(o *Order, after *Cursor, fn func(d *Document, at *Cursor) bool) bool {
 	ix := s.idx[o.Key()]
 	if ix == nil {
-		ix = NewOrderIndex(o)
+		ix = NewOrderIndex[*Document](o)
 		for i, d := range s.sliceSource {
-			ix.Add(d, uint64(i))
+			ix.Add(d.Body, uint64(i), d)
 		}
 		s.idx[o.Key()] = ix
 	}
