@@ -124,9 +124,6 @@ func (ix *OrderIndex[T]) Remove(body map[string]any, seq uint64) {
 	ix.t.Delete(orderEntry[T]{vals: ix.o.Values(body), seq: seq})
 }
 
-// Len is the number of items indexed.
-func (ix *OrderIndex[T]) Len() int { return ix.t.Len() }
-
 // Walk calls fn with each item after the cursor (nil: from the first) in order, with the cursor
 // that resumes after it, until fn returns false.
 func (ix *OrderIndex[T]) Walk(after *Cursor, fn func(item T, at *Cursor) bool) {
