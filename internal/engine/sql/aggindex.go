@@ -18,8 +18,14 @@ import (
 // use the index, a UDF) — and GROUP BY, where "the query engine must load every document that
 // matches" the filter.
 //
+// The article counts CONTAINS among the filters that make an aggregate load documents ("the
+// equality filter is applied first and uses the index before documents need to be loaded for the
+// more expensive CONTAINS filter"; "SELECT MAX(c._ts) FROM c WHERE CONTAINS(...)" does "not fully
+// use the index"), so only equality, IN and range filters (STARTSWITH is a range of the index,
+// ARRAY_CONTAINS an equality on the elements) count as answered by the index here.
+//
 // So an aggregate query loads no documents when it has no GROUP BY, no JOIN and no FROM ... IN; at
-// least one WHERE filter, every one served by the index; every aggregate's argument a constant
+// least one WHERE filter, every one an equality, IN or range the index serves; every aggregate's argument a constant
 // (COUNT(1)) or an indexed document path; and no document reference in the SELECT list outside the
 // aggregates. Without a WHERE clause nothing published says the service counts from the index, so
 // such a query keeps loading every document (not established either way).
@@ -38,6 +44,11 @@ func indexOnlyAggregate(q *Query, pl *plan, pol *index.Compiled) (reads []aggRea
 	}
 	if !pl.narrowing || len(pl.residual) > 0 || len(pl.served) == 0 {
 		return nil, false
+	}
+	for _, r := range pl.classify(q) {
+		if r.kind != readEqual && r.kind != readIn && r.kind != readRange {
+			return nil, false // an index scan (CONTAINS, IS_DEFINED, ...), an OR or a NOT
+		}
 	}
 	for _, c := range q.aggs {
 		for _, a := range c.args {

@@ -46,6 +46,8 @@ func TestExecute_IndexOnlyAggregates(t *testing.T) {
 		// a JOIN, no filter at all.
 		{q: "SELECT VALUE SUM(c.score) FROM c WHERE c.type = 'user'", pol: noScore, loaded: 400},
 		{q: "SELECT VALUE COUNT(1) FROM c WHERE c.type = 'user' AND UPPER(c.name) = 'N1'", loaded: 400, want: "[1]"},
+		{q: "SELECT VALUE COUNT(1) FROM c WHERE c.type = 'user' AND CONTAINS(c.name, '99')", loaded: 4, want: "[4]"},
+		{q: "SELECT VALUE COUNT(1) FROM c WHERE c.type = 'user' OR c.score = 3", loaded: 486},
 		{q: "SELECT c.score, COUNT(1) AS n FROM c WHERE c.type = 'user' GROUP BY c.score", loaded: 400},
 		{q: "SELECT VALUE COUNT(1) FROM c JOIN t IN c.tags WHERE c.type = 'user'", loaded: 400, want: "[800]"},
 		{q: "SELECT VALUE COUNT(1) FROM c", loaded: 1000, want: "[1000]"},
