@@ -1,5 +1,7 @@
 package cost
 
+import "math"
+
 // strongFactor is the multiplier of reads at consistency level c.
 func (c *RateCard) strongFactor(level Consistency) float64 {
 	if level == Strong || level == BoundedStaleness {
@@ -85,9 +87,10 @@ func (c *RateCard) Batch(ops []PointOp) float64 {
 
 // Query returns the modeled request charge of a query execution:
 //
-//	QueryMin
-//	+ QueryPartition × (partitions checked − 1)
-//	+ QueryIndexSeek (when the index served anything) + QueryLookup × (index seeks − 1)
+//	QueryMin       × p                     (p = physical partitions checked, at least 1: one request each)
+//	+ IndexCheck   × p                     when the query consults the index (a served filter, an ORDER BY walk)
+//	+ QueryIndexSeek × partitions where the index found entries
+//	+ QueryLookup  × (index seeks − 1)
 //	+ QueryEntry     × index entries read
 //	+ QueryDocLoaded × documents loaded    + QueryKBLoaded × KB loaded
 //	+ QueryDocEval   × documents evaluated by a filter the index does not serve
@@ -95,9 +98,15 @@ func (c *RateCard) Batch(ops []PointOp) float64 {
 //	+ QueryFunction  × function calls      + QueryJoinRow × rows beyond the first per document
 //	+ QuerySortDoc   × documents sorted in memory
 //
-// all times the consistency factor. The minimum covers one partition and a 1 KB result, hence the
-// "− 1" terms (never below zero). The work is in the index and in loading documents: output bytes
-// and projections cost little (docs/cost-model.md). FullScan itself adds nothing: a scan is charged
+// all times the consistency factor. IndexCheck is QueryPartition − QueryMin: a physical partition
+// whose index is checked costs QueryPartition (2.5 RU) even when nothing in it matches
+// (how-to-query-container.md), of which QueryMin (2.3 RU) is the request itself (devblogs); a
+// partition where the index found entries pays QueryIndexSeek on top, so a one-document indexed
+// query costs 2.3 + 0.2 + 0.3 ≈ 2.8 RU (courselabs 2.82). Entries are assumed spread over the
+// partitions by the partition key's hash (partitioning-overview.md), so E entries over p partitions
+// reach p × (1 − (1 − 1/p)^E) of them. The minimum covers a 1 KB result, hence the output's "− 1"
+// (never below zero). The work is in the index and in loading documents: output bytes and
+// projections cost little (docs/cost-model.md). FullScan itself adds nothing: a scan is charged
 // through the documents it loads and evaluates.
 func (c *RateCard) Query(f QueryFacts) float64 {
 	over := func(x float64) float64 {
@@ -106,10 +115,11 @@ func (c *RateCard) Query(f QueryFacts) float64 {
 		}
 		return x - 1
 	}
-	ru := c.QueryMin.Value
-	ru += c.QueryPartition.Value * over(nonNeg(f.PartitionsChecked))
-	if f.IndexLookups > 0 || f.IndexEntriesRead > 0 {
-		ru += c.QueryIndexSeek.Value
+	p := max(nonNeg(f.PartitionsChecked), 1)
+	ru := c.QueryMin.Value * p
+	if consultsIndex(f) {
+		ru += c.IndexCheck() * p
+		ru += c.QueryIndexSeek.Value * PartitionsReached(p, foundEntries(f))
 	}
 	ru += c.QueryLookup.Value * over(nonNeg(f.IndexLookups))
 	ru += c.QueryEntry.Value * nonNeg(f.IndexEntriesRead)
@@ -123,22 +133,75 @@ func (c *RateCard) Query(f QueryFacts) float64 {
 	return ru * c.strongFactor(f.Consistency)
 }
 
+// IndexCheck is what checking one physical partition's index adds to a request's minimum: the
+// published per-partition floor less the published query minimum (QueryPartition − QueryMin).
+func (c *RateCard) IndexCheck() float64 {
+	return max(c.QueryPartition.Value-c.QueryMin.Value, 0)
+}
+
+// PartitionChecks is the part of Query(f) that pays for the physical partitions beyond the first:
+// each one's request minimum and index check, and the first seek in those the index found entries in.
+func (c *RateCard) PartitionChecks(f QueryFacts) float64 {
+	p := max(nonNeg(f.PartitionsChecked), 1)
+	if p <= 1 {
+		return 0
+	}
+	per := c.QueryMin.Value
+	seek := 0.0
+	if consultsIndex(f) {
+		per += c.IndexCheck()
+		seek = c.QueryIndexSeek.Value * (PartitionsReached(p, foundEntries(f)) - PartitionsReached(1, foundEntries(f)))
+	}
+	return (per*(p-1) + seek) * c.strongFactor(f.Consistency)
+}
+
+// consultsIndex reports whether the execution used the index at all.
+func consultsIndex(f QueryFacts) bool {
+	return f.IndexLookups > 0 || f.IndexEntriesRead > 0
+}
+
+// foundEntries is how many index entries the execution found: the entries read, or, for an estimate
+// that counts only the documents the index handed over, those documents.
+func foundEntries(f QueryFacts) float64 {
+	if f.IndexEntriesRead > 0 {
+		return float64(f.IndexEntriesRead)
+	}
+	return nonNeg(f.DocsLoaded)
+}
+
+// PartitionsReached is how many of p physical partitions hold at least one of n entries spread
+// evenly by hash (assumed: the partition key's hash spreads documents evenly, partitioning-overview.md):
+// the expectation p × (1 − (1 − 1/p)^n), which is min(n, 1) for one partition and tends to p.
+func PartitionsReached(p, n float64) float64 {
+	if n <= 0 || p <= 0 {
+		return 0
+	}
+	if p <= 1 {
+		return 1
+	}
+	return p * (1 - math.Pow(1-1/p, n))
+}
+
 // QueryPages is the charge of a query whose result comes in pages: Query(f) for the work, plus for
-// every page after the first the minimum again, and the first index seek again when the index
-// serves the query (the engine charges every page as a request of its own; the service does too).
+// every page after the first the minimum again, and the index check and first seek again when the
+// index serves the query (the engine charges every page as a request of its own; the service does too).
 func (c *RateCard) QueryPages(f QueryFacts, pages int) float64 {
 	ru := c.Query(f)
 	if pages <= 1 {
 		return ru
 	}
 	per := c.QueryMin.Value
-	if f.IndexLookups > 0 || f.IndexEntriesRead > 0 {
-		per += c.QueryIndexSeek.Value
+	if consultsIndex(f) {
+		per += c.IndexCheck()
+		if foundEntries(f) > 0 {
+			per += c.QueryIndexSeek.Value
+		}
 	}
 	return ru + float64(pages-1)*per*c.strongFactor(f.Consistency)
 }
 
-// MinQuery is the least a query can cost when it checks partitions physical partitions.
+// MinQuery is the least a query can cost when it reaches partitions physical partitions: one request
+// minimum each (a query that checks their indexes pays IndexCheck more in each).
 func (c *RateCard) MinQuery(partitions int, level Consistency) float64 {
 	return c.Query(QueryFacts{PartitionsChecked: partitions, Consistency: level})
 }

@@ -220,10 +220,28 @@ func TestQuery_MinimumAndPartitions(t *testing.T) {
 	if got := Query(QueryFacts{IndexLookups: 1, IndexEntriesRead: 1, DocsLoaded: 1, BytesLoaded: 1024, DocsOutput: 1, BytesOutput: 1024, PartitionsChecked: 1}); got < 2.3 || got > 2.9 {
 		t.Errorf("1 KB query = %v, want between 2.3 and 2.9", got)
 	}
-	one := Query(QueryFacts{PartitionsChecked: 1})
-	ten := Query(QueryFacts{PartitionsChecked: 10})
-	if d := ten - one; math.Abs(d-9*2.5) > 1e-9 {
-		t.Errorf("9 extra partitions add %v RU, want 22.5", d)
+	// how-to-query-container.md: "a minimum of about 2.5 RUs each time you check a physical
+	// partition's index for results even if no items in the physical partition match".
+	nothing := func(p int) float64 { return Query(QueryFacts{PartitionsChecked: p, IndexLookups: 1}) }
+	for _, p := range []int{1, 5, 20} {
+		if got, want := nothing(p), 2.5*float64(p); math.Abs(got-want) > 1e-9 {
+			t.Errorf("indexed query finding nothing over %d partitions = %v, want %v (2.5 each)", p, got, want)
+		}
+	}
+	// A scan reaches every partition without checking an index: the request minimum each, inside
+	// partitioning-overview.md's "2-3 RU" per partition.
+	if d := Query(QueryFacts{PartitionsChecked: 10}) - Query(QueryFacts{PartitionsChecked: 1}); math.Abs(d-9*2.3) > 1e-9 {
+		t.Errorf("9 extra partitions of a scan add %v RU, want 20.7", d)
+	}
+	// Entries found in every partition: each also pays its first seek, 2.8 RU per partition.
+	all := func(p int) float64 {
+		return Query(QueryFacts{PartitionsChecked: p, IndexLookups: 1, IndexEntriesRead: 100_000})
+	}
+	if d := (all(20) - all(5)) / 15; math.Abs(d-2.8) > 1e-6 {
+		t.Errorf("entries in every partition: %v RU per partition added, want 2.8", d)
+	}
+	if got, want := Current.PartitionChecks(QueryFacts{PartitionsChecked: 20, IndexLookups: 1, IndexEntriesRead: 100_000}), all(20)-all(1); math.Abs(got-want) > 1e-6 {
+		t.Errorf("PartitionChecks = %v, want %v", got, want)
 	}
 	if got, want := Query(QueryFacts{Consistency: Strong}), 4.6; math.Abs(got-want) > 1e-9 {
 		t.Errorf("strong minimum = %v, want %v", got, want)
@@ -231,7 +249,7 @@ func TestQuery_MinimumAndPartitions(t *testing.T) {
 	if got := Query(QueryFacts{DocsLoaded: -4, BytesLoaded: -1, JoinRows: -2}); got != 2.3 {
 		t.Errorf("negative facts = %v, want 2.3", got)
 	}
-	if got := Current.MinQuery(4, Session); math.Abs(got-(2.3+7.5)) > 1e-9 {
+	if got := Current.MinQuery(4, Session); math.Abs(got-4*2.3) > 1e-9 {
 		t.Errorf("MinQuery(4) = %v", got)
 	}
 }

@@ -5,6 +5,7 @@ package cost
 const (
 	SrcRUConsumption  = "understand-request-unit-consumption.md (2026-04-21)"
 	SrcOptimizeRW     = "optimize-cost-reads-writes.md"
+	SrcKeyValue       = "key-value-store-cost.md (2019-08-23)"
 	SrcIndexPolicy    = "index-policy.md"
 	SrcTroubleshootQ  = "nosql/troubleshoot-query-performance.md"
 	SrcDevblogsPoint  = "devblogs.microsoft.com/cosmosdb: point reads versus queries"
@@ -163,8 +164,8 @@ func (c *RateCard) Coefficients() []Coefficient {
 //	            load = (7.46 − 2.3 − 58.55 × perKB) / 1,000               → 0.007648 RU/KB
 //	load:       (7.46 − 2.3 − 58.55 × 0.007648) / 1,000                  = 0.004712 RU/doc
 //	functions:  4,059.95 × 85.74 / 4,500.34 / 60,951                     = 0.001269 RU/call
-//	first seek: 2.82 − 2.3 − one 60 B document                           ≈ 0.5 RU
-//	output:     (3.59 − 2.3 − 0.5 − 0.0047 − 58 KB × 0.007648) / 58 KB   = 0.0058 RU/KB
+//	first seek: 2.82 − 2.5 (partition checked) − one 60 B document         ≈ 0.3 RU
+//	output:     (3.59 − 2.5 − 0.3 − 0.0047 − 58 KB × 0.007648) / 58 KB   = 0.0058 RU/KB
 //	row:        (4.94 − 3.59 + 58 KB × 0.0058) / 999 further elements     = 0.00169 RU/row
 //
 // Checks against figures not used above: troubleshoot's indexed filter on one 6.4 KB document
@@ -172,13 +173,19 @@ func (c *RateCard) Coefficients() []Coefficient {
 
 // Current is the rate card the package-level functions use.
 var Current = &RateCard{
-	Version:  "2026.11-2",
+	Version:  "2026.11-3",
 	Date:     "2026-11-24",
 	Currency: "USD",
 
 	ReadBySize: SizeTable{
 		Source: SrcRUConsumption,
-		Note:   "point read, Session/Eventual consistency; piecewise linear between published sizes",
+		Note: "point read, Session/Eventual consistency; piecewise linear between published sizes. " +
+			"Kept against the \"100 KB = 10 RU\" of " + SrcOptimizeRW + " (2021), " + SrcKeyValue +
+			" and this article's own point-read section: the table's points from 64 to 512 KB lie on " +
+			"one line (0.080-0.081 RU per KB between them), which puts 100 KB at 7.7 RU; 10 RU would " +
+			"need 0.1 RU/KB, which no two points of the table give below 512 KB. The round figure " +
+			"predates the 2026 article, which says charges fell since (binary encoding lowered the " +
+			"persisted size and the read charge); no source says charges step between table sizes",
 		Points: []SizePoint{
 			{1, 1.00}, {2, 1.04}, {4, 1.14}, {8, 1.33}, {16, 1.67}, {32, 2.19}, {64, 4.76},
 			{128, 9.95}, {256, 20.28}, {512, 40.95}, {1024, 145.90}, {2048, 291.80},
@@ -186,7 +193,10 @@ var Current = &RateCard{
 	},
 	WriteBySize: SizeTable{
 		Source: SrcRUConsumption,
-		Note:   "document-size part of a write, one region; piecewise linear between published sizes",
+		Note: "document-size part of a write, one region; piecewise linear between published sizes. " +
+			"Kept against the 50 RU for a 100 KB write of " + SrcKeyValue + ": the table's points from " +
+			"64 to 512 KB lie near one line (0.34-0.40 RU per KB), 37 RU at 100 KB; the 2019 figure is " +
+			"as much above the table as the old read figure, the mark of an older rate, not of a kink",
 		Points: []SizePoint{
 			{1, 4.95}, {2, 6.29}, {4, 6.67}, {8, 7.04}, {16, 9.52}, {32, 11.23}, {64, 22.67},
 			{128, 48.19}, {256, 98.29}, {512, 184.57}, {1024, 625}, {2048, 1250},
@@ -207,11 +217,16 @@ var Current = &RateCard{
 
 	QueryMin: Coefficient{Name: "query minimum (one partition, no index seek, 1 KB result)", Value: 2.3,
 		Unit: "RU", Source: SrcDevblogsPoint},
-	QueryPartition: Coefficient{Name: "each further physical partition checked", Value: 2.5, Unit: "RU",
-		Source: SrcQueryContainer, Note: "partitioning-overview.md says 2-3 RU per partition"},
-	QueryIndexSeek: Coefficient{Name: "first index seek (a query the index serves)", Value: 0.5, Unit: "RU",
-		Source: SrcCourselabs, Note: "indexed one-document lookup 2.82 RU − 2.3 minimum − one 60 B " +
-			"document; troubleshoot-query-performance.md's indexed filter (2.98 RU) agrees within 4%"},
+	QueryPartition: Coefficient{Name: "each physical partition whose index a query checks, even when nothing matches",
+		Value: 2.5, Unit: "RU", Source: SrcQueryContainer,
+		Note: "\"a minimum of about 2.5 RUs each time you check a physical partition's index\": the " +
+			"request's minimum (queryMin, 2.3 RU) plus the index check (the 0.2 RU difference); " +
+			"partitioning-overview.md says 2-3 RU per partition. A partition reached without an index " +
+			"check (a scan) pays the minimum alone; one where the index finds entries also pays queryIndexSeek"},
+	QueryIndexSeek: Coefficient{Name: "first index seek that finds entries, per partition", Value: 0.3, Unit: "RU",
+		Source: SrcCourselabs, Note: "indexed one-document lookup 2.82 RU − 2.5 RU per partition checked " +
+			"(queryPartition) − one 60 B document; troubleshoot-query-performance.md's indexed filter " +
+			"(2.98 RU) models at 2.89"},
 	QueryLookup: Coefficient{Name: "each further index seek", Value: 0.1, Unit: "RU",
 		Source: SrcAssumed, Note: "no published figure; a B-tree descent, small against the first " +
 			"seek, which also opens the query's index scan"},

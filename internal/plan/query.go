@@ -195,6 +195,13 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 	if len(a.OrderBy) > 0 && a.OrderStreams {
 		f.IndexEntriesRead += int(math.Round(loaded))
 	}
+	if a.IndexOnlyAggregate {
+		// The index answers the aggregate (engine/sql/aggindex.go): the aggregated paths' entries of
+		// the matching documents are read instead of the documents.
+		f.IndexEntriesRead += int(math.Round(loadedAll)) * len(a.AggregatePaths)
+		loaded = 0
+		qe.Notes = append(qe.Notes, "aggregate answered from the index: no document loaded")
+	}
 	if len(a.Filters) > 0 && (a.FullScan || hasResidual(a.Filters)) {
 		f.DocsEvaluated = int(math.Round(loaded))
 	}

@@ -455,8 +455,8 @@ func arithmetic(ct *container, m draw) []string {
 		fmt.Sprintf("production facts: %s → %.2f RU in %d page(s)", factText(m.fp), m.projected, m.pp),
 	}
 	if m.fp.PartitionsChecked > 1 {
-		lines = append(lines, fmt.Sprintf("%d physical partitions at production (%s): %.1f RU of partition checks", ct.partitions, ct.basis,
-			cost.Current.QueryPartition.Value*float64(m.fp.PartitionsChecked-1)))
+		lines = append(lines, fmt.Sprintf("%d physical partitions at production (%s): %.1f RU for the %d beyond the first (each a request minimum, its index check and, where the index finds entries, the first seek)",
+			ct.partitions, ct.basis, cost.Current.PartitionChecks(m.fp), m.fp.PartitionsChecked-1))
 	}
 	return slices.Clip(lines)
 }

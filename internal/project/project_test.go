@@ -48,6 +48,13 @@ accessPatterns:
     partitionKey: ["{userId}"]
     rps: {avg: 1}
     estimate: {ru: 3}
+  - id: AP4
+    name: a category no item has, every partition
+    container: Items
+    op: query
+    query: SELECT * FROM c WHERE c.cat = 'z'
+    rps: {avg: 1}
+    estimate: {ru: 3}
 `, manual, storage)
 	d, err := design.Parse([]byte(y), "p.yaml")
 	if err != nil {
@@ -86,13 +93,13 @@ func projectAll(t *testing.T, d *design.Design) map[string]float64 {
 	return out
 }
 
-// TestProjection: a cross-partition query grows with the documents and pays 2.5 RU per further
-// physical partition; a key's own documents do not grow; point operations do not change.
+// TestProjection: a cross-partition query grows with the documents and pays at least 2.5 RU per
+// further physical partition; a key's own documents do not grow; point operations do not change.
 func TestProjection(t *testing.T) {
 	one := projectAll(t, testDesign(t, 10, 400))
 	five := projectAll(t, testDesign(t, 10, 30000)) // ceil(30,000 / 6,000) = 5 partitions at creation
-	if d := five["AP2"] - one["AP2"]; math.Abs(d-4*2.5) > 0.05 {
-		t.Errorf("5 vs 1 partition: %.2f RU more, want 10 (4 × 2.5)", d)
+	if d := five["AP2"] - one["AP2"]; math.Abs(d-4*2.8) > 0.05 {
+		t.Errorf("5 vs 1 partition: %.2f RU more, want 11.2 (4 × 2.8: the 2.5 RU check and the first seek)", d)
 	}
 	bigger := projectAll(t, testDesign(t, 100, 400))
 	if bigger["AP2"] <= one["AP2"] {
@@ -101,5 +108,31 @@ func TestProjection(t *testing.T) {
 	none := projectAll(t, testDesign(t, 0, 400))
 	if none["AP2"] >= one["AP2"] {
 		t.Errorf("no production scale: %.2f RU, want the seeded charge below the production one %.2f", none["AP2"], one["AP2"])
+	}
+}
+
+// TestProjection_PartitionFloor: the projection of a cross-partition query over 1, 5 and 20
+// physical partitions grows by the service's "minimum of about 2.5 RUs each time you check a
+// physical partition's index ... even if no items in the physical partition match"
+// (how-to-query-container.md) when nothing matches, and by 2.8 RU (the check and the first seek)
+// when every partition holds matches: inside partitioning-overview.md's "2-3 RU" per partition.
+func TestProjection_PartitionFloor(t *testing.T) {
+	byParts := map[int]map[string]float64{}
+	for _, c := range []struct{ parts, manual int }{{1, 400}, {5, 30000}, {20, 120000}} {
+		byParts[c.parts] = projectAll(t, testDesign(t, 10, c.manual)) // 10 GB: partitions come from throughput
+	}
+	for _, step := range [][2]int{{1, 5}, {5, 20}} {
+		a, b := byParts[step[0]], byParts[step[1]]
+		n := float64(step[1] - step[0])
+		none := (b["AP4"] - a["AP4"]) / n
+		every := (b["AP2"] - a["AP2"]) / n
+		t.Logf("%d → %d partitions: nothing matches %.2f → %.2f RU (%.3f per partition), matches everywhere %.2f → %.2f RU (%.3f per partition)",
+			step[0], step[1], a["AP4"], b["AP4"], none, a["AP2"], b["AP2"], every)
+		if math.Abs(none-2.5) > 0.01 {
+			t.Errorf("%d → %d partitions, nothing matches: %.3f RU per partition added, want 2.5", step[0], step[1], none)
+		}
+		if every < 2.5 || every > 3 {
+			t.Errorf("%d → %d partitions, matches everywhere: %.3f RU per partition added, want within 2.5–3", step[0], step[1], every)
+		}
 	}
 }

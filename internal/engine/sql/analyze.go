@@ -46,6 +46,10 @@ type Analysis struct {
 	Top int
 	// Aggregates are the aggregate functions of the SELECT list (COUNT, SUM, ...), one per call.
 	Aggregates []string
+	// IndexOnlyAggregate reports that the index answers the aggregates alone (aggindex.go): no
+	// document is loaded; the entries of each of AggregatePaths for the matching documents are read.
+	IndexOnlyAggregate bool
+	AggregatePaths     [][]string
 	// Joins are the JOIN clauses, in query order.
 	Joins []Join
 	// Projection is what SELECT returns.
@@ -211,6 +215,12 @@ func Analyze(q *Query, pol *index.Compiled) Analysis {
 	}
 	for _, agg := range q.aggs {
 		a.Aggregates = append(a.Aggregates, agg.fn.name)
+	}
+	if reads, ok := indexOnlyAggregate(q, pl, pol); ok {
+		a.IndexOnlyAggregate = true
+		for _, r := range reads {
+			a.AggregatePaths = append(a.AggregatePaths, r.path)
+		}
 	}
 	for _, j := range q.joins {
 		jn := Join{Alias: j.alias, Subquery: j.sub != nil}

@@ -166,6 +166,15 @@ func Execute(q *Query, src Source, opts Options) (*Result, error) {
 	if lv.cap >= 0 && !lv.grouping && !lv.sorting && len(q.joins) == 0 && !q.distinct {
 		stoppedEarly(f.IndexReads, f.DocsLoaded, matched)
 	}
+	if aggs, ok := indexOnlyAggregate(q, pl, opts.Policy); ok {
+		// The index answers the aggregate (aggindex.go): no document is loaded; each aggregated
+		// path's entries of the matching documents are read instead.
+		f.DocsLoaded, f.BytesLoaded, f.DocsEvaluated = 0, 0, 0
+		for _, r := range aggs {
+			f.IndexReads = append(f.IndexReads, cost.IndexRead{Kind: "aggregate", Predicate: r.text,
+				Index: index.FormatPath(r.path), Entries: matched})
+		}
+	}
 	if len(q.orderBy) > 0 {
 		if streams {
 			// The index hands documents over in order: a plan without grouping stops loading them once
