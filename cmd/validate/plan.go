@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/cosmosdv/validate/internal/plan"
 	"github.com/cosmosdv/validate/internal/report"
@@ -22,7 +23,7 @@ hand from the rate card printed with it.
 
 Static query charges are rough: 'validate run' measures them on a real engine.
 With --format json and no --out, standard output is JSON Lines: one JSON document per design, one
-per line. With --out each design gets its own file.
+per line (text asked for as well goes to standard error). With --out each design gets its own file.
 Exit 0 when the plan has no warnings, 1 when it warns (an estimate below what a pattern can cost, a
 price in the wrong unit, a hot partition), 2 when a design cannot be read.`,
 		Example: `  validate plan designs/ecommerce.yaml
@@ -64,7 +65,12 @@ price in the wrong unit, a hot partition), 2 when a design cannot be read.`,
 							}
 							continue
 						}
-						if err := plan.Render(a.stdout, p, f); err != nil {
+						// Beside JSON Lines, text is for people: standard error keeps the stream parseable.
+						w := a.stdout
+						if slices.Contains(formats, "json") {
+							w = a.stderr
+						}
+						if err := plan.Render(w, p, f); err != nil {
 							return infraErr(err)
 						}
 						continue

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -307,5 +308,40 @@ func TestValidate_Examples(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestValidate_JSONLinesStayMachineReadable: with json on standard output, the baseline comparison
+// and a text report asked for as well go to Stderr, and every line of Stdout is one JSON report.
+func TestValidate_JSONLinesStayMachineReadable(t *testing.T) {
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	c := config(&stdout, &stderr)
+	c.Baseline = filepath.Join(dir, "tiny.baseline.json")
+	c.UpdateBaseline = true
+	d := tinyDesign(t, dir, `["/body/?"]`)
+	if _, err := Validate(context.Background(), []*design.Design{d}, c); err != nil {
+		t.Fatalf("update: %v\n%s", err, stderr.String())
+	}
+
+	stdout.Reset()
+	stderr.Reset()
+	c.UpdateBaseline = false
+	c.Formats = []string{"json", "text"}
+	if _, err := Validate(context.Background(), []*design.Design{d}, c); err != nil {
+		t.Fatalf("compare: %v\n%s", err, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
+	if len(lines) != 1 {
+		t.Fatalf("stdout has %d lines, want one JSON report:\n%s", len(lines), stdout.String())
+	}
+	var rep map[string]any
+	if err := json.Unmarshal([]byte(lines[0]), &rep); err != nil || rep["schemaVersion"] == nil {
+		t.Errorf("stdout is not one JSON report (%v):\n%s", err, stdout.String())
+	}
+	for _, want := range []string{"Baseline tiny", "R1"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q (the comparison and the text report):\n%s", want, stderr.String())
+		}
 	}
 }
