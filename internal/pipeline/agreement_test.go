@@ -16,9 +16,9 @@ import (
 	"github.com/cosmosdv/validate/internal/record"
 )
 
-// exampleMedians runs design d on an embedded engine whose partitions are the plan's (as `validate
-// run` sets them) and returns each pattern's median charge and its projection.
-func exampleMedians(t *testing.T, d *design.Design, pl *plan.Plan, seedN int64) (map[string]float64, map[string]record.Projection) {
+// exampleRun runs design d on an embedded engine whose partitions are the plan's (as `validate run`
+// sets them).
+func exampleRun(t *testing.T, d *design.Design, pl *plan.Plan, seedN int64) *record.Run {
 	t.Helper()
 	parts := map[string]int{}
 	for _, c := range pl.Containers {
@@ -47,6 +47,14 @@ func exampleMedians(t *testing.T, d *design.Design, pl *plan.Plan, seedN int64) 
 	if err != nil {
 		t.Fatal(err)
 	}
+	return run
+}
+
+// exampleMedians runs design d as exampleRun does and returns each pattern's median charge and its
+// projection.
+func exampleMedians(t *testing.T, d *design.Design, pl *plan.Plan, seedN int64) (map[string]float64, map[string]record.Projection) {
+	t.Helper()
+	run := exampleRun(t, d, pl, seedN)
 	med := map[string]float64{}
 	for _, p := range run.Patterns {
 		var rus []float64
