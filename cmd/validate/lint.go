@@ -6,6 +6,7 @@ import (
 
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/lint"
+	"github.com/cosmosdv/validate/internal/pipeline"
 	"github.com/spf13/cobra"
 )
 
@@ -65,7 +66,7 @@ parsed or validated.`,
 				if asJSON {
 					doc, code := lintDocument(path, d, err)
 					worst = max(worst, code)
-					if err := writeJSONLine(a.stdout, doc); err != nil {
+					if err := pipeline.WriteJSONLine(a.stdout, doc); err != nil {
 						return infraErr(err)
 					}
 					continue

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 
+	"github.com/cosmosdv/validate/internal/pipeline"
 	"github.com/cosmosdv/validate/internal/plan"
 	"github.com/cosmosdv/validate/internal/report"
 	"github.com/spf13/cobra"
@@ -60,7 +61,7 @@ price in the wrong unit, a hot partition), 2 when a design cannot be read.`,
 						// JSON on standard output is JSON Lines: one compact document per design, so
 						// that several designs still make valid machine output.
 						if f == "json" {
-							if err := writeJSONLine(a.stdout, p); err != nil {
+							if err := pipeline.WriteJSONLine(a.stdout, p); err != nil {
 								return infraErr(err)
 							}
 							continue

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/cosmosdv/validate/internal/design"
@@ -16,32 +15,21 @@ func TestExamples_FloorIsAFloor(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("runs every example design twice: not under -short or the race detector (make test runs it without)")
 	}
-	files, _ := filepath.Glob("../../designs/*.yaml")
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			d, err := design.Load(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			pl, err := plan.Build(d, plan.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			floor := map[string]float64{}
-			for _, pp := range pl.Patterns {
-				floor[pp.ID] = pp.FloorRU
-			}
-			for _, seed := range []int64{1, 2} {
-				run := exampleRun(t, d, pl, seed)
-				for _, p := range run.Patterns {
-					for _, ex := range p.Executions {
-						if ex.Error == "" && ex.RU < floor[p.ID]-0.005 { // the floor is rounded to 0.01
-							t.Errorf("%s (seed %d): floor %.2f RU, but an execution was charged %.2f RU", p.ID, seed, floor[p.ID], ex.RU)
-							break
-						}
+	eachExample(t, func(t *testing.T, d *design.Design, pl *plan.Plan) {
+		floor := map[string]float64{}
+		for _, pp := range pl.Patterns {
+			floor[pp.ID] = pp.FloorRU
+		}
+		for _, seed := range []int64{1, 2} {
+			run := exampleRun(t, d, pl, seed)
+			for _, p := range run.Patterns {
+				for _, ex := range p.Executions {
+					if ex.Error == "" && ex.RU < floor[p.ID]-0.005 { // the floor is rounded to 0.01
+						t.Errorf("%s (seed %d): floor %.2f RU, but an execution was charged %.2f RU", p.ID, seed, floor[p.ID], ex.RU)
+						break
 					}
 				}
 			}
-		})
-	}
+		}
+	})
 }

@@ -255,7 +255,7 @@ func (c *Config) writeReports(d *design.Design, rep *report.Report) error {
 	case c.machineStdout():
 		// Machine output on standard output: JSON Lines, one report per design. A text report
 		// asked for as well goes to Stderr, so that the stream stays parseable.
-		if err := writeJSONLine(c.Stdout, rep); err != nil {
+		if err := WriteJSONLine(c.Stdout, rep); err != nil {
 			return failed(err)
 		}
 		if contains(c.Formats, "text") {
@@ -403,9 +403,9 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// writeJSONLine writes v as one line of JSON (https://jsonlines.org): machine output of several
+// WriteJSONLine writes v as one line of JSON (https://jsonlines.org): machine output of several
 // designs on standard output, one document per design, each valid on its own.
-func writeJSONLine(w io.Writer, v any) error {
+func WriteJSONLine(w io.Writer, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("encode JSON: %w", err)
