@@ -30,14 +30,9 @@ Exit 0 no regression, 1 regression, 2 usage or unreadable input.`,
 			if err != nil {
 				return err
 			}
-			formats, err := parseFormats(v.GetStringSlice("format"))
+			formats, err := parseFormats(v.GetStringSlice("format"), "compare", []string{"text", "md", "json"})
 			if err != nil {
 				return err
-			}
-			for _, f := range formats {
-				if f == "junit" || f == "html" {
-					return usageErr("compare --format: want text, md or json (got %q)", f)
-				}
 			}
 			old, err := report.ReadFile(args[0])
 			if err != nil {

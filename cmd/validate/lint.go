@@ -41,20 +41,11 @@ parsed or validated.`,
 			if err != nil {
 				return err
 			}
-			formats, err := parseFormats(v.GetStringSlice("format"))
+			formats, err := parseFormats(v.GetStringSlice("format"), "lint", []string{"text", "json"})
 			if err != nil {
 				return err
 			}
-			asJSON := false
-			for _, f := range formats {
-				switch f {
-				case "text":
-				case "json":
-					asJSON = true
-				default:
-					return usageErr("lint --format: want text or json (got %q)", f)
-				}
-			}
+			asJSON := contains(formats, "json")
 			worst := ExitOK
 			for _, path := range args {
 				if isMarkdown(path) {

@@ -23,8 +23,10 @@ the peak, physical partitions, hot-partition risk and monthly cost. Every figure
 hand from the rate card printed with it.
 
 Static query charges are rough: 'validate run' measures them on a real engine.
+
 With --format json and no --out, standard output is JSON Lines: one JSON document per design, one
 per line (text asked for as well goes to standard error). With --out each design gets its own file.
+
 Exit 0 when the plan has no warnings, 1 when it warns (an estimate below what a pattern can cost, a
 price in the wrong unit, a hot partition), 2 when a design cannot be read.`,
 		Example: `  validate plan designs/ecommerce.yaml
@@ -35,14 +37,9 @@ price in the wrong unit, a hot partition), 2 when a design cannot be read.`,
 			if err != nil {
 				return err
 			}
-			formats, err := parseFormats(v.GetStringSlice("format"))
+			formats, err := parseFormats(v.GetStringSlice("format"), "plan", []string{"text", "json"})
 			if err != nil {
 				return err
-			}
-			for _, f := range formats {
-				if f != "text" && f != "json" {
-					return usageErr("plan --format: want text or json (got %q)", f)
-				}
 			}
 			designs, err := loadDesigns(a.stderr, args)
 			if err != nil {

@@ -92,6 +92,18 @@ func TestRun_DesignErrorsExit2BeforeAnyTarget(t *testing.T) {
 	}
 }
 
+// TestRun_OneFormatOnStandardOutput: without --out, the format asked for is the one printed (it was
+// the text report whatever --format said).
+func TestRun_OneFormatOnStandardOutput(t *testing.T) {
+	code, out, errOut := runCLI(t, "run", "--target", "embedded", "--samples", "1", "--progress", "none", "--format", "md", repo("designs", "iot.yaml"))
+	if code != ExitOK && code != ExitFindings {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.HasPrefix(out, "## ") || !strings.Contains(out, "Cosmos DB design `iot`") {
+		t.Errorf("stdout is not the Markdown report:\n%.400s", out)
+	}
+}
+
 // TestRun_BaselineRoundTrip writes a baseline, compares the same run with it (no regression), then
 // runs a design that excludes the filtered path and expects the regression named.
 func TestRun_BaselineRoundTrip(t *testing.T) {

@@ -65,7 +65,7 @@ var settings = []setting{
 			"plan":    "report formats: text, json (comma separated)",
 			"compare": "output formats: text, md, json (comma separated; beside json the others go to standard error)",
 		}},
-	{key: "out", def: "", usage: "directory for report files (default: text on standard output only)", cmds: []string{"run", "plan"}},
+	{key: "out", def: "", usage: "directory for report files, one per design and format (default: none; the report goes to standard output)", cmds: []string{"run", "plan"}},
 	{key: "progress", def: "auto", usage: "progress display: auto, bar, lines or none", cmds: []string{"run"}},
 	// Baselines.
 	{key: "baseline", def: "", usage: "baseline to compare the run with: a file, or a directory of <design>.baseline.json files", cmds: []string{"run"}},

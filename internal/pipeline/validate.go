@@ -55,8 +55,9 @@ type Config struct {
 	// Out is the directory the reports are written to in Formats ("" = none). With Out "" and
 	// Formats holding "json", Stdout gets JSON Lines: one JSON report per design, one per line, and
 	// nothing else: the text report (when Formats has "text") and the baseline comparison go to
-	// Stderr. Otherwise the text report goes to Stdout when Formats has "text" or Out is "", else one
-	// verdict line per design does.
+	// Stderr. With Out "" otherwise, the report in Formats[0] (text when empty) goes to Stdout: the
+	// CLI allows one format there. With Out, the text report goes to Stdout when Formats has "text",
+	// else one verdict line per design does.
 	Out     string
 	Formats []string
 	// Baseline is a baseline file, or a directory of <design>.baseline.json files. UpdateBaseline
@@ -263,7 +264,16 @@ func (c *Config) writeReports(d *design.Design, rep *report.Report) error {
 				return failed(fmt.Errorf("write the report: %w", err))
 			}
 		}
-	case contains(c.Formats, "text") || c.Out == "":
+	case c.Out == "":
+		// No files: the one format asked for (text by default) goes to standard output.
+		f := "text"
+		if len(c.Formats) > 0 {
+			f = c.Formats[0]
+		}
+		if err := report.Render(c.Stdout, rep, f); err != nil {
+			return failed(fmt.Errorf("write the report: %w", err))
+		}
+	case contains(c.Formats, "text"):
 		if err := report.Render(c.Stdout, rep, "text"); err != nil {
 			return failed(fmt.Errorf("write the report: %w", err))
 		}
