@@ -1,6 +1,8 @@
 package main
 
 import (
+	"slices"
+
 	"github.com/cosmosdv/validate/internal/report"
 	"github.com/spf13/cobra"
 )
@@ -28,7 +30,7 @@ Exit 0 no regression, 1 regression, 2 usage or unreadable input.`,
 			if err != nil {
 				return err
 			}
-			formats, err := parseFormats(v.GetStringSlice("format"))
+			formats, err := parseFormats(v.GetStringSlice("format"), "compare", []string{"text", "md", "json"})
 			if err != nil {
 				return err
 			}
@@ -49,10 +51,12 @@ Exit 0 no regression, 1 regression, 2 usage or unreadable input.`,
 				return usageErr("%v", err)
 			}
 			for _, f := range formats {
-				if f == "junit" || f == "html" {
-					return usageErr("compare --format: want text, md or json (got %q)", f)
+				// Beside JSON, text and markdown are for people: standard error keeps stdout parseable.
+				w := a.stdout
+				if f != "json" && slices.Contains(formats, "json") {
+					w = a.stderr
 				}
-				if err := report.RenderComparison(a.stdout, cmp, f); err != nil {
+				if err := report.RenderComparison(w, cmp, f); err != nil {
 					return err
 				}
 			}

@@ -71,3 +71,32 @@ func TestEdges_SecondInterruptExits(t *testing.T) {
 		t.Errorf("stderr %q does not name what may be left", stderr.String())
 	}
 }
+
+// The first interrupt says what the command does about it: run removes what it created, serve stops
+// the server, other commands stop.
+func TestEdges_FirstInterruptSaysWhatHappens(t *testing.T) {
+	for _, tc := range []struct{ stopping, want string }{
+		{"", "validate: interrupted; stopping (interrupt again"},
+		{"removing what this run created", "validate: interrupted; removing what this run created (interrupt again"},
+		{"stopping the server", "validate: interrupted; stopping the server (interrupt again"},
+	} {
+		setStopping(tc.stopping)
+		sigs := make(chan os.Signal, 1)
+		done := make(chan struct{})
+		cancelled := make(chan struct{})
+		var stderr bytes.Buffer
+		finished := make(chan struct{})
+		go func() {
+			watchInterrupts(sigs, done, func() { close(cancelled) }, &stderr, func(int) { t.Error("exited on one interrupt") })
+			close(finished)
+		}()
+		sigs <- os.Interrupt
+		<-cancelled
+		close(done)
+		<-finished
+		if !strings.HasPrefix(stderr.String(), tc.want) {
+			t.Errorf("stopping %q: stderr %q, want %q", tc.stopping, stderr.String(), tc.want)
+		}
+	}
+	setStopping("")
+}

@@ -11,10 +11,29 @@ import (
 )
 
 // inflight names what the current run has created on a target and not yet removed, for the
-// message of a second interrupt; "" when nothing is at stake.
+// message of a second interrupt; "" when nothing is at stake. stopping is what the command does on
+// the first interrupt, for its message ("" = stopping).
 var inflight struct {
-	mu   sync.Mutex
-	what string
+	mu       sync.Mutex
+	what     string
+	stopping string
+}
+
+// setStopping says what the command does when interrupted once: run removes what it created, serve
+// stops the server; other commands just stop.
+func setStopping(what string) {
+	inflight.mu.Lock()
+	inflight.stopping = what
+	inflight.mu.Unlock()
+}
+
+func stoppingText() string {
+	inflight.mu.Lock()
+	defer inflight.mu.Unlock()
+	if inflight.stopping == "" {
+		return "stopping"
+	}
+	return inflight.stopping
 }
 
 func setInflight(what string) {
@@ -52,7 +71,7 @@ func watchInterrupts(sigs <-chan os.Signal, done <-chan struct{}, cancel func(),
 	case <-done:
 		return
 	}
-	fmt.Fprintln(stderr, "validate: interrupted; removing what this run created (interrupt again to exit at once)")
+	fmt.Fprintf(stderr, "validate: interrupted; %s (interrupt again to exit at once)\n", stoppingText())
 	select {
 	case <-sigs:
 	case <-done:

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/lint"
+	"github.com/cosmosdv/validate/internal/pipeline"
 	"github.com/spf13/cobra"
 )
 
@@ -40,20 +41,11 @@ parsed or validated.`,
 			if err != nil {
 				return err
 			}
-			formats, err := parseFormats(v.GetStringSlice("format"))
+			formats, err := parseFormats(v.GetStringSlice("format"), "lint", []string{"text", "json"})
 			if err != nil {
 				return err
 			}
-			asJSON := false
-			for _, f := range formats {
-				switch f {
-				case "text":
-				case "json":
-					asJSON = true
-				default:
-					return usageErr("lint --format: want text or json (got %q)", f)
-				}
-			}
+			asJSON := contains(formats, "json")
 			worst := ExitOK
 			for _, path := range args {
 				if isMarkdown(path) {
@@ -65,7 +57,7 @@ parsed or validated.`,
 				if asJSON {
 					doc, code := lintDocument(path, d, err)
 					worst = max(worst, code)
-					if err := writeJSONLine(a.stdout, doc); err != nil {
+					if err := pipeline.WriteJSONLine(a.stdout, doc); err != nil {
 						return infraErr(err)
 					}
 					continue

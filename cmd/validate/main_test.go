@@ -61,7 +61,13 @@ func TestRun_UsageErrorsExit2(t *testing.T) {
 		{"run without design", []string{"run"}, "missing design file"},
 		{"lint without design", []string{"lint"}, "missing design file"},
 		{"bad target", []string{"run", "--target", "moon", repo("designs", "ecommerce.yaml")}, "--target"},
-		{"bad format", []string{"run", "--format", "pdf", repo("designs", "ecommerce.yaml")}, "unknown format"},
+		{"bad format", []string{"run", "--format", "pdf", repo("designs", "ecommerce.yaml")}, `run --format: want text, md, json, junit, html (got "pdf")`},
+		{"plan names its own formats", []string{"plan", "--format", "md", repo("designs", "ecommerce.yaml")}, `plan --format: want text, json (got "md")`},
+		{"compare names its own formats", []string{"compare", "--format", "html", "a.json", "b.json"}, `compare --format: want text, md, json (got "html")`},
+		{"lint names its own formats", []string{"lint", "--format", "junit", repo("designs", "ecommerce.yaml")}, `lint --format: want text, json (got "junit")`},
+		{"version takes no arguments", []string{"version", "extra"}, "version takes no arguments (got \"extra\")\nRun 'validate version --help'"},
+		{"serve takes no arguments", []string{"serve", "designs/x.yaml"}, "Run 'validate serve --help'"},
+		{"several formats on standard output", []string{"run", "--format", "md,html", repo("designs", "ecommerce.yaml")}, "give --out DIR"},
 		{"bad samples", []string{"run", "--samples", "0", repo("designs", "ecommerce.yaml")}, "--samples"},
 		{"account without endpoint", []string{"run", "--target", "account", repo("designs", "ecommerce.yaml")}, "--endpoint"},
 		{"update baseline without file", []string{"run", "--update-baseline", repo("designs", "ecommerce.yaml")}, "--baseline"},
@@ -120,7 +126,7 @@ func TestLint_BadInput(t *testing.T) {
 		want string
 	}{
 		{"missing path", filepath.Join(dir, "nope.yaml"), ExitUsage, "nope.yaml"},
-		{"directory", dir, ExitUsage, "directory"},
+		{"directory", dir, ExitUsage, "is a directory, not a design file: give its design files (" + filepath.Join(dir, "*.yaml") + ")"},
 		{"empty file", write("empty.yaml", nil), ExitUsage, "empty"},
 		{"syntax error", write("syntax.yaml", []byte("version: 1\nname: [unclosed\n")), ExitUsage, "syntax.yaml:"},
 		{"50 MB file", write("big.yaml", big), ExitUsage, "big.yaml"},

@@ -10,8 +10,8 @@ import (
 	"github.com/cosmosdv/validate/internal/mcpserver"
 )
 
-const mcpLong = `Mcp serves validate to a coding agent over the Model Context Protocol (stdio), so that the agent running
-the data-modeling prompt can check its draft while it designs. Tools:
+const mcpLong = `The mcp command serves validate's tools to a coding agent over the Model Context Protocol (stdio),
+so that the agent running the data-modeling prompt can check its draft while it designs. Tools:
 
   import   markdown (cosmosdb_data_model.md) → design YAML with TODO(import) comments
   lint     format errors and design findings
@@ -32,7 +32,7 @@ func (a *app) mcpCmd() *cobra.Command {
 		Short:   "Serve import, lint, plan, run and explain to coding agents (Model Context Protocol over stdio)",
 		Long:    mcpLong,
 		Example: "  validate mcp --root ~/src/shop",
-		Args:    cobra.NoArgs,
+		Args:    noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if root == "" {
 				root = "."

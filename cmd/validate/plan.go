@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
+	"github.com/cosmosdv/validate/internal/pipeline"
 	"github.com/cosmosdv/validate/internal/plan"
 	"github.com/cosmosdv/validate/internal/report"
 	"github.com/spf13/cobra"
@@ -21,8 +23,10 @@ the peak, physical partitions, hot-partition risk and monthly cost. Every figure
 hand from the rate card printed with it.
 
 Static query charges are rough: 'validate run' measures them on a real engine.
+
 With --format json and no --out, standard output is JSON Lines: one JSON document per design, one
-per line. With --out each design gets its own file.
+per line (text asked for as well goes to standard error). With --out each design gets its own file.
+
 Exit 0 when the plan has no warnings, 1 when it warns (an estimate below what a pattern can cost, a
 price in the wrong unit, a hot partition), 2 when a design cannot be read.`,
 		Example: `  validate plan designs/ecommerce.yaml
@@ -33,14 +37,9 @@ price in the wrong unit, a hot partition), 2 when a design cannot be read.`,
 			if err != nil {
 				return err
 			}
-			formats, err := parseFormats(v.GetStringSlice("format"))
+			formats, err := parseFormats(v.GetStringSlice("format"), "plan", []string{"text", "json"})
 			if err != nil {
 				return err
-			}
-			for _, f := range formats {
-				if f != "text" && f != "json" {
-					return usageErr("plan --format: want text or json (got %q)", f)
-				}
 			}
 			designs, err := loadDesigns(a.stderr, args)
 			if err != nil {
@@ -59,12 +58,17 @@ price in the wrong unit, a hot partition), 2 when a design cannot be read.`,
 						// JSON on standard output is JSON Lines: one compact document per design, so
 						// that several designs still make valid machine output.
 						if f == "json" {
-							if err := writeJSONLine(a.stdout, p); err != nil {
+							if err := pipeline.WriteJSONLine(a.stdout, p); err != nil {
 								return infraErr(err)
 							}
 							continue
 						}
-						if err := plan.Render(a.stdout, p, f); err != nil {
+						// Beside JSON Lines, text is for people: standard error keeps the stream parseable.
+						w := a.stdout
+						if slices.Contains(formats, "json") {
+							w = a.stderr
+						}
+						if err := plan.Render(w, p, f); err != nil {
 							return infraErr(err)
 						}
 						continue

@@ -116,11 +116,19 @@ func needArgs(n int, what string) cobra.PositionalArgs {
 	}
 }
 
+// noArgs is cobra.NoArgs with an error that maps to exit 2 and points at the command's own help.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usageErr("%s takes no arguments (got %q)\nRun '%s --help' for usage.", cmd.Name(), strings.Join(args, " "), cmd.CommandPath())
+	}
+	return nil
+}
+
 func (a *app) configCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "config",
 		Short: "Print the effective configuration and where each value comes from (secrets redacted)",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, err := a.viper(cmd)
 			if err != nil {

@@ -123,11 +123,16 @@ func readRunOptions(v *viper.Viper, logTo io.Writer) (*runOptions, error) {
 	default:
 		return nil, usageErr("--progress: want auto, bar, lines or none (got %q)", o.progress)
 	}
-	formats, err := parseFormats(v.GetStringSlice("format"))
+	formats, err := parseFormats(v.GetStringSlice("format"), "run", knownFormats)
 	if err != nil {
 		return nil, err
 	}
 	o.formats = formats
+	if o.out == "" {
+		if err := stdoutFormats(formats); err != nil {
+			return nil, err
+		}
+	}
 	if o.updateBaseline && o.baseline == "" {
 		return nil, usageErr("--update-baseline needs --baseline FILE (or a directory for several designs)")
 	}
@@ -167,7 +172,26 @@ func readRunOptions(v *viper.Viper, logTo io.Writer) (*runOptions, error) {
 	return o, nil
 }
 
-func parseFormats(raw []string) ([]string, error) {
+// stdoutFormats checks the formats of a run without --out, whose reports all go to standard output:
+// JSON Lines (text beside it goes to standard error), or one other format.
+func stdoutFormats(formats []string) error {
+	json := contains(formats, "json")
+	var others []string
+	for _, f := range formats {
+		if f != "json" && (f != "text" || !json) {
+			others = append(others, f)
+		}
+	}
+	if len(others) > 1 || (json && len(others) > 0) {
+		return usageErr("--format %s: without --out, standard output takes one format (json, with text beside it on standard error); give --out DIR to write each format to a file",
+			strings.Join(formats, ","))
+	}
+	return nil
+}
+
+// parseFormats reads --format (repeated or comma separated, "markdown" for md) and refuses what the
+// command cannot write, naming what it can: allowed are the command's formats, knownFormats for run.
+func parseFormats(raw []string, command string, allowed []string) ([]string, error) {
 	var out []string
 	for _, r := range raw {
 		for _, f := range strings.Split(r, ",") {
@@ -178,8 +202,8 @@ func parseFormats(raw []string) ([]string, error) {
 			if f == "markdown" {
 				f = "md"
 			}
-			if !contains(knownFormats, f) {
-				return nil, usageErr("--format: unknown format %q (want %s)", f, strings.Join(knownFormats, ", "))
+			if !contains(allowed, f) {
+				return nil, usageErr("%s --format: want %s (got %q)", command, strings.Join(allowed, ", "), f)
 			}
 			if !contains(out, f) {
 				out = append(out, f)
@@ -194,6 +218,8 @@ func parseFormats(raw []string) ([]string, error) {
 
 func (a *app) run(ctx context.Context, paths []string, o *runOptions) error {
 	started := time.Now()
+	setStopping("removing what this run created")
+	defer setStopping("")
 	// Read every design before touching any target: a typo costs nothing.
 	designs, err := loadDesigns(a.stderr, paths)
 	if err != nil {

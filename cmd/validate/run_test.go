@@ -87,8 +87,20 @@ func TestRun_DesignErrorsExit2BeforeAnyTarget(t *testing.T) {
 	if code != ExitUsage {
 		t.Fatalf("exit %d, want %d: %s", code, ExitUsage, stderr)
 	}
-	if !strings.Contains(stderr, "bad.yaml:5:") || !strings.Contains(stderr, "partitionKey") || strings.Contains(stderr, "target:") {
+	if !strings.Contains(stderr, "bad.yaml:8:") || !strings.Contains(stderr, "partitionKey") || strings.Contains(stderr, "target:") {
 		t.Errorf("want the error pointing at line 5 and no target started:\n%s", stderr)
+	}
+}
+
+// TestRun_OneFormatOnStandardOutput: without --out, the format asked for is the one printed (it was
+// the text report whatever --format said).
+func TestRun_OneFormatOnStandardOutput(t *testing.T) {
+	code, out, errOut := runCLI(t, "run", "--target", "embedded", "--samples", "1", "--progress", "none", "--format", "md", repo("designs", "iot.yaml"))
+	if code != ExitOK && code != ExitFindings {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.HasPrefix(out, "## ") || !strings.Contains(out, "Cosmos DB design `iot`") {
+		t.Errorf("stdout is not the Markdown report:\n%.400s", out)
 	}
 }
 
@@ -131,41 +143,15 @@ func TestRun_BaselineRoundTrip(t *testing.T) {
 	}
 }
 
-const tinyDesign = `version: 1
-name: tiny
-containers:
-  - name: Items
-    partitionKey: [/tenantId]
-    throughput: {manual: 400}
-    indexing:
-      excluded: EXCLUDED
-    documents:
-      - type: item
-        count: 600
-        fields:
-          tenantId: {gen: code, prefix: t-, cardinality: 2}
-          status: {oneOf: [new, done], weights: [1, 9]}
-          body: {gen: text, bytes: 1500}
-accessPatterns:
-  - id: R1
-    name: Read an item
-    container: Items
-    op: read
-    sample: item
-    rps: {avg: 10}
-    estimate: {ru: 1}
-  - id: Q1
-    name: New items of a tenant
-    container: Items
-    op: query
-    sample: item
-    query: SELECT c.id FROM c WHERE c.tenantId = @t AND c.status = 'new'
-    params: {"@t": "{tenantId}"}
-    partitionKey: ["{tenantId}"]
-    rps: {avg: 5}
-    estimate: {ru: 3}
-    tolerance: {pct: 500}
-`
+// tinyDesign is testdata/designs/tiny.yaml (shared with internal/pipeline's tests) with EXCLUDED for
+// its indexing policy's excluded paths.
+var tinyDesign = func() string {
+	b, err := os.ReadFile(repo("testdata", "designs", "tiny.yaml"))
+	if err != nil {
+		panic(err)
+	}
+	return strings.Replace(string(b), `excluded: ["/body/?"]`, "excluded: EXCLUDED", 1)
+}()
 
 // TestServe_StartsAndStopsOnSignal runs `validate serve` on a free port, talks to it, and stops it.
 func TestServe_StartsAndStopsOnSignal(t *testing.T) {

@@ -47,7 +47,7 @@ unchanged (give the client the audience https://cosmos.azure.com).`,
   validate serve --protocol https --port 8081 --persist ./cosmos.json
   validate serve --bind 0.0.0.0 --public-endpoint http://localhost:8083/   # in a container published on 8083
   validate serve --protocol https --cert-out cosmos.pem --allow-aad --consistency Strong`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, err := a.viper(cmd)
 			if err != nil {
@@ -84,6 +84,8 @@ unchanged (give the client the audience https://cosmos.azure.com).`,
 			if w := bindWarning(bind); w != "" {
 				fmt.Fprintln(a.stderr, w)
 			}
+			setStopping("stopping the server")
+			defer setStopping("")
 			srv, err := engine.Start(a.ctx, engine.Options{
 				Addr:        net.JoinHostPort(bind, strconv.Itoa(port)),
 				Protocol:    proto,

@@ -60,8 +60,12 @@ var settings = []setting{
 	{key: "tolerance-ru", def: 1.0, usage: "smallest tolerance in RU, whatever the percentage", cmds: []string{"run"}},
 	// Reports.
 	{key: "format", def: []string{"text"}, usage: "report formats: text, md, json, junit, html (comma separated)", cmds: []string{"run", "plan", "compare", "lint"},
-		cmdUsage: map[string]string{"lint": "output format: text, or json (JSON Lines: one document per design file)"}},
-	{key: "out", def: "", usage: "directory for report files (default: text on standard output only)", cmds: []string{"run", "plan"}},
+		cmdUsage: map[string]string{
+			"lint":    "output format: text, or json (JSON Lines: one document per design file)",
+			"plan":    "report formats: text, json (comma separated)",
+			"compare": "output formats: text, md, json (comma separated; beside json the others go to standard error)",
+		}},
+	{key: "out", def: "", usage: "directory for report files, one per design and format (default: none; the report goes to standard output)", cmds: []string{"run", "plan"}},
 	{key: "progress", def: "auto", usage: "progress display: auto, bar, lines or none", cmds: []string{"run"}},
 	// Baselines.
 	{key: "baseline", def: "", usage: "baseline to compare the run with: a file, or a directory of <design>.baseline.json files", cmds: []string{"run"}},

@@ -27,7 +27,7 @@ func (a *app) versionCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print the version of validate, Go and the azcosmos SDK",
-		Args:  cobra.NoArgs,
+		Args:  noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fmt.Fprintf(a.stdout, "validate %s\ngo %s %s/%s\nazcosmos %s\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH, sdkVersion())
 			return nil

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -49,7 +50,7 @@ func Load(path string) (*Design, error) {
 		return fail("cannot stat file", err)
 	}
 	if st.IsDir() {
-		return fail("is a directory, not a design file", nil)
+		return fail(fmt.Sprintf("is a directory, not a design file: give its design files (%s)", filepath.Join(path, "*.yaml")), nil)
 	}
 	if st.Size() > MaxFileSize {
 		return fail(fmt.Sprintf("file is %d bytes; design files are limited to %d bytes", st.Size(), MaxFileSize), nil)

@@ -6,47 +6,33 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
-	"time"
-
-	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
 
 	"github.com/cosmosdv/validate/internal/design"
-	"github.com/cosmosdv/validate/internal/engine"
 	"github.com/cosmosdv/validate/internal/plan"
 	"github.com/cosmosdv/validate/internal/record"
 )
 
-// exampleMedians runs design d on an embedded engine whose partitions are the plan's (as `validate
-// run` sets them) and returns each pattern's median charge and its projection.
-func exampleMedians(t *testing.T, d *design.Design, pl *plan.Plan, seedN int64) (map[string]float64, map[string]record.Projection) {
+// exampleRun runs design d on an embedded engine whose partitions are the plan's (as `validate run`
+// sets them).
+func exampleRun(t *testing.T, d *design.Design, pl *plan.Plan, seedN int64) *record.Run {
 	t.Helper()
 	parts := map[string]int{}
 	for _, c := range pl.Containers {
 		parts[c.Name] = c.Partitions
 	}
-	ctx := context.Background()
-	srv, err := engine.Start(ctx, engine.Options{Partitions: func(_, container string, _ int) int { return max(parts[container], 1) }})
+	client := startEngineWith(t, func(_, container string, _ int) int { return max(parts[container], 1) })
+	run, err := Run(context.Background(), d, client, record.TargetInfo{Kind: "embedded", ChargeSource: "model"}, Options{Seed: seedN})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-		defer cancel()
-		_ = srv.Close(ctx)
-	}()
-	cred, err := azcosmos.NewKeyCredential(srv.Key())
-	if err != nil {
-		t.Fatal(err)
-	}
-	client, err := azcosmos.NewClientWithKey(srv.URL(), cred, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer client.Close()
-	run, err := Run(ctx, d, client, record.TargetInfo{Kind: "embedded", ChargeSource: "model"}, Options{Seed: seedN})
-	if err != nil {
-		t.Fatal(err)
-	}
+	return run
+}
+
+// exampleMedians runs design d as exampleRun does and returns each pattern's median charge and its
+// projection.
+func exampleMedians(t *testing.T, d *design.Design, pl *plan.Plan, seedN int64) (map[string]float64, map[string]record.Projection) {
+	t.Helper()
+	run := exampleRun(t, d, pl, seedN)
 	med := map[string]float64{}
 	for _, p := range run.Patterns {
 		var rus []float64
@@ -77,10 +63,36 @@ func TestExamples_PlanRunAndSeedsAgree(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("runs every example design twice: not under -short or the race detector (make test runs it without)")
 	}
+	eachExample(t, func(t *testing.T, d *design.Design, pl *plan.Plan) {
+		one, proj := exampleMedians(t, d, pl, 1)
+		two, _ := exampleMedians(t, d, pl, 2)
+		for _, pp := range pl.Patterns {
+			run, ok := one[pp.ID]
+			if !ok {
+				t.Errorf("%s: no successful execution", pp.ID)
+				continue
+			}
+			if math.Abs(pp.ModelRU-run) > 0.25*run {
+				t.Errorf("%s: plan %.2f RU, run median %.2f RU: more than ±25%% apart", pp.ID, pp.ModelRU, run)
+			}
+			if o := two[pp.ID]; math.Abs(o-run) > 0.10*math.Min(o, run) {
+				t.Errorf("%s: seed 1 median %.2f RU, seed 2 %.2f RU: more than 10%% apart", pp.ID, run, o)
+			}
+			p, ok := proj[pp.ID]
+			wantPoint := pp.Op != design.OpQuery && pp.Op != design.OpChangeFeed
+			if !ok || p.Point != wantPoint || p.Unprojected != (pp.Op == design.OpChangeFeed) || p.Factor <= 0 {
+				t.Errorf("%s: projection %+v", pp.ID, p)
+			}
+		}
+	})
+}
+
+// eachExample runs f, in a subtest of its own, on every example design and its plan.
+func eachExample(t *testing.T, f func(t *testing.T, d *design.Design, pl *plan.Plan)) {
 	files, _ := filepath.Glob("../../designs/*.yaml")
-	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			d, err := design.Load(f)
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			d, err := design.Load(file)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -88,26 +100,7 @@ func TestExamples_PlanRunAndSeedsAgree(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			one, proj := exampleMedians(t, d, pl, 1)
-			two, _ := exampleMedians(t, d, pl, 2)
-			for _, pp := range pl.Patterns {
-				run, ok := one[pp.ID]
-				if !ok {
-					t.Errorf("%s: no successful execution", pp.ID)
-					continue
-				}
-				if math.Abs(pp.ModelRU-run) > 0.25*run {
-					t.Errorf("%s: plan %.2f RU, run median %.2f RU: more than ±25%% apart", pp.ID, pp.ModelRU, run)
-				}
-				if o := two[pp.ID]; math.Abs(o-run) > 0.10*math.Min(o, run) {
-					t.Errorf("%s: seed 1 median %.2f RU, seed 2 %.2f RU: more than 10%% apart", pp.ID, run, o)
-				}
-				p, ok := proj[pp.ID]
-				wantPoint := pp.Op != design.OpQuery && pp.Op != design.OpChangeFeed
-				if !ok || p.Point != wantPoint || p.Unprojected != (pp.Op == design.OpChangeFeed) || p.Factor <= 0 {
-					t.Errorf("%s: projection %+v", pp.ID, p)
-				}
-			}
+			f(t, d, pl)
 		})
 	}
 }

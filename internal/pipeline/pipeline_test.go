@@ -25,12 +25,19 @@ import (
 
 func fp(v float64) *float64 { return &v }
 
-// startEngine starts the embedded engine and returns a client for it.
+// startEngine starts the embedded engine with four physical partitions per container, so that
+// cross-partition queries really fan out, and returns a client for it.
 func startEngine(t testing.TB) *azcosmos.Client {
 	t.Helper()
+	return startEngineWith(t, func(string, string, int) int { return 4 })
+}
+
+// startEngineWith starts the embedded engine with the given physical partitions per container
+// (engine.Options.Partitions) and returns a client for it; both stop when the test ends.
+func startEngineWith(t testing.TB, partitions func(db, container string, ru int) int) *azcosmos.Client {
+	t.Helper()
 	ctx := context.Background()
-	// Several physical partitions, so that cross-partition queries really fan out.
-	srv, err := engine.Start(ctx, engine.Options{Partitions: func(string, string, int) int { return 4 }})
+	srv, err := engine.Start(ctx, engine.Options{Partitions: partitions})
 	if err != nil {
 		t.Fatalf("start engine: %v", err)
 	}
@@ -381,16 +388,7 @@ func BenchmarkLoad(b *testing.B) {
 		b.Run(fmt.Sprintf("concurrency=%d", conc), func(b *testing.B) {
 			client := startEngine(b)
 			ctx := context.Background()
-			d := smallDesign()
-			d.Containers = d.Containers[:1]
-			d.Containers[0].Documents[0].Count = 2000
-			d.Containers[0].Documents[0].TargetBytes = 1024
-			d.Containers[0].Documents[1].TargetBytes = 1024
-			d.AccessPatterns = nil
-			plan, err := seed.Compile(d, 1)
-			if err != nil {
-				b.Fatal(err)
-			}
+			d, plan := loadBenchDesign(b)
 			docs := 0
 			for i := 0; b.Loop(); i++ {
 				b.StopTimer()

@@ -10,10 +10,28 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
 
+	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/provision"
 	"github.com/cosmosdv/validate/internal/sdk"
 	"github.com/cosmosdv/validate/internal/seed"
 )
+
+// loadBenchDesign is the seeding benchmarks' design: smallDesign's first container, 2,000 users and
+// their 1-4 orders each, 1 KB per document, no access patterns; and its compiled seed plan.
+func loadBenchDesign(b *testing.B) (*design.Design, *seed.Plan) {
+	b.Helper()
+	d := smallDesign()
+	d.Containers = d.Containers[:1]
+	d.Containers[0].Documents[0].Count = 2000 // plus 1-4 orders each
+	d.Containers[0].Documents[0].TargetBytes = 1024
+	d.Containers[0].Documents[1].TargetBytes = 1024
+	d.AccessPatterns = nil
+	plan, err := seed.Compile(d, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return d, plan
+}
 
 // BenchmarkSeedCeiling compares seeding (seed.Load: generation, writes, the count that verifies
 // them) with the SDK's create ceiling on the same embedded engine, in alternating rounds of the same
@@ -31,16 +49,7 @@ import (
 func BenchmarkSeedCeiling(b *testing.B) {
 	client := startEngine(b)
 	ctx := context.Background()
-	d := smallDesign()
-	d.Containers = d.Containers[:1]
-	d.Containers[0].Documents[0].Count = 2000 // plus 1-4 orders each
-	d.Containers[0].Documents[0].TargetBytes = 1024
-	d.Containers[0].Documents[1].TargetBytes = 1024
-	d.AccessPatterns = nil
-	plan, err := seed.Compile(d, 1)
-	if err != nil {
-		b.Fatal(err)
-	}
+	d, plan := loadBenchDesign(b)
 	var docs []*seed.Doc
 	if err := plan.Walk(ctx, func(doc *seed.Doc) error { docs = append(docs, doc); return nil }); err != nil {
 		b.Fatal(err)

@@ -53,9 +53,11 @@ type Config struct {
 	Tolerance report.Options
 	Compare   report.CompareOptions
 	// Out is the directory the reports are written to in Formats ("" = none). With Out "" and
-	// Formats holding "json", Stdout gets JSON Lines: one JSON report per design, one per line.
-	// Otherwise the text report goes to Stdout when Formats has "text" or Out is "", else one
-	// verdict line per design does.
+	// Formats holding "json", Stdout gets JSON Lines: one JSON report per design, one per line, and
+	// nothing else: the text report (when Formats has "text") and the baseline comparison go to
+	// Stderr. With Out "" otherwise, the report in Formats[0] (text when empty) goes to Stdout: the
+	// CLI allows one format there. With Out, the text report goes to Stdout when Formats has "text",
+	// else one verdict line per design does.
 	Out     string
 	Formats []string
 	// Baseline is a baseline file, or a directory of <design>.baseline.json files. UpdateBaseline
@@ -65,7 +67,7 @@ type Config struct {
 	// Started is when the run started (default now); Version the tool version in the reports.
 	Started time.Time
 	Version string
-	// Stdout receives the reports and comparisons, Stderr the status lines; nil = discarded.
+	// Stdout receives the reports and comparisons (see Out), Stderr the status lines; nil = discarded.
 	Stdout io.Writer
 	Stderr io.Writer
 }
@@ -251,12 +253,27 @@ func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *ta
 // (ErrTarget), not of the configuration.
 func (c *Config) writeReports(d *design.Design, rep *report.Report) error {
 	switch {
-	case c.Out == "" && contains(c.Formats, "json"):
-		// Machine output on standard output: JSON Lines, one report per design.
-		if err := writeJSONLine(c.Stdout, rep); err != nil {
+	case c.machineStdout():
+		// Machine output on standard output: JSON Lines, one report per design. A text report
+		// asked for as well goes to Stderr, so that the stream stays parseable.
+		if err := WriteJSONLine(c.Stdout, rep); err != nil {
 			return failed(err)
 		}
-	case contains(c.Formats, "text") || c.Out == "":
+		if contains(c.Formats, "text") {
+			if err := report.Render(c.Stderr, rep, "text"); err != nil {
+				return failed(fmt.Errorf("write the report: %w", err))
+			}
+		}
+	case c.Out == "":
+		// No files: the one format asked for (text by default) goes to standard output.
+		f := "text"
+		if len(c.Formats) > 0 {
+			f = c.Formats[0]
+		}
+		if err := report.Render(c.Stdout, rep, f); err != nil {
+			return failed(fmt.Errorf("write the report: %w", err))
+		}
+	case contains(c.Formats, "text"):
 		if err := report.Render(c.Stdout, rep, "text"); err != nil {
 			return failed(fmt.Errorf("write the report: %w", err))
 		}
@@ -277,6 +294,18 @@ func (c *Config) writeReports(d *design.Design, rep *report.Report) error {
 	return nil
 }
 
+// machineStdout reports whether Stdout carries JSON Lines (json without Out): text meant for people
+// then goes to Stderr.
+func (c *Config) machineStdout() bool { return c.Out == "" && contains(c.Formats, "json") }
+
+// human is where text meant for people goes: Stdout, or Stderr when Stdout carries JSON Lines.
+func (c *Config) human() io.Writer {
+	if c.machineStdout() {
+		return c.Stderr
+	}
+	return c.Stdout
+}
+
 // BaselineFile is where a design's baseline lives: base itself for one design, or
 // <base>/<design>.baseline.json when base is a directory (or ends in a path separator).
 func BaselineFile(base string, d *design.Design) string {
@@ -287,7 +316,8 @@ func BaselineFile(base string, d *design.Design) string {
 }
 
 // baseline writes the design's baseline (UpdateBaseline) or compares rep with it, rendering the
-// comparison to Stdout; it returns the number of regressions.
+// comparison as text for people (c.human: Stderr when Stdout carries JSON Lines); it returns the
+// number of regressions.
 func (c *Config) baseline(d *design.Design, rep *report.Report) (int, error) {
 	file := BaselineFile(c.Baseline, d)
 	if c.UpdateBaseline {
@@ -308,7 +338,7 @@ func (c *Config) baseline(d *design.Design, rep *report.Report) (int, error) {
 	if err != nil {
 		return 0, usage("compare with baseline %s: %v", file, err)
 	}
-	if err := report.RenderComparison(c.Stdout, cmp, "text"); err != nil {
+	if err := report.RenderComparison(c.human(), cmp, "text"); err != nil {
 		return 0, failed(fmt.Errorf("write the comparison: %w", err))
 	}
 	return cmp.Regressions(), nil
@@ -383,9 +413,9 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// writeJSONLine writes v as one line of JSON (https://jsonlines.org): machine output of several
+// WriteJSONLine writes v as one line of JSON (https://jsonlines.org): machine output of several
 // designs on standard output, one document per design, each valid on its own.
-func writeJSONLine(w io.Writer, v any) error {
+func WriteJSONLine(w io.Writer, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return fmt.Errorf("encode JSON: %w", err)

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -16,43 +17,17 @@ import (
 	"github.com/cosmosdv/validate/internal/target"
 )
 
-// tinyYAML is a design small enough to run end to end in a test; EXCLUDED is the indexing policy's
-// excluded paths, so that a test can take the filtered path out of the index.
-const tinyYAML = `version: 1
-name: tiny
-containers:
-  - name: Items
-    partitionKey: [/tenantId]
-    throughput: {manual: 400}
-    indexing:
-      excluded: EXCLUDED
-    documents:
-      - type: item
-        count: 300
-        fields:
-          tenantId: {gen: code, prefix: t-, cardinality: 2}
-          status: {oneOf: [new, done], weights: [1, 9]}
-          body: {gen: text, bytes: 1500}
-accessPatterns:
-  - id: R1
-    name: Read an item
-    container: Items
-    op: read
-    sample: item
-    rps: {avg: 10}
-    estimate: {ru: 1}
-  - id: Q1
-    name: New items of a tenant
-    container: Items
-    op: query
-    sample: item
-    query: SELECT c.id FROM c WHERE c.tenantId = @t AND c.status = 'new'
-    params: {"@t": "{tenantId}"}
-    partitionKey: ["{tenantId}"]
-    rps: {avg: 5}
-    estimate: {ru: 3}
-    tolerance: {pct: 500}
-`
+// tinyYAML is testdata/designs/tiny.yaml (shared with cmd/validate's tests) with EXCLUDED for its
+// indexing policy's excluded paths, so that a test can take the filtered path out of the index.
+var tinyYAML = strings.Replace(mustRead("../../testdata/designs/tiny.yaml"), `excluded: ["/body/?"]`, "excluded: EXCLUDED", 1)
+
+func mustRead(file string) string {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
 
 // tinyDesign writes tinyYAML with the given excluded paths to dir and loads it.
 func tinyDesign(t *testing.T, dir, excluded string) *design.Design {
@@ -307,5 +282,40 @@ func TestValidate_Examples(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestValidate_JSONLinesStayMachineReadable: with json on standard output, the baseline comparison
+// and a text report asked for as well go to Stderr, and every line of Stdout is one JSON report.
+func TestValidate_JSONLinesStayMachineReadable(t *testing.T) {
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	c := config(&stdout, &stderr)
+	c.Baseline = filepath.Join(dir, "tiny.baseline.json")
+	c.UpdateBaseline = true
+	d := tinyDesign(t, dir, `["/body/?"]`)
+	if _, err := Validate(context.Background(), []*design.Design{d}, c); err != nil {
+		t.Fatalf("update: %v\n%s", err, stderr.String())
+	}
+
+	stdout.Reset()
+	stderr.Reset()
+	c.UpdateBaseline = false
+	c.Formats = []string{"json", "text"}
+	if _, err := Validate(context.Background(), []*design.Design{d}, c); err != nil {
+		t.Fatalf("compare: %v\n%s", err, stderr.String())
+	}
+	lines := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
+	if len(lines) != 1 {
+		t.Fatalf("stdout has %d lines, want one JSON report:\n%s", len(lines), stdout.String())
+	}
+	var rep map[string]any
+	if err := json.Unmarshal([]byte(lines[0]), &rep); err != nil || rep["schemaVersion"] == nil {
+		t.Errorf("stdout is not one JSON report (%v):\n%s", err, stdout.String())
+	}
+	for _, want := range []string{"Baseline tiny", "R1"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q (the comparison and the text report):\n%s", want, stderr.String())
+		}
 	}
 }

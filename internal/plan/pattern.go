@@ -45,7 +45,7 @@ func estimatePattern(rc *cost.RateCard, s *sizer, ests map[string]docEstimate, a
 		case cost.Patch:
 			op.OldSizeBytes = op.SizeBytes
 			op.PatchOps = max(len(patch), 1)
-			op.ChangedTerms = patchTerms(e, patch)
+			op.ChangedTerms = patchTerms(e, patch, minimal)
 		case cost.Upsert:
 			// A fresh document: charged as a create (the item is new).
 		}
@@ -149,10 +149,17 @@ func changedTerms(e docEstimate, minimal bool) int {
 	return int(math.Round(n))
 }
 
-// patchTerms counts the indexed leaves a patch touches.
-func patchTerms(e docEstimate, patch []design.PatchOp) int {
+// patchTerms counts the indexed leaves a patch touches. At the floor (minimal) it counts only what
+// every execution changes: an incr by a non-zero amount. A set, replace or add can write the value
+// already there (a constant, a field of the sample, {now} within the same second, or a path an
+// earlier execution set), and the engine, like the service, charges no index work for a term that
+// did not change: ecommerce AP7 sets /status to "shipped" on orders that are shipped already.
+func patchTerms(e docEstimate, patch []design.PatchOp, minimal bool) int {
 	n := 0
 	for _, op := range patch {
+		if minimal && (op.Op != "incr" || isZero(op.Value)) {
+			continue
+		}
 		path := strings.ReplaceAll(strings.Trim(op.Path, "/"), "/", ".")
 		if li, ok := e.leaves[path]; ok {
 			if li.indexed {
@@ -174,4 +181,21 @@ func patchTerms(e docEstimate, patch []design.PatchOp) int {
 		}
 	}
 	return n
+}
+
+// isZero reports whether an incr amount is zero (or missing): such an incr changes nothing.
+func isZero(v any) bool {
+	switch x := v.(type) {
+	case int:
+		return x == 0
+	case int64:
+		return x == 0
+	case uint64:
+		return x == 0
+	case float64:
+		return x == 0
+	case nil:
+		return true
+	}
+	return false
 }

@@ -107,11 +107,14 @@ type Container struct {
 	// Options prices every mode sized for the peak; Recommended is the cheapest feasible one.
 	Options     []cost.Monthly `json:"options"`
 	Recommended Throughput     `json:"recommended"`
-	MonthlyUSD  float64        `json:"monthlyUSD"`
-	Partitions  int            `json:"partitions"`
-	Hot         cost.Hot       `json:"hot"`
-	BusiestRUs  float64        `json:"busiestLogicalPartitionRUs"`
-	BusiestGB   float64        `json:"busiestLogicalPartitionGB"`
+	// RecommendedNote says why the recommended mode costs more than the designed throughput, when
+	// it does: the designed one cannot serve the modeled peak or hold the storage.
+	RecommendedNote string   `json:"recommendedNote,omitempty"`
+	MonthlyUSD      float64  `json:"monthlyUSD"`
+	Partitions      int      `json:"partitions"`
+	Hot             cost.Hot `json:"hot"`
+	BusiestRUs      float64  `json:"busiestLogicalPartitionRUs"`
+	BusiestGB       float64  `json:"busiestLogicalPartitionGB"`
 }
 
 // Throughput is a mode and its RU/s (manual RU/s or autoscale max; 0 for serverless).
@@ -357,6 +360,9 @@ func (b *builder) price(st *cstate) {
 	}
 	cp.DesignedCost = rc.MonthlyCost(cost.Usage{Mode: cp.Designed.Mode, Provisioned: cp.Designed.RU,
 		AvgRU: cp.AvgRUs, PeakRU: cp.PeakRUs, StorageGB: cp.StorageGB}, acct)
+	if best >= 0 && cp.MonthlyUSD > cp.DesignedCost.Total+0.005 {
+		cp.RecommendedNote = costlierNote(rc, cp, opts[best])
+	}
 	p.MonthlyUSD += cp.MonthlyUSD
 	p.DesignedMonthlyUSD += cp.DesignedCost.Total
 	if !cp.DesignedCost.Feasible {
@@ -367,6 +373,27 @@ func (b *builder) price(st *cstate) {
 			Message: fmt.Sprintf("designed %s %d RU/s is below the modeled peak of %.0f RU/s", cp.Designed.Mode, cp.Designed.RU, cp.PeakRUs)})
 	}
 
+}
+
+// costlierNote explains why the cheapest mode that serves the container costs more than its designed
+// throughput: the designed one cannot serve the modeled peak, is below the least the service allows
+// for the storage, or is a serverless container beyond serverless limits.
+func costlierNote(rc *cost.RateCard, cp *Container, best cost.Monthly) string {
+	cheapest := fmt.Sprintf("the cheapest mode that can, %s, costs %s/month", throughput(cp.Recommended), usd(best.Total))
+	designed := throughput(cp.Designed)
+	switch {
+	case !cp.DesignedCost.Feasible:
+		return fmt.Sprintf("the designed %s is not possible (%s); %s", designed, cp.DesignedCost.Reason, cheapest)
+	case cp.Designed.Mode != cost.Serverless && float64(cp.Designed.RU) < cp.PeakRUs:
+		return fmt.Sprintf("the designed %s cannot serve the modeled peak of %.0f RU/s; %s", designed, cp.PeakRUs, cheapest)
+	case cp.Designed.Mode == cost.Manual && cp.Designed.RU < rc.ManualFor(0, cp.StorageGB):
+		return fmt.Sprintf("the designed %s is below the least the service allows for %.3g GB (%d RU/s); %s",
+			designed, cp.StorageGB, rc.ManualFor(0, cp.StorageGB), cheapest)
+	case cp.Designed.Mode == cost.Autoscale && cp.Designed.RU < rc.AutoscaleFor(0, cp.StorageGB):
+		return fmt.Sprintf("the designed %s is below the least the service allows for %.3g GB (max %d RU/s); %s",
+			designed, cp.StorageGB, rc.AutoscaleFor(0, cp.StorageGB), cheapest)
+	}
+	return fmt.Sprintf("the designed %s costs less than every mode sized for the modeled load; %s", designed, cheapest)
 }
 
 // hotPartitions finds the busiest logical partition's traffic and size and what the rate card says

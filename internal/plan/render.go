@@ -88,14 +88,20 @@ func renderText(w io.Writer, p *Plan) error {
 			}
 			ew.printf("  %s %-10s %s  (%s)\n", mark, o.Mode, state, o.Formula)
 		}
+		if c.RecommendedNote != "" {
+			ew.printf("  more than designed: %s\n", c.RecommendedNote)
+		}
 		ew.printf("  partitions: %d physical  busiest logical partition %s RU/s, %s GB at peak; its physical partition at %.0f%% of %s RU/s  risk: %s\n",
 			c.Partitions, num(c.BusiestRUs), num(c.BusiestGB), 100*c.Hot.Utilization, num(c.Hot.CapacityRU), c.Hot.Risk)
 		for _, n := range c.Hot.Notes {
 			ew.printf("  note: %s\n", n)
 		}
 	}
-	ew.printf("\nMonthly: %s at the designed throughput; %s in the cheapest mode per container (* above).\n",
-		usd(p.DesignedMonthlyUSD), usd(p.MonthlyUSD))
+	cheapest := "in the cheapest mode per container (* above)"
+	if p.MonthlyUSD > p.DesignedMonthlyUSD+0.005 {
+		cheapest = "in the cheapest mode per container that serves the modeled load (* above; \"more than designed\" says why)"
+	}
+	ew.printf("\nMonthly: %s at the designed throughput; %s %s.\n", usd(p.DesignedMonthlyUSD), usd(p.MonthlyUSD), cheapest)
 
 	ew.printf("\nAssumptions\n")
 	for _, a := range p.Assumptions {

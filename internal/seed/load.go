@@ -93,20 +93,39 @@ func Load(ctx context.Context, p *Plan, containers map[string]*azcosmos.Containe
 	}
 
 	res := &Result{Samples: samples, Throttled: throttled, LowestConcurrency: lim.low()}
-	if res.Throttled > 0 {
-		res.Findings = append(res.Findings, record.Finding{Stage: "seed", Level: "info", Subject: "seeding",
-			Message: fmt.Sprintf("the target throttled %d writes (429); the loader waited as asked, retried, and lowered the writes in flight from %d to as few as %d",
-				res.Throttled, o.Concurrency, res.LowestConcurrency)})
-	}
 	perContainer := res.tally(p, stats, counts)
+	var all int64 // every 429, the SDK's retries included: the count the Throttling section shows
 	for i := range res.Stats {
 		res.Stats[i].Throttled = perType[i].Throttled()
 		res.Stats[i].RetryWaitMs = perType[i].RetryWaitMs()
+		all += res.Stats[i].Throttled
+	}
+	if f, ok := throttleNote(all, res.Throttled, o.Concurrency, res.LowestConcurrency); ok {
+		res.Findings = append(res.Findings, f)
 	}
 	if err := res.verify(ctx, containers, perContainer, o.Reused); err != nil {
 		return nil, err
 	}
 	return res, nil
+}
+
+// throttleNote is the seeding note about 429s: all of them (counted by sdk.ThrottlePolicy, the SDK's
+// own retries included, as the report's Throttling section counts them), and, when fewer reached the
+// loader after the SDK's retries, how many did. A client without the policy counts none, so the
+// loader's count is then the total.
+func throttleNote(all, loader int64, concurrency, lowest int) (record.Finding, bool) {
+	all = max(all, loader)
+	if all == 0 {
+		return record.Finding{}, false
+	}
+	msg := fmt.Sprintf("the target answered seeding writes with 429 (throttled) %d time(s)", all)
+	if loader < all {
+		msg += fmt.Sprintf(": the SDK retried %d of them itself and %d reached the loader", all-loader, loader)
+	}
+	if loader > 0 {
+		msg += fmt.Sprintf("; the loader waited as asked, retried, and lowered the writes in flight from %d to as few as %d", concurrency, lowest)
+	}
+	return record.Finding{Stage: "seed", Level: "info", Subject: "seeding", Message: msg}, true
 }
 
 func (o Options) withDefaults() Options {

@@ -2,6 +2,8 @@ package seed
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -54,10 +56,22 @@ func TestLoad_CountsSDKRetried429sPerType(t *testing.T) {
 	if throttled < res.Throttled {
 		t.Errorf("policy counted %d 429s, fewer than the %d the loader itself waited out", throttled, res.Throttled)
 	}
+	// The note counts what the Throttling section counts (every 429), and says how many reached
+	// the loader when the SDK retried some itself.
+	note := ""
 	for _, f := range res.Findings {
 		if f.Level != "info" {
 			t.Fatalf("finding: %+v", f)
 		}
+		if f.Subject == "seeding" {
+			note = f.Message
+		}
+	}
+	if want := fmt.Sprintf("with 429 (throttled) %d time(s)", throttled); !strings.Contains(note, want) {
+		t.Errorf("seeding note %q does not give the %d 429s the policy counted", note, throttled)
+	}
+	if throttled > res.Throttled && !strings.Contains(note, fmt.Sprintf("%d reached the loader", res.Throttled)) {
+		t.Errorf("seeding note %q does not say that %d of %d reached the loader", note, res.Throttled, throttled)
 	}
 	// No loss, no duplicate: the container holds exactly the planned documents, with distinct ids.
 	pager := containers["UserOrders"].NewQueryItemsPager("SELECT VALUE c.id FROM c", azcosmos.NewPartitionKey(), nil)
@@ -75,5 +89,25 @@ func TestLoad_CountsSDKRetried429sPerType(t *testing.T) {
 	}
 	if n != want || len(ids) != want {
 		t.Fatalf("container holds %d documents (%d distinct ids), want %d", n, len(ids), want)
+	}
+}
+
+func TestThrottleNote(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		all, loader int64
+		want, not   string
+	}{
+		{"none", 0, 0, "", ""},
+		{"all retried by the SDK", 12, 0, "429 (throttled) 12 time(s): the SDK retried 12 of them itself and 0 reached the loader", "lowered"},
+		{"some reached the loader", 12, 5, "12 time(s): the SDK retried 7 of them itself and 5 reached the loader; the loader waited", ""},
+		{"client without the policy", 0, 5, "429 (throttled) 5 time(s); the loader waited as asked, retried, and lowered the writes in flight from 16 to as few as 4", "SDK retried"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, ok := throttleNote(tc.all, tc.loader, 16, 4)
+			if ok != (tc.want != "") || !strings.Contains(f.Message, tc.want) || (tc.not != "" && strings.Contains(f.Message, tc.not)) {
+				t.Errorf("note = %q (ok %v), want it to contain %q and not %q", f.Message, ok, tc.want, tc.not)
+			}
+		})
 	}
 }
