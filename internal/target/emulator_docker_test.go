@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -169,7 +170,9 @@ func TestEmulator_CancelDuringStartRemovesContainer(t *testing.T) {
 	}
 	defer cli.Close()
 	res, err := cli.ContainerList(context.Background(), client.ContainerListOptions{All: true,
-		Filters: make(client.Filters).Add("label", labelManaged+"=1").Add("ancestor", image)})
+		Filters: make(client.Filters).Add("label", labelManaged+"=1").Add("ancestor", image).
+			// This process's containers only: another checkout's tests may share the Docker engine.
+			Add("label", labelPID+"="+strconv.Itoa(os.Getpid()))})
 	if err != nil {
 		t.Fatal(err)
 	}
