@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/plan"
 	"github.com/cosmosdv/validate/internal/seed"
 )
 
@@ -101,5 +103,66 @@ func TestProjection(t *testing.T) {
 	none := projectAll(t, testDesign(t, 0, 400))
 	if none["AP2"] >= one["AP2"] {
 		t.Errorf("no production scale: %.2f RU, want the seeded charge below the production one %.2f", none["AP2"], one["AP2"])
+	}
+}
+
+// TestProjection_ChildrenPerParentAtProduction: a query in one customer's partition sees the
+// production orders per customer (50,000,000 orders over 1,000,000 customers), not the seeded ones,
+// and plan's projection of it agrees with run's within ±25%.
+func TestProjection_ChildrenPerParentAtProduction(t *testing.T) {
+	d, err := design.Parse([]byte(`version: 1
+name: shop
+containers:
+  - name: Orders
+    partitionKey: [/customerId]
+    throughput: {manual: 400}
+    documents:
+      - type: customer
+        count: 40
+        production: 1000000
+        id: "customer-{seq}"
+        fields:
+          customerId: {copy: id}
+      - type: order
+        parent: {type: customer, per: {min: 1, max: 9}}
+        production: 50000000
+        id: "order-{uuid}"
+        fields:
+          customerId: {copy: parent.customerId}
+          total: {gen: money, max: 500}
+accessPatterns:
+  - id: AP1
+    name: one customer's orders
+    container: Orders
+    op: query
+    sample: customer
+    query: SELECT * FROM c WHERE c.customerId = @c
+    params: {"@c": "{customerId}"}
+    partitionKey: ["{customerId}"]
+    rps: {avg: 1}
+    estimate: {ru: 3}
+`), "shop.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := seed.Compile(d, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps, err := Patterns(context.Background(), d, sp, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := ps[0]
+	if p.ScopeProduction < 40 || p.ScopeProduction > 62 || p.Factor <= 1 {
+		t.Errorf("one customer's partition at production: %.0f documents (factor %.3g), want about 51 (a customer and its 50 orders)\n%s",
+			p.ScopeProduction, p.Factor, strings.Join(p.Arithmetic, "\n"))
+	}
+	pl, err := plan.Build(d, plan.Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := pl.Patterns[0].ProductionRU; math.Abs(got-p.ProjectedRU) > 0.25*p.ProjectedRU {
+		t.Errorf("plan projects %.2f RU, run %.2f RU: more than ±25%% apart", got, p.ProjectedRU)
 	}
 }
