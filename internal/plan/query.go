@@ -71,13 +71,20 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 			per = math.Max(1/kd.drawnShare(), 1)
 		}
 	}
-	allInScope, matched, served := 0.0, 0.0, 0.0
+	allInScope, matched, served, matchedBytes := 0.0, 0.0, 0.0, 0.0
 	for i := range s.c.Documents {
 		dt := &s.c.Documents[i]
 		n := s.count(dt, 0) / per
 		allInScope += n
-		matched += s.matching(dt, n, a.Filters, false)
+		m := s.matching(dt, n, a.Filters, false)
+		matched += m
+		matchedBytes += m * ests[dt.Type].Bytes
 		served += s.matching(dt, n, a.Filters, true)
+	}
+	// The documents a query returns are of every type its filters keep (a partition holds a
+	// customer and its orders): their average size, not the result type's alone.
+	if matched > 0 {
+		est.Bytes = matchedBytes / matched
 	}
 	// Parameters drawn from a seeded document of the result type match at least that document.
 	if ap.Sample == rt.Type && len(ap.Params) > 0 {

@@ -1,7 +1,6 @@
 package plan
 
 import (
-	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -36,61 +35,14 @@ func TestBuild_ProductionCounts(t *testing.T) {
 	}
 }
 
-// shopDesign: customers and their orders in one container keyed by customer, with production
-// counts of 1,000,000 customers and 50,000,000 orders (about 50 per customer; about 5 seeded).
+// shopDesign is testdata/designs/shop-production.yaml with AP3's estimate set to estimate.
 func shopDesign(t *testing.T, estimate float64) *design.Design {
 	t.Helper()
-	y := fmt.Sprintf(`version: 1
-name: shop
-containers:
-  - name: Orders
-    partitionKey: [/customerId]
-    throughput: {manual: 400}
-    documents:
-      - type: customer
-        count: 10
-        production: 1000000
-        id: "customer-{seq}"
-        fields:
-          customerId: {copy: id}
-          region: {oneOf: [eu, us]}
-      - type: order
-        parent: {type: customer, per: {min: 1, max: 9}}
-        production: 50000000
-        id: "order-{uuid}"
-        fields:
-          customerId: {copy: parent.customerId}
-          note: {gen: text, bytes: 2000}
-accessPatterns:
-  - id: AP1
-    name: one customer's orders
-    container: Orders
-    op: query
-    sample: customer
-    query: SELECT * FROM c WHERE c.customerId = @c
-    params: {"@c": "{customerId}"}
-    partitionKey: ["{customerId}"]
-    rps: {avg: 1}
-    estimate: {ru: 3}
-  - id: AP3
-    name: count the customers of a region, every partition
-    container: Orders
-    op: query
-    query: SELECT VALUE COUNT(1) FROM c WHERE c.region = 'eu'
-    rps: {avg: 0.001}
-    estimate: {ru: %g}
-  - id: AP2
-    name: one customer
-    container: Orders
-    op: read
-    sample: customer
-    rps: {avg: 1}
-    estimate: {ru: 1}
-`, estimate)
-	d, err := design.Parse([]byte(y), "shop.yaml")
+	d, err := design.Load("../../testdata/designs/shop-production.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
+	d.AccessPatterns[2].Estimate.RU = estimate
 	return d
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/plan"
+	"github.com/cosmosdv/validate/internal/record"
 	"github.com/cosmosdv/validate/internal/seed"
 )
 
@@ -58,7 +59,8 @@ accessPatterns:
 	return d
 }
 
-func projectAll(t *testing.T, d *design.Design) map[string]float64 {
+// projections projects every pattern of d seeded with seed 1.
+func projections(t *testing.T, d *design.Design) []record.Projection {
 	t.Helper()
 	sp, err := seed.Compile(d, 1)
 	if err != nil {
@@ -68,8 +70,13 @@ func projectAll(t *testing.T, d *design.Design) map[string]float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ps
+}
+
+func projectAll(t *testing.T, d *design.Design) map[string]float64 {
+	t.Helper()
 	out := map[string]float64{}
-	for _, p := range ps {
+	for _, p := range projections(t, d) {
 		out[p.ID] = p.ProjectedRU
 		switch p.ID {
 		case "AP1":
@@ -108,52 +115,13 @@ func TestProjection(t *testing.T) {
 
 // TestProjection_ChildrenPerParentAtProduction: a query in one customer's partition sees the
 // production orders per customer (50,000,000 orders over 1,000,000 customers), not the seeded ones,
-// and plan's projection of it agrees with run's within ±25%.
+// and plan's projection of it agrees with run's within ±25% (testdata/designs/shop-production.yaml).
 func TestProjection_ChildrenPerParentAtProduction(t *testing.T) {
-	d, err := design.Parse([]byte(`version: 1
-name: shop
-containers:
-  - name: Orders
-    partitionKey: [/customerId]
-    throughput: {manual: 400}
-    documents:
-      - type: customer
-        count: 40
-        production: 1000000
-        id: "customer-{seq}"
-        fields:
-          customerId: {copy: id}
-      - type: order
-        parent: {type: customer, per: {min: 1, max: 9}}
-        production: 50000000
-        id: "order-{uuid}"
-        fields:
-          customerId: {copy: parent.customerId}
-          total: {gen: money, max: 500}
-accessPatterns:
-  - id: AP1
-    name: one customer's orders
-    container: Orders
-    op: query
-    sample: customer
-    query: SELECT * FROM c WHERE c.customerId = @c
-    params: {"@c": "{customerId}"}
-    partitionKey: ["{customerId}"]
-    rps: {avg: 1}
-    estimate: {ru: 3}
-`), "shop.yaml")
+	d, err := design.Load("../../testdata/designs/shop-production.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	sp, err := seed.Compile(d, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ps, err := Patterns(context.Background(), d, sp, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := ps[0]
+	p := projections(t, d)[0]
 	if p.ScopeProduction < 40 || p.ScopeProduction > 62 || p.Factor <= 1 {
 		t.Errorf("one customer's partition at production: %.0f documents (factor %.3g), want about 51 (a customer and its 50 orders)\n%s",
 			p.ScopeProduction, p.Factor, strings.Join(p.Arithmetic, "\n"))
