@@ -135,6 +135,12 @@ func TestBuild_HotPartitionAtProductionKeys(t *testing.T) {
 	if c.Documents[1].ProductionKeyValues != 1_000_000 {
 		t.Errorf("orders' key values at production %.0f, want 1,000,000", c.Documents[1].ProductionKeyValues)
 	}
+	// A million customers share the single-partition traffic: the busiest gets about 2 millionths
+	// of it (ten seeded customers would give it about a fifth).
+	if c.BusiestRUs != 0 || c.Documents[1].ProductionBusiestShare > 1e-5 {
+		t.Errorf("busiest logical partition %.2f RU/s, orders' busiest share %.3g: want the production key values' share",
+			c.BusiestRUs, c.Documents[1].ProductionBusiestShare)
+	}
 	// About 51 documents of ≤ 2.3 KB per customer, the busiest at most 9/5 of that.
 	if c.BusiestGB > 0.001 || hasWarning(p, "hot-partition", "Orders") {
 		t.Errorf("busiest logical partition %.3g GB (warnings %+v): want a customer's documents, under 1 MB", c.BusiestGB, p.Warnings)
