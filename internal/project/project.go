@@ -1,11 +1,12 @@
 // Package project carries each query pattern's charge from the seeded scale to the design's
 // production scale. It executes the pattern's query in process (the engine's query package, no
-// HTTP) over the seeded documents and over a second, smaller seeded size (the same design at half
-// its root counts and cardinalities, same seed), fits how each execution fact grows with the
-// documents in scope, and evaluates the fitted facts at the documents in scope at production:
-// documents per logical partition from the key distribution, physical partitions from storage and
-// throughput (the figure `validate plan` prints and the engine simulates). The figures are
-// modeled, like every figure of the cost model.
+// HTTP) over the seeded documents and over a second, smaller seeded size (plan.HalfScale: half the
+// root counts and cardinalities, same seed; plan.HalfChildren, half the children per parent, for a
+// query scoped to one key value), and hands the facts to plan.Project, the one projection plan and
+// run share: each fact's growth with the documents in scope fitted, evaluated at the documents in
+// scope at production (plan's scope growth from the production counts and key distribution) over
+// the physical partitions plan computes from storage and throughput. The figures are modeled, like
+// every figure of the cost model.
 package project
 
 import (
