@@ -22,7 +22,10 @@ designer's estimate, RU/s at average and peak; per container the cheapest throug
 the peak, physical partitions, hot-partition risk and monthly cost. Every figure can be checked by
 hand from the rate card printed with it.
 
-Static query charges are rough: 'validate run' measures them on a real engine.
+Static query charges are rough: 'validate run' measures them on a real engine. When the design
+states a production scale (documents[].production or storageGB), each query also gets a PRODUCTION
+figure, projected as 'validate run' projects it (with the arithmetic), and its estimate is judged
+on that figure; the plan says which figure it judged on.
 
 With --format json and no --out, standard output is JSON Lines: one JSON document per design, one
 per line (text asked for as well goes to standard error). With --out each design gets its own file.

@@ -31,17 +31,67 @@ func (b *builder) relation(parent, child string) *relation {
 }
 
 func (b *builder) scaleOf(name string) (float64, bool) {
+	v, _, ok := b.scaleWithSource(name)
+	return v, ok
+}
+
+// scaleWithSource is scaleOf and where the requirements state it.
+func (b *builder) scaleWithSource(name string) (float64, string, bool) {
 	n := strings.ToLower(singular(strings.ReplaceAll(name, "-", "")))
 	if v, ok := b.scale[n]; ok {
-		return v, true
+		return v, b.scaleFrom[n], true
 	}
 	for _, k := range sortedKeys(b.scale) {
-		v := b.scale[k]
 		if strings.HasSuffix(n, k) || strings.HasSuffix(k, n) {
-			return v, true
+			return b.scale[k], b.scaleFrom[k], true
 		}
 	}
-	return 0, false
+	return 0, "", false
+}
+
+// productionCounts sets each type's production count where the requirements give one: its own
+// scale figure, else (a child) its parent's production times the relationship's average per parent.
+// A parent chain is at most a few deep: passes repeat until nothing changes.
+func (b *builder) productionCounts() {
+	for changed, pass := true, 0; changed && pass < 8; pass++ {
+		changed = false
+		for _, cg := range b.groups {
+			c := &b.d.Containers[cg.idx]
+			for ti, g := range cg.groups {
+				t := &c.Documents[ti]
+				if t.Production > 0 {
+					continue
+				}
+				tp := fmt.Sprintf("%s.documents[%d].production", cg.path, ti)
+				if v, from, ok := b.scaleWithSource(g.name); ok && v >= 1 {
+					t.Production, changed = math.Round(v), true
+					b.todo(tp, "production count from the requirements' scale: %s", from)
+					continue
+				}
+				if g.parent == nil {
+					continue
+				}
+				pp := b.production(g.parent.name)
+				if r := b.relation(g.parent.name, g.name); r != nil && r.avg > 0 && pp > 0 {
+					t.Production, changed = math.Round(pp*r.avg), true
+					b.todo(tp, "production count = %s %ss × %g per %s, from the requirements: %q (%s line %d)",
+						human(pp), g.parent.name, r.avg, g.parent.name, excerpt(r.text, 100), b.reqName(), r.line)
+				}
+			}
+		}
+	}
+}
+
+// production is the production count set for the type drafted as name (0 when none).
+func (b *builder) production(name string) float64 {
+	for _, cg := range b.groups {
+		for ti, g := range cg.groups {
+			if g.name == name {
+				return b.d.Containers[cg.idx].Documents[ti].Production
+			}
+		}
+	}
+	return 0
 }
 
 // sizeCounts sets root counts (from the requirements' scale, scaled down, else a default), children

@@ -212,6 +212,9 @@ func (b *builder) docType(path string, t *design.DocType) *yaml.Node {
 	} else {
 		b.kv(m, path+".count", "count", intNode(t.Count))
 	}
+	if t.Production > 0 {
+		b.kv(m, path+".production", "production", intNode(int(t.Production)))
+	}
 	if t.ID != "" {
 		b.kv(m, path+".id", "id", quoted(t.ID))
 	}

@@ -113,8 +113,10 @@ type builder struct {
 	rpsProse map[string]float64
 	// rels are the relationships of the requirements ("User → Orders: avg 5, max 1000").
 	rels []relation
-	// scale maps an entity word (singular, lower case) to its production count.
-	scale map[string]float64
+	// scale maps an entity word (singular, lower case) to its production count; scaleFrom to where
+	// the requirements say so.
+	scale     map[string]float64
+	scaleFrom map[string]string
 	// used marks the sections whose content was mapped.
 	used map[*section]bool
 	// iacUsed are the sections a provisioning snippet was read from.

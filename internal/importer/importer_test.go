@@ -98,3 +98,35 @@ func BenchmarkImportLargest(b *testing.B) {
 		importFile(b, md, req)
 	}
 }
+
+// TestProductionCounts: the requirements' scale becomes each type's production count, and a child
+// the scale does not name gets its parent's production count times the relationship's average, each
+// with a TODO(import) naming where the figure came from.
+func TestProductionCounts(t *testing.T) {
+	res := importFile(t, "testdata/corpus/saas.md", "testdata/corpus/saas.requirements.md")
+	if res.Design == nil {
+		t.Fatalf("draft does not parse: %v", res.Problems)
+	}
+	got := map[string]float64{}
+	for _, c := range res.Design.Containers {
+		for _, dt := range c.Documents {
+			got[dt.Type] = dt.Production
+		}
+	}
+	want := map[string]float64{"user": 200_000, "session": 5_000_000, "event": 30_000_000}
+	for typ, n := range want {
+		if got[typ] != n {
+			t.Errorf("%s: production %v, want %v (all: %v)", typ, got[typ], n, got)
+		}
+	}
+	y := string(res.YAML)
+	for _, note := range []string{
+		`production count from the requirements' scale: "400 tenants, 200K users, 5M`,
+		`production count = 5M sessions × 6 per session, from the requirements`,
+		`(saas.requirements.md line 9)`,
+	} {
+		if !strings.Contains(y, note) {
+			t.Errorf("draft lacks %q", note)
+		}
+	}
+}

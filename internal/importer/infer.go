@@ -38,6 +38,7 @@ func (b *builder) buildTypes() {
 		b.buildContainer(ci, c)
 	}
 	b.sizeCounts()
+	b.productionCounts()
 }
 
 func (b *builder) buildContainer(idx int, ci *contInfo) {

@@ -3,6 +3,7 @@ package importer
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -19,7 +20,7 @@ type relation struct {
 }
 
 func (b *builder) readRequirements() {
-	b.scale = map[string]float64{}
+	b.scale, b.scaleFrom = map[string]float64{}, map[string]string{}
 	for _, s := range b.req.sections {
 		for _, bl := range s.blocks {
 			if bl.kind != blockItem && bl.kind != blockPara {
@@ -28,7 +29,7 @@ func (b *builder) readRequirements() {
 			l := norm(bl.label)
 			switch {
 			case hasAny(l, "scale", "规模", "volume", "数据量"):
-				b.readScale(bl.value)
+				b.readScale(bl.value, bl.line)
 			case strings.Contains(bl.label, "→") || strings.Contains(bl.label, "->"):
 				b.readRelation(bl)
 			}
@@ -36,8 +37,9 @@ func (b *builder) readRequirements() {
 	}
 }
 
-// readScale reads "10M users, 50M orders, 500 GB total" into counts per entity word.
-func (b *builder) readScale(text string) {
+// readScale reads "10M users, 50M orders, 500 GB total" (at line of the requirements) into counts
+// per entity word.
+func (b *builder) readScale(text string, line int) {
 	for _, q := range quantities(text) {
 		after := strings.Fields(strings.Trim(q.after, " .,;:()"))
 		if len(after) == 0 {
@@ -51,9 +53,19 @@ func (b *builder) readScale(text string) {
 				b.todo("scale", "production storage from the requirements' scale: %s", excerpt(text, 100))
 			}
 		case isIdent(w) && len(w) > 2:
-			b.scale[strings.ToLower(singular(w))] = q.v
+			k := strings.ToLower(singular(w))
+			b.scale[k] = q.v
+			b.scaleFrom[k] = fmt.Sprintf("%q (%s line %d)", excerpt(text, 100), b.reqName(), line)
 		}
 	}
+}
+
+// reqName is the requirements file's name, as the drafts' comments cite it.
+func (b *builder) reqName() string {
+	if b.o.RequirementsFile == "" {
+		return "the requirements"
+	}
+	return filepath.Base(b.o.RequirementsFile)
 }
 
 func (b *builder) readRelation(bl *block) {

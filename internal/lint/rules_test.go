@@ -256,3 +256,42 @@ func TestScalarParams(t *testing.T) {
 		t.Errorf("unknown sample type: params changed: %v", out)
 	}
 }
+
+// TestCheck_ScaleStorageSplitByProductionBytes: every type states its production count and
+// scale.storageGB is their total: lint finds no scale-storage mistake, though the seeded volumes
+// split the storage in another proportion (two containers, one seeded large and small in
+// production).
+func TestCheck_ScaleStorageSplitByProductionBytes(t *testing.T) {
+	y := `version: 1
+name: split
+scale: {storageGB: 23}
+containers:
+  - name: Big
+    partitionKey: [/id]
+    documents:
+      - type: doc
+        count: 100
+        production: 10000000
+        fields:
+          body: {gen: text, bytes: 2000}
+  - name: Small
+    partitionKey: [/id]
+    documents:
+      - type: note
+        count: 2000
+        production: 1000
+        fields:
+          body: {gen: text, bytes: 2000}
+accessPatterns:
+  - {id: AP1, name: read, container: Big, op: read, sample: doc, rps: {avg: 1}, estimate: {ru: 1.5}}
+`
+	d, err := design.Parse([]byte(y), "split.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range Check(d) {
+		if f.Code == "scale-storage" {
+			t.Errorf("false finding: %s", f)
+		}
+	}
+}

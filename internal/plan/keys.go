@@ -29,7 +29,19 @@ func (d keyDist) drawnShare() float64 {
 
 // count is the number of documents of a type that `run` seeds with the default seed, or, when
 // that is unknown, the expected number (children: parents × average per parent).
+// A production sizer (prod set) counts the production documents instead.
 func (s *sizer) count(dt *design.DocType, depth int) float64 {
+	if dt == nil || depth > 8 {
+		return 0
+	}
+	if n, ok := s.prod[dt.Type]; ok {
+		return n
+	}
+	return s.seededCount(dt, depth)
+}
+
+// seededCount is count at the seeded scale.
+func (s *sizer) seededCount(dt *design.DocType, depth int) float64 {
 	if dt == nil || depth > 8 {
 		return 0
 	}
@@ -40,7 +52,19 @@ func (s *sizer) count(dt *design.DocType, depth int) float64 {
 		return float64(max(dt.Count, 0))
 	}
 	per := float64(dt.Parent.Per.Min+dt.Parent.Per.Max) / 2
-	return s.count(s.docType(dt.Parent.Type), depth+1) * per
+	return s.seededCount(s.docType(dt.Parent.Type), depth+1) * per
+}
+
+// growth is how many times more documents of type dt production holds than the seeded volume (1 at
+// the seeded scale).
+func (s *sizer) growth(dt *design.DocType) float64 {
+	if s.prod == nil {
+		return 1
+	}
+	if n := s.seededCount(dt, 0); n > 0 {
+		return s.count(dt, 0) / n
+	}
+	return 1
 }
 
 // fieldAt finds the field at a key path such as "/tenantId" or "/address/city".
@@ -133,7 +157,9 @@ func (s *sizer) fieldDist(dt *design.DocType, f *design.Field, n float64, depth 
 		}
 		return keyDist{Card: float64(len(f.OneOf)), Share: top / sum, Known: true}
 	case f.Cardinality > 0:
-		card := math.Min(float64(f.Cardinality), n)
+		// A cardinality is the number of values of the seeded volume; at production it grows with
+		// the type's documents (assumed, as HalfScale assumes between the seeded sizes).
+		card := math.Min(float64(f.Cardinality)*s.growth(dt), n)
 		return keyDist{Card: card, Share: distShare(f.Dist, card, f.Skew, f.HotShare), Known: true,
 			Drawn: drawnMedianShare(f.Dist, card, f.Skew, f.HotShare)}
 	case f.Gen == "bool":
@@ -156,11 +182,7 @@ func distShare(dist string, card, skew, hot float64) float64 {
 		if skew <= 1 {
 			skew = 1.2
 		}
-		var h float64
-		for k := 1.0; k <= math.Min(card, 1e6); k++ {
-			h += 1 / math.Pow(k, skew)
-		}
-		return 1 / h
+		return 1 / zipfH(card, skew)
 	case "hot":
 		if hot <= 0 || hot >= 1 {
 			hot = 0.5
@@ -168,6 +190,24 @@ func distShare(dist string, card, skew, hot float64) float64 {
 		return hot + (1-hot)/card
 	}
 	return 1 / card
+}
+
+// zipfExact is how many terms of a zipf normaliser are summed one by one; the rest of a larger
+// number of values (production's) is the integral of x^-s from zipfExact+½ to card+½, within a
+// fraction of a percent of the sum for skew > 1.
+const zipfExact = 10_000
+
+// zipfH is the normaliser of a zipf distribution over card values, Σ k^-skew for k = 1…card.
+func zipfH(card, skew float64) float64 {
+	var h float64
+	k := 1.0
+	for ; k <= math.Min(card, zipfExact); k++ {
+		h += 1 / math.Pow(k, skew)
+	}
+	if card > zipfExact {
+		h += (math.Pow(zipfExact+0.5, 1-skew) - math.Pow(card+0.5, 1-skew)) / (skew - 1)
+	}
+	return h
 }
 
 // drawnMedianShare is the share of the value a document drawn at random holds, at the median of
@@ -184,7 +224,7 @@ func drawnMedianShare(dist string, card, skew, hot float64) float64 {
 		}
 		top := distShare(dist, card, skew, hot)
 		cum := 0.0
-		for k := 1.0; k <= math.Min(card, 1e6); k++ {
+		for k := 1.0; k <= math.Min(card, zipfExact); k++ {
 			p := top / math.Pow(k, skew)
 			cum += p
 			if cum >= 0.5 {

@@ -11,7 +11,7 @@ import (
 
 // estimatePattern computes a pattern's static charge, floor and throughput, and the findings about
 // its query (one that does not parse, an ORDER BY the service refuses).
-func estimatePattern(rc *cost.RateCard, s *sizer, ests map[string]docEstimate, ap *design.AccessPattern, partitions int, factor float64) (Pattern, []Warning) {
+func estimatePattern(rc *cost.RateCard, s *sizer, ests map[string]docEstimate, ap *design.AccessPattern, partitions int) (Pattern, []Warning) {
 	var warnings []Warning
 	pp := Pattern{ID: ap.ID, Name: ap.Name, Container: ap.Container, Op: ap.Op, Basis: "static",
 		EstimateRU: ap.Estimate.RU, AvgRPS: ap.RPS.Avg, PeakRPS: ap.RPS.Peak}
@@ -55,7 +55,7 @@ func estimatePattern(rc *cost.RateCard, s *sizer, ests map[string]docEstimate, a
 	switch ap.Op {
 	case design.OpQuery:
 		pp.Basis = "static, rough"
-		qe := s.estimateQuery(ap, ests, partitions, factor)
+		qe := s.estimateQuery(ap, ests, partitions)
 		warnings = qe.Warnings
 		pp.ModelRU = rc.QueryPages(qe.Facts, qe.Pages)
 		f := qe.Facts

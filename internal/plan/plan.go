@@ -73,9 +73,18 @@ type Pattern struct {
 	Basis string `json:"basis"`
 	// Detail says what the estimate assumed (size, terms, partitions, …).
 	Detail string `json:"detail"`
-	// ProductionRU is the static model's charge of a query at the design's production scale, when
-	// the design states one (0 otherwise); an estimate near it is not off.
-	ProductionRU float64 `json:"productionRU,omitempty"`
+	// ProductionRU is the query's charge projected to the design's production scale, when the
+	// design states one (0 otherwise): the static facts at the seeded size and at HalfScale, fitted
+	// and carried to production as `run` projects (Project). Projection spells it out.
+	ProductionRU float64  `json:"productionRU,omitempty"`
+	Projection   []string `json:"projection,omitempty"`
+	// ScopeGrowth is the documents one execution of a query has in scope at production over those
+	// at the seeded scale (1 without a production scale): the figure run's projection uses too.
+	ScopeGrowth float64 `json:"scopeGrowth,omitempty"`
+	// JudgedOn is the figure the estimate is judged against: "projected" (ProductionRU, a query
+	// when the design states a production scale) or "seeded" (ModelRU). DiffRU and DiffPct are
+	// against it.
+	JudgedOn string `json:"judgedOn"`
 	// FloorRU is the least the pattern can cost: a charge below it is impossible.
 	FloorRU float64 `json:"floorRU"`
 	// EstimateRU is the designer's figure; DiffRU = EstimateRU − ModelRU.
@@ -98,12 +107,15 @@ type Container struct {
 	PartitionKey []string `json:"partitionKey"`
 	StorageGB    float64  `json:"storageGB"`
 	// StorageBasis says where StorageGB came from.
-	StorageBasis string       `json:"storageBasis"`
-	Documents    []Document   `json:"documents"`
-	AvgRUs       float64      `json:"avgRUs"`
-	PeakRUs      float64      `json:"peakRUs"`
-	Designed     Throughput   `json:"designed"`
-	DesignedCost cost.Monthly `json:"designedCost"`
+	StorageBasis string `json:"storageBasis"`
+	// ProductionScale is true when the design states a production scale for this container
+	// (production counts or a storage figure): queries are judged projected to it.
+	ProductionScale bool         `json:"productionScale"`
+	Documents       []Document   `json:"documents"`
+	AvgRUs          float64      `json:"avgRUs"`
+	PeakRUs         float64      `json:"peakRUs"`
+	Designed        Throughput   `json:"designed"`
+	DesignedCost    cost.Monthly `json:"designedCost"`
 	// Options prices every mode sized for the peak; Recommended is the cheapest feasible one.
 	Options     []cost.Monthly `json:"options"`
 	Recommended Throughput     `json:"recommended"`
@@ -132,6 +144,12 @@ type Document struct {
 	KeyValues float64 `json:"keyValues"`
 	// BusiestShare is the share of the type's documents (and traffic) on its commonest key value.
 	BusiestShare float64 `json:"busiestShare"`
+	// Production is the type's documents at production (the seeded count without a production
+	// scale); ProductionKeyValues and ProductionBusiestShare are KeyValues and BusiestShare at that
+	// count, when the design states a production scale (hot partitions are judged on them then).
+	Production             float64 `json:"production"`
+	ProductionKeyValues    float64 `json:"productionKeyValues,omitempty"`
+	ProductionBusiestShare float64 `json:"productionBusiestShare,omitempty"`
 }
 
 // Warning is one finding of the plan.
@@ -169,7 +187,7 @@ func Build(d *design.Design, opts Options) (*Plan, error) {
 	seedN := cmp.Or(opts.Seed, DefaultSeed)
 	p.Assumptions = assumptions(rc, acct, seedN)
 
-	b := &builder{d: d, rc: rc, acct: acct, p: p, states: map[string]*cstate{}}
+	b := &builder{d: d, rc: rc, acct: acct, p: p, states: map[string]*cstate{}, seedN: seedN}
 	// Document counts: the ones `run` seeds with the same seed, so that plan and run agree.
 	if sp, err := seed.Compile(d, seedN); err == nil {
 		b.seeded = sp.Counts()
@@ -209,16 +227,28 @@ type builder struct {
 	order  []*cstate
 	// seededTotal is the estimated bytes of every container's seeded documents.
 	seededTotal float64
+	seedN       int64
+	// smallerDesign and smallerCounts are the design at the projection's second size and its
+	// seeded counts: [0] HalfScale, [1] HalfChildren; made on first use.
+	smallerDesign [2]*design.Design
+	smallerCounts [2]map[string]int
 }
 
 // cstate is one container's sizers, document estimates and seeded bytes, and the traffic its
 // patterns add up to.
 type cstate struct {
-	s           *sizer
-	ests        map[string]docEstimate
-	seeded      float64 // bytes at seed counts
-	plan        *Container
-	factor      float64
+	s      *sizer
+	ests   map[string]docEstimate
+	seeded float64 // bytes at seed counts
+	plan   *Container
+	// stated: the design states a production scale for this container (production counts or a
+	// storage figure); prod is then its documents per type at production and ps a sizer over them.
+	stated bool
+	prod   map[string]float64
+	ps     *sizer
+	// smaller sizes the same container at the projection's second seeded size: [0] HalfScale,
+	// [1] HalfChildren; made on first use.
+	smaller     [2]*sized
 	single      float64 // peak RU/s of single-partition patterns × their busiest share
 	singleTotal float64 // peak RU/s of single-partition patterns
 	cross       float64 // peak RU/s of cross-partition patterns
@@ -263,10 +293,20 @@ func (b *builder) sizeContainers() error {
 	return nil
 }
 
-// scaleContainers sets each container's production storage, the factor from seeded to production
-// volume, and its physical partitions from the designed throughput and storage.
+// scaleContainers sets each container's production storage, its documents per type at production,
+// and its physical partitions from the designed throughput and storage.
 func (b *builder) scaleContainers() {
 	d, rc, seededTotal := b.d, b.rc, b.seededTotal
+	// The design's scale is split between containers by production bytes when every document type
+	// states its production count, by seeded bytes otherwise.
+	prodTotal, allStated := 0.0, true
+	for _, st := range b.order {
+		gb, _ := productionGB(st.s, st.ests)
+		prodTotal += gb
+		for i := range st.s.c.Documents {
+			allStated = allStated && st.s.c.Documents[i].Production > 0
+		}
+	}
 	for _, st := range b.order {
 		c := st.s.c
 		seededGB := st.seeded / 1e9
@@ -276,6 +316,9 @@ func (b *builder) scaleContainers() {
 			st.plan.StorageGB, st.plan.StorageBasis = prodGB, "production document counts"
 		case c.StorageGB > 0:
 			st.plan.StorageGB, st.plan.StorageBasis = c.StorageGB, "container storageGB"
+		case d.Scale.StorageGB > 0 && allStated && prodTotal > 0:
+			st.plan.StorageGB = d.Scale.StorageGB * prodGB / prodTotal
+			st.plan.StorageBasis = "design scale split by production bytes"
 		case d.Scale.StorageGB > 0 && seededTotal > 0:
 			st.plan.StorageGB = d.Scale.StorageGB * st.seeded / seededTotal
 			st.plan.StorageBasis = "design scale split by estimated seeded bytes"
@@ -288,10 +331,7 @@ func (b *builder) scaleContainers() {
 				Message: fmt.Sprintf("the production document counts make about %.3g GB at the estimated document sizes, but the %s gives %.3g GB: correct one of them (they should agree within 2×)",
 					prodGB, st.plan.StorageBasis, st.plan.StorageGB)})
 		}
-		st.factor = 1
-		if seededGB > 0 && st.plan.StorageGB > seededGB {
-			st.factor = st.plan.StorageGB / seededGB
-		}
+		b.productionCounts(st, seededGB, stated)
 		// Partitions for the static query estimate: from the designed throughput and storage.
 		mode, ru := designedThroughput(c)
 		st.plan.Designed = Throughput{Mode: mode, RU: ru}
@@ -300,6 +340,155 @@ func (b *builder) scaleContainers() {
 			st.plan.Partitions = c.Partitions
 		}
 	}
+}
+
+// productionCounts sets the container's documents per type at production: a type's stated
+// production count, else its seeded count scaled by the container's storage over its seeded bytes
+// (when the storage comes from a storage figure), else its seeded count.
+func (b *builder) productionCounts(st *cstate, seededGB float64, anyStated bool) {
+	scale := 1.0
+	switch st.plan.StorageBasis {
+	case "container storageGB", "design scale split by production bytes", "design scale split by estimated seeded bytes":
+		if seededGB > 0 {
+			scale, st.stated = st.plan.StorageGB/seededGB, true
+		}
+	}
+	st.stated = st.stated || anyStated
+	st.prod = map[string]float64{}
+	for i := range st.s.c.Documents {
+		dt := &st.s.c.Documents[i]
+		n := st.s.count(dt, 0) * scale
+		if dt.Production > 0 {
+			n = dt.Production
+		}
+		st.prod[dt.Type] = n
+		st.plan.Documents[i].Production = round(n, 0)
+	}
+	st.plan.ProductionScale = st.stated
+	if st.stated {
+		st.ps = &sizer{d: st.s.d, c: st.s.c, pol: st.s.pol, seeded: st.s.seeded, prod: st.prod}
+		for i := range st.s.c.Documents {
+			full, _ := st.ps.partitionDist(&st.s.c.Documents[i])
+			st.plan.Documents[i].ProductionKeyValues = round(full.Card, 0)
+			st.plan.Documents[i].ProductionBusiestShare = full.Share
+		}
+	}
+}
+
+// project sets a pattern's scope growth and, when the design states a production scale, its
+// projected charge and the figure its estimate is judged on.
+func (b *builder) project(st *cstate, ap *design.AccessPattern, pp *Pattern) {
+	pp.JudgedOn = "seeded"
+	if ap.Op != design.OpQuery {
+		return
+	}
+	growth := st.scopeGrowth(ap)
+	pp.ScopeGrowth = round(growth, 6)
+	if !st.stated {
+		return
+	}
+	q1 := st.s.estimateQuery(ap, st.ests, st.plan.Partitions)
+	q2 := q1 // without the smaller size no growth is seen
+	if h := b.smaller(st, false); h != nil {
+		q2 = h.s.estimateQuery(ap, h.ests, st.plan.Partitions)
+	}
+	children := false
+	if UseHalfChildren(q1.Scope, q2.Scope, growth) {
+		if h := b.smaller(st, true); h != nil {
+			q2, children = h.s.estimateQuery(ap, h.ests, st.plan.Partitions), true
+		}
+	}
+	pr := Project(b.rc, q1.Facts, q2.Facts, q1.Scope, q2.Scope, growth, q1.Facts.PartitionsChecked, st.plan.StorageBasis)
+	pr.HalfChildren = children
+	pp.ProductionRU = round(pr.ProjectedRU, 2)
+	pp.Projection = pr.Arithmetic()
+	pp.JudgedOn = "projected"
+	pp.DiffRU = round(pp.EstimateRU-pp.ProductionRU, 2)
+	pp.DiffPct = 0
+	if pp.ProductionRU > 0 {
+		pp.DiffPct = round(100*pp.DiffRU/pp.ProductionRU, 1)
+	}
+}
+
+// smaller sizes the container at the projection's second seeded size (HalfChildren when children,
+// else HalfScale), once; nil when its documents cannot be generated.
+func (b *builder) smaller(st *cstate, children bool) *sized {
+	k := 0
+	if children {
+		k = 1
+	}
+	if b.seeded == nil || st.smaller[k] != nil {
+		return st.smaller[k]
+	}
+	if b.smallerCounts[k] == nil {
+		hd := HalfScale(b.d)
+		if children {
+			hd = HalfChildren(b.d)
+		}
+		sp, err := seed.Compile(hd, b.seedN)
+		if err != nil {
+			return nil
+		}
+		b.smallerDesign[k], b.smallerCounts[k] = hd, sp.Counts()
+	}
+	hd := b.smallerDesign[k]
+	for i := range b.d.Containers {
+		if &b.d.Containers[i] != st.s.c {
+			continue
+		}
+		h := &sized{s: &sizer{d: hd, c: &hd.Containers[i], pol: st.s.pol, seeded: b.smallerCounts[k]}, ests: map[string]docEstimate{}}
+		for j := range h.s.c.Documents {
+			dt := &h.s.c.Documents[j]
+			h.ests[dt.Type] = h.s.estimate(dt)
+		}
+		st.smaller[k] = h
+	}
+	return st.smaller[k]
+}
+
+// sized is a container's sizer and document estimates at one seeded size.
+type sized struct {
+	s    *sizer
+	ests map[string]docEstimate
+}
+
+// scopeGrowth is how many times more documents one execution of ap has in scope at production than
+// at the seeded scale. Without a partition key the scope is the container: the growth of all its
+// documents. With a key or a prefix it is one key value's documents, summed over the types that
+// hold the key: each type's documents over its key values, at production and seeded. A key that is
+// a document's id stays at one document; a copy of a parent's id follows the production children
+// per parent; values from a fixed set (oneOf, const, bool, int range) carry every production
+// document; a cardinality grows with the documents (each value keeps its share).
+func (st *cstate) scopeGrowth(ap *design.AccessPattern) float64 {
+	ps := st.keySizer()
+	k := len(ap.PartitionKey)
+	var seeded, prod float64
+	for i := range st.s.c.Documents {
+		dt := &st.s.c.Documents[i]
+		n, np := st.s.count(dt, 0), ps.count(dt, 0)
+		if k > 0 {
+			ds, dp := st.s.prefixDist(dt, k), ps.prefixDist(dt, k)
+			if !ds.Known {
+				continue
+			}
+			n, np = n/math.Max(ds.Card, 1), np/math.Max(dp.Card, 1)
+		}
+		seeded += n
+		prod += np
+	}
+	if seeded <= 0 {
+		return 1
+	}
+	return prod / seeded
+}
+
+// keySizer is the sizer whose key distribution the container's traffic and sizes follow: the
+// production one when the design states a production scale.
+func (st *cstate) keySizer() *sizer {
+	if st.ps != nil {
+		return st.ps
+	}
+	return st.s
 }
 
 // addPatterns estimates every access pattern and adds its traffic to its container's.
@@ -313,20 +502,15 @@ func (b *builder) addPatterns() error {
 		}
 		// Queries are estimated at the seeded volume, which is what a run measures; partitions and
 		// storage are at production scale, as the engine simulates them.
-		pp, qw := estimatePattern(rc, st.s, st.ests, ap, st.plan.Partitions, 1)
-		if ap.Op == design.OpQuery && st.factor > 1 {
-			// The design states a production scale: run judges queries at it, so an estimate made for
-			// production is as right as one made for the seeded volume.
-			prod, _ := estimatePattern(rc, st.s, st.ests, ap, st.plan.Partitions, st.factor)
-			pp.ProductionRU = prod.ModelRU
-		}
+		pp, qw := estimatePattern(rc, st.s, st.ests, ap, st.plan.Partitions)
+		b.project(st, ap, &pp)
 		p.Patterns = append(p.Patterns, pp)
 		st.plan.AvgRUs += pp.AvgRUs
 		st.plan.PeakRUs += pp.PeakRUs
 		if pp.SinglePartition {
 			share := 1.0
 			if dt := st.s.trafficType(ap); dt != nil {
-				full, _ := st.s.partitionDist(dt)
+				full, _ := st.keySizer().partitionDist(dt)
 				share = full.Share
 			}
 			st.single += pp.PeakRUs * share
@@ -402,10 +586,12 @@ func (b *builder) hotPartitions(st *cstate) {
 	rc, p := b.rc, b.p
 	cp, c := st.plan, st.s.c
 	var busiestGB, prefixGB float64
+	// At production when the design states it: production counts and their key values.
+	ks := st.keySizer()
 	for j := range c.Documents {
 		dt := &c.Documents[j]
-		full, prefix := st.s.partitionDist(dt)
-		bytes := st.s.count(dt, 0) * st.ests[dt.Type].Bytes * st.factor / 1e9
+		full, prefix := ks.partitionDist(dt)
+		bytes := ks.count(dt, 0) * st.ests[dt.Type].Bytes / 1e9
 		busiestGB += bytes * full.Share
 		prefixGB += bytes * prefix.Share
 	}
@@ -449,6 +635,7 @@ func assumptions(rc *cost.RateCard, a cost.Account, seedN int64) []string {
 		"serverless bills the average RU/s over the whole month",
 		"document sizes and indexed terms come from the design's generators, plus about 180 bytes of system properties",
 		fmt.Sprintf("query figures are static and rough: document counts are the ones `run --seed %d` seeds and selectivity comes from generator cardinalities, not from executing the query; physical partitions are at production scale", seedN),
+		"with a production scale (documents[].production, storageGB), query figures are also projected to it as run projects them: static facts at the seeded size and at half of it, each fact's growth fitted, evaluated at the documents in scope at production (production counts and key values); estimates of queries are judged on that figure, the container load and monthly cost stay at the seeded charges",
 	}
 }
 
@@ -494,15 +681,22 @@ func (s *sizer) trafficType(ap *design.AccessPattern) *design.DocType {
 	return s.docType(ap.Document)
 }
 
+// Judged is the figure the pattern's estimate is judged on and where it stands, in words.
+func (pp Pattern) Judged() (float64, string) {
+	if pp.JudgedOn == "projected" {
+		return pp.ProductionRU, "projected to production scale"
+	}
+	return pp.ModelRU, "at the seeded scale"
+}
+
 func patternWarnings(pp Pattern) []Warning {
 	var ws []Warning
 	if pp.EstimateRU > 0 && pp.EstimateRU < pp.FloorRU*0.95 { // 5% slack for rounding
 		ws = append(ws, Warning{Code: "estimate-below-floor", Subject: pp.ID,
 			Message: fmt.Sprintf("estimate %.2f RU is below the least a %s can cost here (%.2f RU)", pp.EstimateRU, pp.Op, pp.FloorRU)})
-	} else if pp.EstimateRU > 0 && pp.ModelRU > 0 && math.Abs(pp.DiffPct) > 50 &&
-		(pp.ProductionRU <= 0 || math.Abs(pp.EstimateRU-pp.ProductionRU) > 0.5*pp.ProductionRU) {
+	} else if judged, at := pp.Judged(); pp.EstimateRU > 0 && judged > 0 && math.Abs(pp.DiffPct) > 50 {
 		ws = append(ws, Warning{Code: "estimate-off", Subject: pp.ID,
-			Message: fmt.Sprintf("estimate %.2f RU differs from the model's %.2f RU by %+.0f%%", pp.EstimateRU, pp.ModelRU, pp.DiffPct)})
+			Message: fmt.Sprintf("estimate %.2f RU differs from the model's %.2f RU %s by %+.0f%%", pp.EstimateRU, judged, at, pp.DiffPct)})
 	}
 	return ws
 }

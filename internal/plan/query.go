@@ -23,11 +23,14 @@ type queryEstimate struct {
 	Pages    int
 	Notes    []string
 	Warnings []Warning
+	// Scope is the documents in the query's scope: the container's, or one key value's.
+	Scope float64
 }
 
 // estimateQuery guesses the facts of pattern ap in container c with the given physical partitions.
-// Document counts are the seeded ones (what a run measures against); factor scales them (1 = seeded).
-func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstimate, partitions int, factor float64) queryEstimate {
+// Document counts are the sizer's: the seeded ones (what a run measures against), or HalfScale's for
+// the projection's second size.
+func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstimate, partitions int) queryEstimate {
 	var qe queryEstimate
 	f := &qe.Facts
 	f.Consistency = cost.Consistency(consistencyOf(s.d, ap))
@@ -57,24 +60,31 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 	rt := s.resultType(ap, &a)
 	est := ests[rt.Type]
 
-	// Documents in scope (seeded volume times factor), divided among the key values the partition key
+	// Documents in scope, divided among the key values the partition key
 	// (or prefix) of the pattern selects.
 	per := 1.0
 	if n := len(ap.PartitionKey); n > 0 {
 		kd := s.prefixDist(rt, n)
-		per = math.Max(kd.Card*factor, 1)
+		per = math.Max(kd.Card, 1)
 		if ap.Sample != "" {
 			// Key values come from sampled documents: the median draw holds the drawn share.
-			per = math.Max(1/kd.drawnShare()*factor, 1)
+			per = math.Max(1/kd.drawnShare(), 1)
 		}
 	}
-	allInScope, matched, served := 0.0, 0.0, 0.0
+	allInScope, matched, served, matchedBytes := 0.0, 0.0, 0.0, 0.0
 	for i := range s.c.Documents {
 		dt := &s.c.Documents[i]
-		n := s.count(dt, 0) * factor / per
+		n := s.count(dt, 0) / per
 		allInScope += n
-		matched += s.matching(dt, n, a.Filters, false)
+		m := s.matching(dt, n, a.Filters, false)
+		matched += m
+		matchedBytes += m * ests[dt.Type].Bytes
 		served += s.matching(dt, n, a.Filters, true)
+	}
+	// The documents a query returns are of every type its filters keep (a partition holds a
+	// customer and its orders): their average size, not the result type's alone.
+	if matched > 0 {
+		est.Bytes = matchedBytes / matched
 	}
 	// Parameters drawn from a seeded document of the result type match at least that document.
 	if ap.Sample == rt.Type && len(ap.Params) > 0 {
@@ -170,8 +180,14 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 	// it alone in scope; a range filter scans half the path's entries (assumed: no bounds are known
 	// before the data), CONTAINS-like functions every entry of the path. A composite index or an
 	// ordered walk is not estimated: the documents loaded stand for it.
+	// An ORDER BY that streams from the index reads its equality filters' entries in its own walk
+	// (the engine's countIndexReads drops them and counts the walk).
+	streams := len(a.OrderBy) > 0 && a.OrderStreams
 	for _, fl := range a.Filters {
 		if !fl.Served {
+			continue
+		}
+		if streams && (fl.Kind == sql.FilterEqual || fl.Function == "ARRAY_CONTAINS") {
 			continue
 		}
 		switch {
@@ -183,7 +199,7 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 			one := 0.0
 			for i := range s.c.Documents {
 				dt := &s.c.Documents[i]
-				one += s.matching(dt, s.count(dt, 0)*factor/per, []sql.Filter{fl}, true)
+				one += s.matching(dt, s.count(dt, 0)/per, []sql.Filter{fl}, true)
 			}
 			f.IndexEntriesRead += int(math.Round(math.Max(one, 1)))
 		case fl.Kind == sql.FilterFunction && fl.Function != "STARTSWITH":
@@ -192,7 +208,7 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 			f.IndexEntriesRead += int(math.Round(math.Max(loadedAll, 1)))
 		}
 	}
-	if len(a.OrderBy) > 0 && a.OrderStreams {
+	if streams {
 		f.IndexEntriesRead += int(math.Round(loaded))
 	}
 	if a.IndexOnlyAggregate {
@@ -206,6 +222,7 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 		f.DocsEvaluated = int(math.Round(loaded))
 	}
 	qe.Pages = max(1, int(math.Ceil(out/defaultPageSize)))
+	qe.Scope = allInScope
 
 	f.DocsLoaded = int(math.Round(loaded))
 	f.BytesLoaded = int64(loaded * est.Bytes)

@@ -49,16 +49,16 @@ func renderText(w io.Writer, p *Plan) error {
 	ew.printf("Plan for %s (static: no database was used)\n", p.Design)
 	ew.printf("Rate card %s, dated %s. Prices in %s.\n\n", p.RateCard.Version, p.RateCard.Date, p.RateCard.Currency)
 
-	ew.printf("Access patterns (RU per execution; model = static estimate, queries rough)\n")
+	ew.printf("Access patterns (RU per execution; seeded = static estimate at the seeded volume, queries rough; production = projected to the design's production scale)\n")
 	tw := tabwriter.NewWriter(ew.w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	twp := func(format string, a ...any) {
 		if ew.err == nil {
 			_, ew.err = fmt.Fprintf(tw, format, a...)
 		}
 	}
-	twp("ID\tOP\tMODEL RU\tFLOOR\tESTIMATE\tDIFF\tAVG RPS\tPEAK RPS\tAVG RU/s\tPEAK RU/s\t\n")
+	twp("ID\tOP\tSEEDED RU\tPRODUCTION\tFLOOR\tESTIMATE\tDIFF\tAVG RPS\tPEAK RPS\tAVG RU/s\tPEAK RU/s\t\n")
 	for _, pt := range p.Patterns {
-		twp("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", pt.ID, pt.Op, num(pt.ModelRU), num(pt.FloorRU),
+		twp("%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", pt.ID, pt.Op, num(pt.ModelRU), production(pt), num(pt.FloorRU),
 			num(pt.EstimateRU), diff(pt), num(pt.AvgRPS), num(pt.PeakRPS), num(pt.AvgRUs), num(pt.PeakRUs))
 	}
 	if ew.err == nil {
@@ -66,6 +66,25 @@ func renderText(w io.Writer, p *Plan) error {
 	}
 	for _, pt := range p.Patterns {
 		ew.printf("  %s %s [%s]: %s\n", pt.ID, pt.Name, pt.Basis, pt.Detail)
+	}
+	ew.printf("%s\n", judgedLine(p))
+	projected := false
+	for _, pt := range p.Patterns {
+		if len(pt.Projection) == 0 {
+			continue
+		}
+		if !projected {
+			ew.printf("\nProduction scale (queries, the same projection as run's; point operations do not change with scale):\n")
+			projected = true
+		}
+		factor := 1.0
+		if pt.ModelRU > 0 {
+			factor = pt.ProductionRU / pt.ModelRU
+		}
+		ew.printf("  %s %s: ×%.4g (seeded %s → production %s RU)\n", pt.ID, pt.Name, factor, num(pt.ModelRU), num(pt.ProductionRU))
+		for _, l := range pt.Projection {
+			ew.printf("      %s\n", l)
+		}
 	}
 
 	ew.printf("\nContainers\n")
@@ -133,6 +152,38 @@ func num(x float64) string {
 }
 
 func usd(x float64) string { return fmt.Sprintf("$%.2f", x) }
+
+// production is the PRODUCTION column: the projected charge, or why it is the seeded one.
+func production(p Pattern) string {
+	switch {
+	case p.JudgedOn == "projected":
+		return num(p.ProductionRU)
+	case p.Op == "query":
+		return "= seeded (no scale)"
+	case p.Op == "changeFeed":
+		return "= seeded (not projected)"
+	}
+	return "= seeded (point op)"
+}
+
+// judgedLine says which figure DIFF and the warnings judge each estimate on.
+func judgedLine(p *Plan) string {
+	projected, seeded := 0, 0
+	for _, pt := range p.Patterns {
+		if pt.JudgedOn == "projected" {
+			projected++
+		} else if pt.Op == "query" {
+			seeded++
+		}
+	}
+	switch {
+	case projected > 0 && seeded > 0:
+		return "Estimates of queries in containers with a production scale are judged on the PRODUCTION figure, the rest on the seeded one."
+	case projected > 0:
+		return "Estimates of queries are judged on the PRODUCTION figure (the design states a production scale); point operations on the seeded one, which does not change with scale."
+	}
+	return "Estimates are judged on the seeded figure: the design states no production scale, so production scale is the seeded one."
+}
 
 func diff(p Pattern) string {
 	if p.EstimateRU == 0 {

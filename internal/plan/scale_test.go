@@ -1,6 +1,12 @@
 package plan
 
-import "testing"
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/cosmosdv/validate/internal/design"
+)
 
 // TestBuild_ProductionCounts: production counts give the storage when no storageGB is stated, and
 // a stated storageGB that disagrees with them by more than 2× is a warning.
@@ -26,5 +32,168 @@ func TestBuild_ProductionCounts(t *testing.T) {
 	}
 	if !hasWarning(p, "scale-storage", "Users") {
 		t.Errorf("500 GB against ~22 GB of production documents: want a scale-storage warning, got %+v", p.Warnings)
+	}
+}
+
+// shopDesign is testdata/designs/shop-production.yaml with AP3's estimate set to estimate.
+func shopDesign(t *testing.T, estimate float64) *design.Design {
+	t.Helper()
+	d, err := design.Load("../../testdata/designs/shop-production.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.AccessPatterns[2].Estimate.RU = estimate
+	return d
+}
+
+func patternOf(t *testing.T, p *Plan, id string) Pattern {
+	t.Helper()
+	for _, pt := range p.Patterns {
+		if pt.ID == id {
+			return pt
+		}
+	}
+	t.Fatalf("no pattern %s", id)
+	return Pattern{}
+}
+
+// TestBuild_ScopeFollowsProductionChildrenPerParent: a query in one customer's partition sees the
+// production orders per customer (50), not the seeded ones (about 5): its scope grows by about
+// (1 + 50) / (1 + 5), and its projected charge with it.
+func TestBuild_ScopeFollowsProductionChildrenPerParent(t *testing.T) {
+	p, err := Build(shopDesign(t, 3), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seeded := p.Containers[0].Documents[1].Count / p.Containers[0].Documents[0].Count
+	want := 51 / (1 + seeded)
+	ap1 := patternOf(t, p, "AP1")
+	if math.Abs(ap1.ScopeGrowth-want) > 0.05*want {
+		t.Errorf("scope growth %.3g, want (1+50)/(1+%.2f) = %.3g", ap1.ScopeGrowth, seeded, want)
+	}
+	// Each of the ~51 documents is loaded and returned: the charge grows with them.
+	if ap1.JudgedOn != "projected" || ap1.ProductionRU < ap1.ModelRU+0.2 {
+		t.Errorf("AP1 judged on %q: seeded %.2f RU, production %.2f RU; want projected, above the seeded charge", ap1.JudgedOn, ap1.ModelRU, ap1.ProductionRU)
+	}
+	if arith := strings.Join(ap1.Projection, "\n"); !strings.Contains(arith, "production facts: 5") {
+		t.Errorf("AP1 projection arithmetic, want about 51 documents at production: %s", arith)
+	}
+	if ap2 := patternOf(t, p, "AP2"); ap2.JudgedOn != "seeded" || ap2.ProductionRU != 0 {
+		t.Errorf("a point read is judged on %q with production %.2f RU; want seeded, none", ap2.JudgedOn, ap2.ProductionRU)
+	}
+}
+
+// TestBuild_JudgesQueriesOnTheProjectedFigure: with a production scale, an estimate made for the
+// seeded volume is off and says it was judged on the projected figure; one made for production
+// passes.
+func TestBuild_JudgesQueriesOnTheProjectedFigure(t *testing.T) {
+	p, err := Build(shopDesign(t, 1), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seeded := patternOf(t, p, "AP3").ModelRU
+	if p, err = Build(shopDesign(t, seeded), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	ap3 := patternOf(t, p, "AP3")
+	var msg string
+	for _, w := range p.Warnings {
+		if w.Code == "estimate-off" && w.Subject == "AP3" {
+			msg = w.Message
+		}
+	}
+	if ap3.ProductionRU < 100*ap3.ModelRU || !strings.Contains(msg, "projected to production scale") {
+		t.Errorf("estimate at the seeded %.2f RU, far from the projected %.2f RU: want an estimate-off judged on the projected figure, got %q",
+			ap3.ModelRU, ap3.ProductionRU, msg)
+	}
+	p, err = Build(shopDesign(t, ap3.ProductionRU), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hasWarning(p, "estimate-off", "AP3") {
+		t.Errorf("an estimate made for production warned: %+v", p.Warnings)
+	}
+	var buf strings.Builder
+	if err := Render(&buf, p, "text"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"PRODUCTION", "judged on the PRODUCTION figure", "Production scale (queries", "= seeded (point op)"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("text plan lacks %q", want)
+		}
+	}
+}
+
+// TestBuild_HotPartitionAtProductionKeys: the busiest logical partition is sized with the
+// production key values (a million customers), not the seeded ten scaled up.
+func TestBuild_HotPartitionAtProductionKeys(t *testing.T) {
+	p, err := Build(shopDesign(t, 3), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := p.Containers[0]
+	if c.Documents[1].ProductionKeyValues != 1_000_000 {
+		t.Errorf("orders' key values at production %.0f, want 1,000,000", c.Documents[1].ProductionKeyValues)
+	}
+	// A million customers share the single-partition traffic: the busiest gets about 2 millionths
+	// of it (ten seeded customers would give it about a fifth).
+	if c.BusiestRUs != 0 || c.Documents[1].ProductionBusiestShare > 1e-5 {
+		t.Errorf("busiest logical partition %.2f RU/s, orders' busiest share %.3g: want the production key values' share",
+			c.BusiestRUs, c.Documents[1].ProductionBusiestShare)
+	}
+	// About 51 documents of ≤ 2.3 KB per customer, the busiest at most 9/5 of that.
+	if c.BusiestGB > 0.001 || hasWarning(p, "hot-partition", "Orders") {
+		t.Errorf("busiest logical partition %.3g GB (warnings %+v): want a customer's documents, under 1 MB", c.BusiestGB, p.Warnings)
+	}
+}
+
+// TestBuild_ScaleSplitByProductionBytes: with every type's production count stated, the design's
+// storageGB is split between containers by production bytes, so counts that agree with it raise no
+// scale-storage finding even when the seeded volumes are in another proportion.
+func TestBuild_ScaleSplitByProductionBytes(t *testing.T) {
+	d := shopDesign(t, 3)
+	small := d.Containers[0]
+	small.Name = "Small"
+	small.Documents = []design.DocType{d.Containers[0].Documents[0]}
+	small.Documents[0].Type = "account"
+	small.Documents[0].Count = 2000 // seeded: far more bytes than its share of production
+	small.Documents[0].Production = 1000
+	d.Containers = append(d.Containers, small)
+	p0, err := Build(d, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0.0
+	for _, c := range p0.Containers {
+		for _, dc := range c.Documents {
+			total += dc.Production * dc.Bytes / 1e9
+		}
+	}
+	d.Scale.StorageGB = total
+	p, err := Build(d, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range p.Containers {
+		if c.StorageBasis != "design scale split by production bytes" {
+			t.Errorf("%s: storage basis %q", c.Name, c.StorageBasis)
+		}
+		if hasWarning(p, "scale-storage", c.Name) {
+			t.Errorf("%s: production counts that agree with scale.storageGB warned: %+v", c.Name, p.Warnings)
+		}
+	}
+}
+
+// TestZipfH_Tail: the normaliser of a zipf over a production-sized number of values, summed for
+// the first zipfExact values and integrated beyond, is within 0.1% of the plain sum.
+func TestZipfH_Tail(t *testing.T) {
+	for _, skew := range []float64{1.1, 1.3, 2} {
+		exact := 0.0
+		for k := 1.0; k <= 1e6; k++ {
+			exact += 1 / math.Pow(k, skew)
+		}
+		if got := zipfH(1e6, skew); math.Abs(got-exact) > 0.001*exact {
+			t.Errorf("skew %g: zipfH(1e6) = %.6f, the sum is %.6f", skew, got, exact)
+		}
 	}
 }

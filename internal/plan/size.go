@@ -47,6 +47,9 @@ type sizer struct {
 	// seeded is how many documents of each type `run` seeds (default seed); nil when the seed
 	// plan could not be built, and count falls back to averages.
 	seeded map[string]int
+	// prod, when set, makes this a production sizer: documents per type at production, from which
+	// key values and counts are taken (see count and growth).
+	prod map[string]float64
 }
 
 func (s *sizer) docType(name string) *design.DocType {

@@ -4,9 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/plan"
+	"github.com/cosmosdv/validate/internal/record"
 	"github.com/cosmosdv/validate/internal/seed"
 )
 
@@ -63,7 +66,8 @@ accessPatterns:
 	return d
 }
 
-func projectAll(t *testing.T, d *design.Design) map[string]float64 {
+// projections projects every pattern of d seeded with seed 1.
+func projections(t *testing.T, d *design.Design) []record.Projection {
 	t.Helper()
 	sp, err := seed.Compile(d, 1)
 	if err != nil {
@@ -73,8 +77,13 @@ func projectAll(t *testing.T, d *design.Design) map[string]float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return ps
+}
+
+func projectAll(t *testing.T, d *design.Design) map[string]float64 {
+	t.Helper()
 	out := map[string]float64{}
-	for _, p := range ps {
+	for _, p := range projections(t, d) {
 		out[p.ID] = p.ProjectedRU
 		switch p.ID {
 		case "AP1":
@@ -134,5 +143,27 @@ func TestProjection_PartitionFloor(t *testing.T) {
 		if every < 2.5 || every > 3 {
 			t.Errorf("%d → %d partitions, matches everywhere: %.3f RU per partition added, want within 2.5–3", step[0], step[1], every)
 		}
+	}
+}
+
+// TestProjection_ChildrenPerParentAtProduction: a query in one customer's partition sees the
+// production orders per customer (50,000,000 orders over 1,000,000 customers), not the seeded ones,
+// and plan's projection of it agrees with run's within ±25% (testdata/designs/shop-production.yaml).
+func TestProjection_ChildrenPerParentAtProduction(t *testing.T) {
+	d, err := design.Load("../../testdata/designs/shop-production.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := projections(t, d)[0]
+	if p.ScopeProduction < 40 || p.ScopeProduction > 62 || p.Factor <= 1 {
+		t.Errorf("one customer's partition at production: %.0f documents (factor %.3g), want about 51 (a customer and its 50 orders)\n%s",
+			p.ScopeProduction, p.Factor, strings.Join(p.Arithmetic, "\n"))
+	}
+	pl, err := plan.Build(d, plan.Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := pl.Patterns[0].ProductionRU; math.Abs(got-p.ProjectedRU) > 0.25*p.ProjectedRU {
+		t.Errorf("plan projects %.2f RU, run %.2f RU: more than ±25%% apart", got, p.ProjectedRU)
 	}
 }

@@ -1,0 +1,256 @@
+package plan
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/cosmosdv/validate/internal/cost"
+	"github.com/cosmosdv/validate/internal/design"
+)
+
+// The production-scale projection, one code path for `validate plan` and `validate run`
+// (internal/project): a query's execution facts at two seeded sizes (the design and HalfScale of
+// it, same seed), each fact fitted as fact ∝ n^k through them (n the documents in the query's
+// scope), evaluated at the documents in scope at production (the pattern's ScopeGrowth), and priced
+// with cost.QueryPages. run takes the facts from executing the query in process over generated
+// documents; plan from its static estimate at both sizes. Only where the facts come from differs.
+
+// FactNames are the facts the projection fits, in report order.
+var FactNames = []string{"indexEntries", "docsLoaded", "bytesLoaded", "docsEvaluated", "docsOutput", "bytesOutput", "joinRows", "functionCalls", "sortedInMemory"}
+
+// factValue is a reference to one fitted fact of f, by its index in FactNames.
+func factValue(f *cost.QueryFacts, i int) float64 {
+	switch FactNames[i] {
+	case "bytesLoaded":
+		return float64(f.BytesLoaded)
+	case "bytesOutput":
+		return float64(f.BytesOutput)
+	}
+	return float64(*factInts(f)[i])
+}
+
+func setFact(f *cost.QueryFacts, i int, v float64) {
+	switch FactNames[i] {
+	case "bytesLoaded":
+		f.BytesLoaded = int64(v)
+	case "bytesOutput":
+		f.BytesOutput = int64(v)
+	default:
+		*factInts(f)[i] = int(math.Round(v))
+	}
+}
+
+func factInts(f *cost.QueryFacts) []*int {
+	return []*int{&f.IndexEntriesRead, &f.DocsLoaded, nil, &f.DocsEvaluated, &f.DocsOutput, nil, &f.JoinRows, &f.FunctionCalls, &f.SortedInMemory}
+}
+
+// MedianFacts is the median of every fitted fact (and of the index lookups) over executions; the
+// consistency is the first's.
+func MedianFacts(fs []cost.QueryFacts) cost.QueryFacts {
+	var out cost.QueryFacts
+	if len(fs) == 0 {
+		return out
+	}
+	med := func(get func(f *cost.QueryFacts) float64) float64 {
+		vs := make([]float64, len(fs))
+		for i := range fs {
+			vs[i] = get(&fs[i])
+		}
+		slices.Sort(vs)
+		return vs[len(vs)/2]
+	}
+	for i := range FactNames {
+		setFact(&out, i, med(func(f *cost.QueryFacts) float64 { return factValue(f, i) }))
+	}
+	out.IndexLookups = int(med(func(f *cost.QueryFacts) float64 { return float64(f.IndexLookups) }))
+	out.Consistency = fs[0].Consistency
+	return out
+}
+
+// exponent fits fact ∝ n^k through the two seeded sizes: k = ln(F1/F2) / ln(n1/n2), clamped to
+// [0, 2]. A fact that is zero at the smaller size and not at the larger grows linearly (k = 1,
+// assumed); one that is zero at the larger does not grow. Facts either follow the documents in
+// scope (a scan, a range, a value shared by a share of the documents: k = 1) or do not (a key's own
+// documents, TOP: k = 0); a measured k within snapTo of 0 or 1 is that integer, the rest being the
+// noise of small seeded counts (assumed), and any other k is kept as measured.
+func exponent(f1, f2, n1, n2 float64) float64 {
+	switch {
+	case f1 <= 0 || n1 <= n2 || n2 <= 0:
+		return 0
+	case f2 <= 0:
+		return 1
+	}
+	k := math.Min(math.Max(math.Log(f1/f2)/math.Log(n1/n2), 0), 2)
+	for _, whole := range []float64{0, 1} {
+		if math.Abs(k-whole) <= snapTo {
+			return whole
+		}
+	}
+	return k
+}
+
+// snapTo is how close a measured growth exponent must be to 0 or 1 to be taken as that.
+const snapTo = 0.3
+
+// Projected is one query's projection: the facts at both seeded sizes, the fit, and the charges.
+type Projected struct {
+	Seeded, Smaller cost.QueryFacts
+	// N1 and N2 are the documents in scope at the seeded and the smaller size; Growth is the
+	// documents in scope at production ÷ at the seeded size.
+	N1, N2, Growth float64
+	// Fit is each fact's exponent, by FactNames.
+	Fit map[string]float64
+	// Production is the facts at production.
+	Production             cost.QueryFacts
+	SeededPages, ProdPages int
+	SeededRU, ProjectedRU  float64
+	// Partitions is the physical partitions the query checks (at both sizes, as the engine
+	// simulates production's); PartitionBasis says where the container's count comes from.
+	Partitions     int
+	PartitionBasis string
+	// HalfChildren is true when the smaller size is HalfChildren rather than HalfScale.
+	HalfChildren bool
+	rc           *cost.RateCard // the rate card both sizes were priced with
+}
+
+// Project fits every fact of f1 (n1 documents in scope) and f2 (n2, the smaller seeded size),
+// evaluates them at growth × n1 over partitions physical partitions, and prices both sizes with rc.
+// basis says where the partitions come from (the container's storage basis).
+func Project(rc *cost.RateCard, f1, f2 cost.QueryFacts, n1, n2, growth float64, partitions int, basis string) Projected {
+	if rc == nil {
+		rc = cost.Current
+	}
+	p := Projected{Seeded: f1, Smaller: f2, N1: n1, N2: n2, Growth: growth, Fit: map[string]float64{},
+		Partitions: max(partitions, 1), PartitionBasis: basis, rc: rc}
+	fp := f1
+	fp.IndexReads = nil
+	for i, name := range FactNames {
+		a, b := factValue(&f1, i), factValue(&f2, i)
+		k := exponent(a, b, n1, n2)
+		p.Fit[name] = round(k, 2)
+		setFact(&fp, i, a*math.Pow(math.Max(growth, 0), k))
+	}
+	p.Seeded.PartitionsChecked, fp.PartitionsChecked = p.Partitions, p.Partitions
+	p.Production = fp
+	p.SeededPages, p.ProdPages = Pages(p.Seeded.DocsOutput), Pages(fp.DocsOutput)
+	p.SeededRU = rc.QueryPages(p.Seeded, p.SeededPages)
+	p.ProjectedRU = rc.QueryPages(fp, p.ProdPages)
+	return p
+}
+
+// Pages is the number of requests a query returning out items takes at the default page size.
+func Pages(out int) int { return max(1, (out+defaultPageSize-1)/defaultPageSize) }
+
+// Factor is ProjectedRU ÷ SeededRU, the factor reports apply to a seeded charge (1 when there is
+// no seeded charge).
+func (p Projected) Factor() float64 {
+	if p.SeededRU > 0 {
+		return p.ProjectedRU / p.SeededRU
+	}
+	return 1
+}
+
+// Arithmetic spells the projection out, one line per step, so a reader can check it by hand.
+func (p Projected) Arithmetic() []string {
+	var growths []string
+	for _, name := range FactNames {
+		if k := p.Fit[name]; k != 0 {
+			growths = append(growths, fmt.Sprintf("%s ∝ n^%.2f", name, k))
+		}
+	}
+	if len(growths) == 0 {
+		growths = append(growths, "no fact grows with n")
+	}
+	smaller := "at the smaller seeded size"
+	if p.HalfChildren {
+		smaller = "with half the children per parent"
+	}
+	lines := []string{
+		fmt.Sprintf("documents in scope: %.0f seeded, %.0f %s; production ×%.4g → %.4g", p.N1, p.N2, smaller, p.Growth, p.N1*p.Growth),
+		"fitted: " + strings.Join(growths, ", "),
+		fmt.Sprintf("seeded facts: %s → %.2f RU in %d page(s)", factText(p.Seeded), p.SeededRU, p.SeededPages),
+		fmt.Sprintf("production facts: %s → %.2f RU in %d page(s)", factText(p.Production), p.ProjectedRU, p.ProdPages),
+	}
+	if p.Partitions > 1 {
+		lines = append(lines, fmt.Sprintf("%d physical partitions at production (%s): %.1f RU for the %d beyond the first (each a request minimum, its index check and, where the index finds entries, the first seek)",
+			p.Partitions, p.PartitionBasis, p.rc.PartitionChecks(p.Production), p.Partitions-1))
+	}
+	return slices.Clip(lines)
+}
+
+func factText(f cost.QueryFacts) string {
+	return fmt.Sprintf("%d index entries, %d loaded (%.1f KB), %d evaluated, %d returned (%.1f KB), %d rows, %d sorted, %d partition(s)",
+		f.IndexEntriesRead, f.DocsLoaded, float64(f.BytesLoaded)/1024, f.DocsEvaluated, f.DocsOutput, float64(f.BytesOutput)/1024,
+		f.JoinRows, f.SortedInMemory, max(f.PartitionsChecked, 1))
+}
+
+// HalfScale is d at the smaller seeded size: every root type's count and every generator's
+// cardinality halved (at least 1); children per parent and named value sets unchanged. That is how
+// the projection assumes the seeded volume grows towards production (ScopeGrowth): more roots, and
+// more distinct values where a cardinality sets them, each value keeping its share.
+func HalfScale(d *design.Design) *design.Design {
+	return scaled(d, false)
+}
+
+// HalfChildren is d with the children per parent halved (rounded up) and nothing else changed: the
+// second size of a query whose scope is one key value's documents, which HalfScale leaves as they
+// are, so that how its facts grow with the children in its partition is measured (UseHalfChildren).
+func HalfChildren(d *design.Design) *design.Design {
+	return scaled(d, true)
+}
+
+// UseHalfChildren reports whether a query whose scope held n1 documents seeded and n2 at HalfScale,
+// and grows by growth to production, is fitted against HalfChildren instead: its scope did not
+// shrink at HalfScale (a key value's own documents), yet it changes at production.
+func UseHalfChildren(n1, n2, growth float64) bool {
+	return n2 >= n1 && n1 > 0 && math.Abs(growth-1) > 1e-9
+}
+
+func scaled(d *design.Design, children bool) *design.Design {
+	h := *d
+	h.Containers = make([]design.Container, len(d.Containers))
+	for i, c := range d.Containers {
+		c.Documents = slices.Clone(c.Documents)
+		for j := range c.Documents {
+			dt := &c.Documents[j]
+			switch {
+			case children && dt.Parent != nil:
+				pa := *dt.Parent
+				pa.Per.Min = (pa.Per.Min + 1) / 2
+				pa.Per.Max = max((pa.Per.Max+1)/2, pa.Per.Min)
+				dt.Parent = &pa
+			case !children:
+				if dt.Count > 0 {
+					dt.Count = max(1, dt.Count/2)
+				}
+				dt.Fields = halfFields(dt.Fields)
+			}
+		}
+		h.Containers[i] = c
+	}
+	return &h
+}
+
+func halfFields(fs design.Fields) design.Fields {
+	out := slices.Clone(fs)
+	for i := range out {
+		out[i].Field = halfField(out[i].Field)
+	}
+	return out
+}
+
+func halfField(f design.Field) design.Field {
+	if f.Cardinality > 0 {
+		f.Cardinality = max(1, f.Cardinality/2)
+	}
+	if f.Of != nil {
+		of := halfField(*f.Of)
+		f.Of = &of
+	}
+	if len(f.Object) > 0 {
+		f.Object = halfFields(f.Object)
+	}
+	return f
+}
