@@ -48,7 +48,8 @@ func TestStreamedOrderPagesMatchFullExecution(t *testing.T) {
 	}
 	send("POST", "/dbs", nil, `{"id":"db"}`)
 	send("POST", "/dbs/db/colls", nil, `{"id":"c","partitionKey":{"paths":["/pk"],"kind":"Hash","version":2},"defaultTtl":-1,
-		"indexingPolicy":{"includedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/v","order":"ascending"},{"path":"/w","order":"descending"}]]}}`)
+		"indexingPolicy":{"includedPaths":[{"path":"/*"}],"compositeIndexes":[[{"path":"/v","order":"ascending"},{"path":"/w","order":"descending"}],
+		[{"path":"/pk","order":"ascending"},{"path":"/v","order":"descending"}],[{"path":"/w","order":"ascending"},{"path":"/v","order":"ascending"}]]}}`)
 	rng := rand.New(rand.NewSource(17))
 	vals := []string{`null`, `true`, `false`, `0`, `1.5`, `-2`, `"a"`, `"B"`, `""`, `[1]`, `[]`, `{"k":1}`}
 	pks := []string{"p0", "p1", "p2"}
@@ -105,7 +106,7 @@ func TestStreamedOrderPagesMatchFullExecution(t *testing.T) {
 				src.list = &lp.docs
 			}
 		}
-		res, err := sql.Execute(q, plainSource{src}, sql.Options{Policy: c.policy})
+		res, err := sql.Execute(q, plainSource{src}, sql.Options{Policy: c.policy, Whole: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -159,9 +160,25 @@ func TestStreamedOrderPagesMatchFullExecution(t *testing.T) {
 	}
 	sels := []string{"*", "c.id", "VALUE c.id", "VALUE c.w", "c.id, c.v"}
 	orders := []string{"c.v", "c.v DESC", "c.w", "c.w DESC", "c.v ASC, c.w DESC", "c.v DESC, c.w ASC"}
+	// Filters that stream: an equality leading a composite index (the partition key's included, the
+	// common single-partition ORDER BY), a range on the first ORDER BY path, a filter the index does
+	// not serve; and one that does not stream.
+	wheres := []string{"", "", "c.pk = 'p1'", "c.w = 1", "c.v > 0", "c.v <= 'a'", "c.v >= 1.5 AND c.v < 9",
+		"UPPER(c.id) > 'D1'", "c.w = 2 AND LOWER(c.id) != 'd002'", "c.w IN (0, 2)"}
 	for _, lpk := range []string{"", "p1"} {
-		for range 40 {
-			text := fmt.Sprintf("SELECT %s FROM c ORDER BY %s", sels[rng.Intn(len(sels))], orders[rng.Intn(len(orders))])
+		for range 80 {
+			where := wheres[rng.Intn(len(wheres))]
+			order := orders[rng.Intn(len(orders))]
+			switch where {
+			case "c.pk = 'p1'":
+				order = []string{"c.v DESC", "c.v DESC, c.w ASC"}[rng.Intn(2)]
+			case "c.w = 1", "c.w = 2 AND LOWER(c.id) != 'd002'":
+				order = "c.v"
+			}
+			if where != "" {
+				where = " WHERE " + where
+			}
+			text := fmt.Sprintf("SELECT %s FROM c%s ORDER BY %s", sels[rng.Intn(len(sels))], where, order)
 			switch rng.Intn(3) {
 			case 1:
 				text = fmt.Sprintf("SELECT TOP %d %s", rng.Intn(60), text[len("SELECT "):])

@@ -148,7 +148,13 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 		}
 	case len(a.OrderBy) > 0:
 		if a.Top >= 0 && len(a.Joins) == 0 && !a.Shape.Distinct {
-			loaded = math.Min(loadedAll, float64(a.Top))
+			// The walk loads documents in order until TOP of them match: all of the first TOP when
+			// the index serves every filter, more when a filter is evaluated on each one.
+			need := float64(a.Top)
+			if matched > 0 && matched < loadedAll {
+				need = need * loadedAll / matched
+			}
+			loaded = math.Min(loadedAll, need)
 		}
 	case matched > 0:
 		loaded = loadedAll * limit / matched

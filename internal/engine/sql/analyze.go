@@ -198,6 +198,11 @@ func Analyze(q *Query, pol *index.Compiled) Analysis {
 	case err == nil:
 		a.OrderBy = order
 		a.OrderStreams = len(order) > 0 && pl.orderStreams(q, pol, order)
+		if len(order) > 0 && q.where != nil && planStream(q, pl, pol, order, a.OrderStreams) != nil {
+			// A filter on the ORDER BY path, or one the index does not serve, read or evaluated
+			// along the walk in order (ordered.go): Execute walks it whatever the source.
+			a.OrderStreams = true
+		}
 	case errors.As(err, &missing):
 		a.OrderBy = missing.Items
 	case errors.As(err, &excluded):

@@ -84,6 +84,9 @@ type Options struct {
 	// (ordered.go); a query or source that does not stream ignores it and runs whole, unless
 	// Page.After is set, which is then an error.
 	Page *Page
+	// Whole runs the query whole even when its ORDER BY could stream: the reference a streamed
+	// walk is tested against. Its facts are the whole execution's.
+	Whole bool
 }
 
 // Result is the outcome of an execution over one Source.

@@ -105,13 +105,20 @@ func Execute(q *Query, src Source, opts Options) (*Result, error) {
 		return true
 	}
 	streams := len(q.orderBy) > 0 && pl.orderStreams(q, opts.Policy, orderItems)
-	ordered, _ := src.(OrderedSource)
-	walked := false
-	if o := streamOrder(q, streams); o != nil && ordered != nil && q.from != nil {
-		walked = runStreamed(ordered, o, x, lv, pl, res, opts)
+	walked, entries := false, 0
+	if sp := planStream(q, pl, opts.Policy, orderItems, streams); sp != nil && !opts.Whole && src != nil {
+		ordered, _ := src.(OrderedSource)
+		if ordered == nil && q.where != nil {
+			// A filtered ORDER BY is charged as its walk (below), whatever the source keeps.
+			ordered = sortedSource{src}
+		}
+		if ordered != nil {
+			entries, walked = runStreamed(ordered, sp, x, lv, pl, res, opts)
+		}
 	}
 	if walked {
 		res.Streamed = true
+		streams = true
 	} else if opts.Page != nil && opts.Page.After != nil {
 		return nil, errors.New("execute: a page to resume, but the query does not stream from this source")
 	} else if q.from == nil {
@@ -159,7 +166,11 @@ func Execute(q *Query, src Source, opts Options) (*Result, error) {
 		f.IndexLookups++
 	}
 	var matched int
-	f.IndexReads, matched = countIndexReads(q, pl, opts.Policy, src, x, streams)
+	if !walked {
+		// A walk read only the entries it walked (added below); anything else counts each served
+		// predicate's entries over every document in scope.
+		f.IndexReads, matched = countIndexReads(q, pl, opts.Policy, src, x, streams)
+	}
 	if x.err != nil {
 		return nil, x.err
 	}
@@ -179,17 +190,20 @@ func Execute(q *Query, src Source, opts Options) (*Result, error) {
 		if streams {
 			// The index hands documents over in order: a plan without grouping stops loading them once
 			// TOP or OFFSET+LIMIT items are produced.
-			if len(q.joins) == 0 && !q.distinct && lv.cap >= 0 && f.DocsLoaded > lv.cap {
+			if (!walked || q.where == nil) && len(q.joins) == 0 && !q.distinct && lv.cap >= 0 && f.DocsLoaded > lv.cap {
 				if f.DocsLoaded > 0 {
 					f.BytesLoaded = f.BytesLoaded * int64(lv.cap) / int64(f.DocsLoaded)
 				}
 				f.DocsLoaded = lv.cap
 			}
+			if !walked || q.where == nil {
+				entries = f.DocsLoaded
+			}
 			kind := "order"
-			if len(q.conjuncts) > 0 {
+			if len(pl.eqPaths) > 0 {
 				kind = "composite" // the equalities and the ORDER BY paths, one composite index
 			}
-			f.IndexReads = append(f.IndexReads, cost.IndexRead{Kind: kind, Predicate: orderText(q), Index: orderIndex(opts.Policy, pl, orderItems), Entries: f.DocsLoaded})
+			f.IndexReads = append(f.IndexReads, cost.IndexRead{Kind: kind, Predicate: orderText(q), Index: orderIndex(opts.Policy, pl, orderItems), Entries: entries})
 		} else {
 			f.SortedInMemory = lv.sorted
 		}
@@ -201,15 +215,22 @@ func Execute(q *Query, src Source, opts Options) (*Result, error) {
 	return res, nil
 }
 
-// runStreamed executes a query whose ORDER BY streams (streamOrder) by walking src in its order
-// from opts.Page.After, and stops once TOP or OFFSET+LIMIT is complete or the page is full: the
-// facts are those of the documents walked (each loaded once, as the service's index walk loads
-// it). With a page, a document whose item does not fit ends the walk uncounted and sets
-// res.Next to resume after the last item returned. It reports false, having done nothing, when src
-// keeps no such order.
-func runStreamed(src OrderedSource, o *Order, x *execCtx, lv *level, pl *plan, res *Result, opts Options) bool {
+// runStreamed executes a query whose ORDER BY streams (planStream) by walking src in its order
+// from opts.Page.After (or from the plan's prefix and bound), and stops once TOP or OFFSET+LIMIT is
+// complete, the page is full or the walk leaves the prefix or passes the bound. Each document
+// walked is filtered with WHERE as runTop filters it and counted as runTop counts it (loaded when
+// the served filters pass, evaluated when a residual filter runs on it), as the service's index
+// walk loads it; entries is the number of index entries the walk read, one per document walked.
+// With a page, a document whose item does not fit ends the walk uncounted and sets res.Next to
+// resume after the last document counted. ok is false, having done nothing, when src keeps no such
+// order or the plan's constants cannot be sought (the query then runs whole).
+func runStreamed(src OrderedSource, sp *streamPlan, x *execCtx, lv *level, pl *plan, res *Result, opts Options) (entries int, ok bool) {
+	w, ok := sp.walkRange(x)
+	if !ok {
+		return 0, false
+	}
 	pg := opts.Page
-	var after *Cursor
+	after := w.start
 	if pg != nil && pg.After != nil {
 		after = pg.After
 		lv.skip = 0 // the first page returned an item, so it was past OFFSET
@@ -218,20 +239,53 @@ func runStreamed(src OrderedSource, o *Order, x *execCtx, lv *level, pl *plan, r
 		}
 	}
 	if lv.remaining == 0 {
-		return true
+		return 0, true
 	}
 	slot := lv.q.from.slot
 	var bytes int64
 	var last *Cursor
 	more := false
-	ok := src.WalkOrdered(o, after, func(d *Document, at *Cursor) bool {
+	filter := func() (loaded, pass bool) {
+		x.countFn = false
+		defer func() { x.countFn = true }()
+		for _, c := range pl.served {
+			if b, ok := truth(x.eval(c)); !ok || !b {
+				return false, false
+			}
+		}
+		x.countFn = true
+		for _, c := range pl.residual {
+			if b, ok := truth(x.eval(c)); !ok || !b {
+				return true, false
+			}
+		}
+		return true, true
+	}
+	ok = src.WalkOrdered(sp.order, after, func(d *Document, at *Cursor) bool {
+		switch w.visit(at.vals) {
+		case -1:
+			return true
+		case 1:
+			return false
+		}
 		if !x.step() {
 			return false
 		}
 		x.env[slot] = d.Body
-		v, has := lv.project()
-		if x.err != nil {
-			return false
+		loaded, pass := true, true
+		if lv.q.where != nil {
+			loaded, pass = filter()
+			if x.err != nil {
+				return false
+			}
+		}
+		var v any
+		has := false
+		if pass {
+			v, has = lv.project()
+			if x.err != nil {
+				return false
+			}
 		}
 		if has && lv.skip == 0 && pg != nil {
 			var n int64
@@ -248,23 +302,38 @@ func runStreamed(src OrderedSource, o *Order, x *execCtx, lv *level, pl *plan, r
 			}
 			bytes += n
 		}
-		docFacts{loaded: true, size: d.Size, rows: 1, fullScan: pl.fullScan}.addTo(&res.Facts)
+		entries++
+		last = at
+		docFacts{loaded: loaded, evaluated: loaded && len(pl.residual) > 0, size: d.Size, rows: 1, fullScan: pl.fullScan}.addTo(&res.Facts)
 		if !has {
 			return true
 		}
-		before := len(res.Items)
-		cont := lv.push(v)
-		if len(res.Items) > before {
-			last = at
-		}
-		return cont && x.err == nil
+		return lv.push(v) && x.err == nil
 	})
 	if !ok {
-		return false
+		return 0, false
 	}
 	if more {
 		res.Next = last
 	}
+	return entries, true
+}
+
+// sortedSource keeps a plain Source's documents in an order for one execution, so that a query
+// whose ORDER BY streams is executed, and charged, as over a source that keeps its indexes.
+type sortedSource struct {
+	Source
+}
+
+func (s sortedSource) WalkOrdered(o *Order, after *Cursor, fn func(d *Document, at *Cursor) bool) bool {
+	ix := NewOrderIndex[*Document](o)
+	var seq uint64
+	s.Scan(func(d *Document) bool {
+		ix.Add(d.Body, seq, d)
+		seq++
+		return true
+	})
+	ix.Walk(after, fn)
 	return true
 }
 

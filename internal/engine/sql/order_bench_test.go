@@ -34,13 +34,26 @@ func storedSize(item any) (int64, bool) {
 //
 //   - top10: SELECT TOP 10 … ORDER BY, the index-order query an SDK pages;
 //   - firstpage: the first page (100 items, the service's default) of ORDER BY without TOP;
-//   - excludedscan: an equality on a path the policy excludes, a full scan.
+//   - excludedscan: an equality on a path the policy excludes, a full scan;
+//   - eqtop10: TOP 10 with an equality filter (a third of the documents) served with the ORDER BY
+//     by a composite index (status ASC, n DESC): a walk from the equality's prefix;
+//   - lpktop10: TOP 10 in one logical partition (every document's pk is "k1") with the equality on
+//     the partition key and a composite index (pk ASC, n DESC), the common single-partition ORDER BY.
 //
 // The source keeps its ORDER BY indexes as the engine's does (an OrderIndex per order, built on
 // first use): one execution of each query before the measured batches builds them, as the first
 // query of a container does in the engine.
+var benchParams = map[string]any{"@k": "k1"}
+
 func BenchmarkOrderByGrowth(b *testing.B) {
 	excl, err := index.Compile(index.Policy{IncludedPaths: []index.Path{{Path: "/*"}}, ExcludedPaths: []index.Path{{Path: "/status/?"}}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	comp, err := index.Compile(index.Policy{IncludedPaths: []index.Path{{Path: "/*"}}, CompositeIndexes: [][]index.CompositePath{
+		{{Path: "/status", Order: "ascending"}, {Path: "/n", Order: "descending"}},
+		{{Path: "/pk", Order: "ascending"}, {Path: "/n", Order: "descending"}},
+	}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -52,6 +65,8 @@ func BenchmarkOrderByGrowth(b *testing.B) {
 		{"top10", "SELECT TOP 10 * FROM c ORDER BY c.n DESC", nil, nil},
 		{"firstpage", "SELECT * FROM c ORDER BY c.n", nil, &Page{Size: 100, MaxBytes: 4 << 20}},
 		{"excludedscan", "SELECT VALUE c.id FROM c WHERE c.status = 'held'", excl, nil},
+		{"eqtop10", "SELECT TOP 10 * FROM c WHERE c.status = 'held' ORDER BY c.n DESC", comp, nil},
+		{"lpktop10", "SELECT TOP 10 * FROM c WHERE c.pk = @k ORDER BY c.n DESC", comp, nil},
 	}
 	queries := make([]*Query, len(cases))
 	for i, c := range cases {
@@ -68,9 +83,13 @@ func BenchmarkOrderByGrowth(b *testing.B) {
 			per[i] = make([]time.Duration, len(sizes))
 		}
 		for si, n := range sizes {
-			src := newOrderedSource(benchDocs(b, n))
+			docs := benchDocs(b, n)
+			for _, d := range docs {
+				d.Body["pk"] = "k1" // one logical partition: the source is its documents
+			}
+			src := newOrderedSource(docs)
 			for ci, c := range cases { // builds the ORDER BY indexes
-				if _, err := Execute(queries[ci], src, Options{Policy: c.pol, SizeOf: storedSize, Page: c.page}); err != nil {
+				if _, err := Execute(queries[ci], src, Options{Policy: c.pol, SizeOf: storedSize, Page: c.page, Params: benchParams}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -82,7 +101,7 @@ func BenchmarkOrderByGrowth(b *testing.B) {
 				for {
 					start := cpuNow()
 					for range reps {
-						if _, err := Execute(queries[ci], src, Options{Policy: c.pol, SizeOf: storedSize, Page: c.page}); err != nil {
+						if _, err := Execute(queries[ci], src, Options{Policy: c.pol, SizeOf: storedSize, Page: c.page, Params: benchParams}); err != nil {
 							b.Fatal(err)
 						}
 					}
@@ -95,7 +114,7 @@ func BenchmarkOrderByGrowth(b *testing.B) {
 				for range 5 {
 					start := cpuNow()
 					for range reps {
-						if _, err := Execute(queries[ci], src, Options{Policy: c.pol, SizeOf: storedSize, Page: c.page}); err != nil {
+						if _, err := Execute(queries[ci], src, Options{Policy: c.pol, SizeOf: storedSize, Page: c.page, Params: benchParams}); err != nil {
 							b.Fatal(err)
 						}
 					}

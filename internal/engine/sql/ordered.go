@@ -1,8 +1,12 @@
 package sql
 
 import (
+	"math"
+	"slices"
 	"strings"
 
+	"github.com/cosmosdv/validate/internal/engine/index"
+	"github.com/cosmosdv/validate/internal/jsonorder"
 	"github.com/google/btree"
 )
 
@@ -67,9 +71,10 @@ func (o *Order) value(e expr, body map[string]any) any {
 	return Undefined
 }
 
-// compare orders two documents' values, each item in its direction; 0 when they tie.
+// compare orders two documents' values, each item in its direction, over the items both have
+// (a bound's values may be a prefix); 0 when they tie.
 func (o *Order) compare(a, b []any) int {
-	for k := range a {
+	for k := range min(len(a), len(b)) {
 		if c := orderCompare(a[k], b[k]); c != 0 {
 			if o.desc[k] {
 				return -c
@@ -85,12 +90,17 @@ func (o *Order) compare(a, b []any) int {
 type Cursor struct {
 	vals []any
 	seq  uint64
+	// bound, when not 0, makes the cursor a position between documents rather than a document: -1
+	// before every document whose leading values equal vals (which may be fewer than the order's
+	// items), +1 after all of them. A walk from a bound starts at the first document past it.
+	bound int8
 }
 
 type orderEntry[T any] struct {
-	vals []any
-	seq  uint64
-	item T
+	vals  []any
+	seq   uint64
+	bound int8
+	item  T
 }
 
 // OrderIndex keeps a source's items (T: its documents, as it stores them) in an Order, ties by
@@ -108,6 +118,9 @@ func NewOrderIndex[T any](o *Order) *OrderIndex[T] {
 	less := func(a, b orderEntry[T]) bool {
 		if c := o.compare(a.vals, b.vals); c != 0 {
 			return c < 0
+		}
+		if a.bound != 0 || b.bound != 0 {
+			return a.bound < b.bound // a bound against a document it ties with on the bound's values
 		}
 		return a.seq < b.seq
 	}
@@ -132,8 +145,8 @@ func (ix *OrderIndex[T]) Walk(after *Cursor, fn func(item T, at *Cursor) bool) {
 		ix.t.Ascend(visit)
 		return
 	}
-	ix.t.AscendGreaterOrEqual(orderEntry[T]{vals: after.vals, seq: after.seq}, func(e orderEntry[T]) bool {
-		if e.seq == after.seq && ix.o.compare(e.vals, after.vals) == 0 {
+	ix.t.AscendGreaterOrEqual(orderEntry[T]{vals: after.vals, seq: after.seq, bound: after.bound}, func(e orderEntry[T]) bool {
+		if after.bound == 0 && e.seq == after.seq && ix.o.compare(e.vals, after.vals) == 0 {
 			return true // the cursor's own item
 		}
 		return visit(e)
@@ -162,15 +175,42 @@ type Page struct {
 	Emitted int
 }
 
-// streamOrder returns the Order a query's ORDER BY streams in from an OrderedSource, or nil when the
-// query needs every document: a top-level query over the container's documents (FROM c), no WHERE
-// (with a filter the index walk would read entries the page does not use, and the service's facts
-// for it are counted over the whole result), JOIN, GROUP BY, aggregate, DISTINCT or search score,
-// and a projection of paths, literals and array or object constructors only (no function calls or
-// subqueries, whose calls and errors are counted over every row).
-func streamOrder(q *Query, streams bool) *Order {
-	if !streams || q.from == nil || q.from.in || q.where != nil || len(q.joins) > 0 || len(q.groupBy) > 0 ||
-		len(q.aggs) > 0 || q.distinct || len(q.orderBy) == 0 {
+// streamPlan is how an ORDER BY streams from an OrderedSource: the order to walk, the equality
+// filters whose values lead it (a composite index with the equality paths first, walked from their
+// prefix) and the range filters on its first ORDER BY path (the walk starts at one bound and stops
+// past the other). Every document walked is filtered with the whole WHERE clause; a conjunct the
+// index does not serve is evaluated on each document the walk loads.
+type streamPlan struct {
+	order *Order
+	eqs   []expr // the constants of the leading equality items, in order
+	lo    *walkBound
+	hi    *walkBound
+}
+
+// walkBound is a constant bound on the first ORDER BY path's values (in ascending value order).
+type walkBound struct {
+	val  expr
+	incl bool
+}
+
+// planStream returns how q's ORDER BY streams from an OrderedSource, or nil when the query needs
+// every document. It streams a top-level query over the container's documents (FROM c) without
+// JOIN, GROUP BY, aggregate, DISTINCT or search score, whose projection is paths, literals and
+// array or object constructors only (no function calls or subqueries, whose calls and errors are
+// counted over every row), and whose WHERE clause, if any, has only conjuncts of these kinds:
+//
+//   - an equality on a path that is not an ORDER BY path, the index serving it, when a composite
+//     index holds the equality paths first and then the ORDER BY paths (streams: the index's
+//     order, as the cost model has it);
+//   - a comparison (=, <, <=, >, >=, !=) or BETWEEN of the first ORDER BY path with a constant,
+//     the index serving it: the ORDER BY's own index, read from the bound;
+//   - a predicate the index does not serve (evaluated on each document the walk loads).
+//
+// A served predicate of any other kind (IN, a range on another path, CONTAINS, an OR, ...) leaves
+// the query to the full execution, and to the cost model's reading of it (plan.orderStreams).
+func planStream(q *Query, pl *plan, pol *index.Compiled, order []index.OrderItem, streams bool) *streamPlan {
+	if q.from == nil || q.from.in || len(q.joins) > 0 || len(q.groupBy) > 0 ||
+		len(q.aggs) > 0 || q.distinct || len(q.orderBy) == 0 || len(order) != len(q.orderBy) {
 		return nil
 	}
 	if _, ok := q.from.src.(*root); !ok {
@@ -183,24 +223,262 @@ func streamOrder(q *Query, streams bool) *Order {
 			}
 		}
 	}
-	o := &Order{slot: q.from.slot}
-	parts := make([]string, len(q.orderBy))
-	for i, it := range q.orderBy {
+	for _, it := range q.orderBy {
 		if it.rank {
 			return nil
 		}
-		if _, ok := pathOf(it.e, q.slotPaths); !ok {
+	}
+	sp := &streamPlan{}
+	var eqExprs []expr
+	var eqItems []index.OrderItem
+	if q.where != nil {
+		served := map[expr]bool{}
+		for _, c := range pl.served {
+			served[c] = true
+		}
+		inOrder := func(p []string) int {
+			for i, it := range order {
+				if slices.Equal(it.Path, p) {
+					return i
+				}
+			}
+			return -1
+		}
+		for _, c := range q.conjuncts {
+			if !served[c] {
+				continue // residual: evaluated on each document walked
+			}
+			switch b := c.(type) {
+			case *binary:
+				p, val, ok := pathConst(q, b)
+				if !ok {
+					return nil
+				}
+				switch inOrder(p) {
+				case 0:
+					op := b.op
+					if _, onLeft := pathOf(b.l, q.slotPaths); !onLeft {
+						op = mirrored(op)
+					}
+					switch op {
+					case "=":
+						sp.bound(val, true, val, true)
+					case ">", ">=":
+						sp.bound(val, op == ">=", nil, false)
+					case "<", "<=":
+						sp.bound(nil, false, val, op == "<=")
+					}
+				case -1:
+					if b.op != "=" {
+						return nil
+					}
+					if !slices.ContainsFunc(eqItems, func(it index.OrderItem) bool { return slices.Equal(it.Path, p) }) {
+						eqItems = append(eqItems, index.OrderItem{Path: p})
+						if _, onLeft := pathOf(b.l, q.slotPaths); onLeft {
+							eqExprs = append(eqExprs, b.l)
+						} else {
+							eqExprs = append(eqExprs, b.r)
+						}
+						sp.eqs = append(sp.eqs, val)
+					}
+				default:
+					return nil
+				}
+			case *between:
+				p, ok := pathOf(b.x, q.slotPaths)
+				if !ok || len(order) == 0 || !slices.Equal(p, order[0].Path) || !isConst(b.lo) || !isConst(b.hi) {
+					return nil
+				}
+				sp.bound(b.lo, true, b.hi, true)
+			default:
+				return nil
+			}
+		}
+		if len(eqItems) > 0 && !hasCompositeAnyDir(pol, eqItems, order) {
 			return nil
 		}
+	} else if !streams {
+		return nil
+	}
+	o := &Order{slot: q.from.slot}
+	parts := make([]string, 0, len(eqExprs)+len(q.orderBy))
+	for _, e := range eqExprs {
+		o.exprs = append(o.exprs, e)
+		o.desc = append(o.desc, false)
+		parts = append(parts, e.String())
+	}
+	for _, it := range q.orderBy {
 		o.exprs = append(o.exprs, it.e)
 		o.desc = append(o.desc, it.desc)
-		parts[i] = it.e.String() // the path as written, array positions included
+		part := it.e.String() // the path as written, array positions included
 		if it.desc {
-			parts[i] += " DESC"
+			part += " DESC"
 		}
+		parts = append(parts, part)
 	}
 	o.key = strings.Join(parts, ",")
-	return o
+	sp.order = o
+	return sp
+}
+
+// mirrored is the comparison with its operands swapped (5 < c.b is c.b > 5).
+func mirrored(op string) string {
+	switch op {
+	case "<":
+		return ">"
+	case ">":
+		return "<"
+	case "<=":
+		return ">="
+	case ">=":
+		return "<="
+	}
+	return op
+}
+
+// bound narrows the walk to the values between lo and hi (nil: unbounded on that side). The first
+// bound of each side is kept; a second filter on the same side is evaluated on each document.
+func (sp *streamPlan) bound(lo expr, loIncl bool, hi expr, hiIncl bool) {
+	if lo != nil && sp.lo == nil {
+		sp.lo = &walkBound{val: lo, incl: loIncl}
+	}
+	if hi != nil && sp.hi == nil {
+		sp.hi = &walkBound{val: hi, incl: hiIncl}
+	}
+}
+
+// hasCompositeAnyDir reports whether a composite index holds the equality paths (in either
+// direction: an equality path holds one value) followed by the ORDER BY items.
+func hasCompositeAnyDir(pol *index.Compiled, eqs, order []index.OrderItem) bool {
+	if len(eqs) > 8 {
+		return false
+	}
+	want := append(append([]index.OrderItem{}, eqs...), order...)
+	for mask := 0; mask < 1<<len(eqs); mask++ {
+		for i := range eqs {
+			want[i].Desc = mask&(1<<i) != 0
+		}
+		if pol.HasComposite(want) {
+			return true
+		}
+	}
+	return false
+}
+
+// walkRange is a streamPlan's bounds evaluated for one execution: where the walk starts and when
+// it stops. Entries of another type than the bounds' are skipped before them and end the walk
+// after them; a document past the end bound ends it.
+type walkRange struct {
+	start *Cursor
+	eqs   []any
+	pos   int // the first ORDER BY item's position in the order's values
+	desc  bool
+	rank  int // the bounds' type rank; -1 when unbounded
+	lo    any
+	hi    any
+	loIn  bool
+	hiIn  bool
+	hasLo bool
+	hasHi bool
+}
+
+// scalar reports whether v is a value the index keeps as one term an equality or a range can seek.
+func scalar(v any) bool {
+	switch v.(type) {
+	case nil, bool, float64, string:
+		return true
+	}
+	return false
+}
+
+// walkRange evaluates sp's constants; ok is false when an equality's value is not a scalar (the
+// query then runs whole).
+func (sp *streamPlan) walkRange(x *execCtx) (walkRange, bool) {
+	w := walkRange{pos: len(sp.eqs), desc: sp.order.desc[len(sp.eqs)], rank: -1}
+	for _, e := range sp.eqs {
+		v := x.eval(e)
+		if !scalar(v) {
+			return w, false
+		}
+		w.eqs = append(w.eqs, v)
+	}
+	if sp.lo != nil {
+		if v := x.eval(sp.lo.val); scalar(v) {
+			w.lo, w.loIn, w.hasLo, w.rank = v, sp.lo.incl, true, jsonorder.Rank(v)
+		}
+	}
+	if sp.hi != nil {
+		if v := x.eval(sp.hi.val); scalar(v) && (w.rank < 0 || jsonorder.Rank(v) == w.rank) {
+			w.hi, w.hiIn, w.hasHi, w.rank = v, sp.hi.incl, true, jsonorder.Rank(v)
+		}
+	}
+	// Start at the bound the walk meets first: the lower in ascending order, the upper in
+	// descending; without it, at the least value of the bounds' type where there is one.
+	vals := append([]any{}, w.eqs...)
+	first, incl, has := w.lo, w.loIn, w.hasLo
+	if w.desc {
+		first, incl, has = w.hi, w.hiIn, w.hasHi
+	}
+	if !has && w.rank >= 0 && !w.desc {
+		first, incl, has = leastOfRank(w.rank), true, true
+	}
+	if has {
+		vals = append(vals, first)
+	}
+	if len(vals) > 0 {
+		w.start = &Cursor{vals: vals, bound: -1}
+		if has && !incl {
+			w.start.bound = 1
+		}
+	}
+	return w, x.err == nil
+}
+
+// leastOfRank is the least value of a scalar type rank.
+func leastOfRank(r int) any {
+	switch r {
+	case jsonorder.RankBool:
+		return false
+	case jsonorder.RankNumber:
+		return math.Inf(-1)
+	case jsonorder.RankString:
+		return ""
+	}
+	return nil
+}
+
+// visit tells what to do with an entry of the walk: walk it (0), skip it uncounted, as a seek
+// would have (-1), or end the walk before it (1).
+func (w *walkRange) visit(vals []any) int {
+	for i, v := range w.eqs {
+		if orderCompare(vals[i], v) != 0 {
+			return 1 // past the equality prefix
+		}
+	}
+	if w.rank < 0 {
+		return 0
+	}
+	v := vals[w.pos]
+	if r := jsonorder.Rank(v); r != w.rank {
+		if (r < w.rank) != w.desc {
+			return -1 // before the bounds' type in the walk's direction
+		}
+		return 1
+	}
+	end, in, has := w.hi, w.hiIn, w.hasHi
+	if w.desc {
+		end, in, has = w.lo, w.loIn, w.hasLo
+	}
+	if has {
+		c := orderCompare(v, end)
+		if w.desc {
+			c = -c
+		}
+		if c > 0 || (c == 0 && !in) {
+			return 1
+		}
+	}
+	return 0
 }
 
 // pureProjection reports whether evaluating e calls no function and runs no subquery.
