@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -46,6 +48,18 @@ type world struct {
 	containers map[string]*azcosmos.ContainerClient
 	docs       *fakeDocs
 	stop       func()
+	queries    queryCounter // query requests sent (query plan requests left out)
+}
+
+// queryCounter is a pipeline policy counting the query requests a client sends.
+type queryCounter struct{ n atomic.Int64 }
+
+func (q *queryCounter) Do(req *policy.Request) (*http.Response, error) {
+	h := req.Raw().Header
+	if strings.HasPrefix(h.Get("Content-Type"), "application/query+json") && h.Get("x-ms-cosmos-is-query-plan-request") == "" {
+		q.n.Add(1)
+	}
+	return req.Next()
 }
 
 func newWorld(t *testing.T) *world {
@@ -62,7 +76,9 @@ func newWorld(t *testing.T) *world {
 	}
 	t.Cleanup(stop)
 	cred, _ := azcosmos.NewKeyCredential(srv.Key())
-	client, err := azcosmos.NewClientWithKey(srv.URL(), cred, &azcosmos.ClientOptions{ClientOptions: policy.ClientOptions{Retry: policy.RetryOptions{MaxRetries: -1}}})
+	w := &world{}
+	client, err := azcosmos.NewClientWithKey(srv.URL(), cred, &azcosmos.ClientOptions{ClientOptions: policy.ClientOptions{
+		Retry: policy.RetryOptions{MaxRetries: -1}, PerCallPolicies: []policy.Policy{&w.queries}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +90,7 @@ func newWorld(t *testing.T) *world {
 		t.Fatal(err)
 	}
 	db, _ := client.NewDatabase("p")
-	w := &world{d: d, containers: map[string]*azcosmos.ContainerClient{}, docs: &fakeDocs{seeded: map[string][]map[string]any{}}, stop: stop}
+	w.d, w.containers, w.docs, w.stop = d, map[string]*azcosmos.ContainerClient{}, &fakeDocs{seeded: map[string][]map[string]any{}}, stop
 	for _, c := range d.Containers {
 		kind, version := azcosmos.PartitionKeyKindHash, 2
 		if len(c.PartitionKey) > 1 {
@@ -296,5 +312,29 @@ func TestRunPatterns_StopsOnTargetFailureAndCancel(t *testing.T) {
 	_, _, err := RunPatterns(context.Background(), w.d, w.containers, w.docs, Options{Samples: 1})
 	if !sdk.IsInfrastructure(err) {
 		t.Errorf("stopped target: err = %v, want an infrastructure error", err)
+	}
+}
+
+// TestRunPatterns_QueryWarmsUpOnce: a query pattern is executed once before its samples, and that
+// execution is not among them; point operations are not.
+func TestRunPatterns_QueryWarmsUpOnce(t *testing.T) {
+	w := newWorld(t)
+	before := w.queries.n.Load()
+	pats, _, err := w.run(t,
+		design.AccessPattern{ID: "Q", Container: "Users", Op: design.OpQuery, Sample: "user", PartitionKey: []string{"{userId}"},
+			Query: "SELECT * FROM c WHERE c.userId = @u", Params: map[string]any{"@u": "{userId}"}},
+		design.AccessPattern{ID: "R", Container: "Users", Op: design.OpRead, Sample: "user"},
+	)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(pats[0].Executions); n != 3 {
+		t.Fatalf("query samples = %d, want 3", n)
+	}
+	if sent := w.queries.n.Load() - before; sent != 4 {
+		t.Errorf("query requests = %d, want 4 (one warm-up and three samples)", sent)
+	}
+	if n := len(pats[1].Executions); n != 3 {
+		t.Errorf("read samples = %d, want 3", n)
 	}
 }

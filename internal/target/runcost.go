@@ -128,6 +128,9 @@ func EstimateRunCost(d *design.Design, samples int) RunCost {
 		if p.Samples > 0 {
 			n = p.Samples
 		}
+		if p.Op == design.OpQuery {
+			n++ // the probe's warm-up execution (probe.RunPatterns)
+		}
 		ru := float64(n) * math.Max(p.Estimate.RU, 1)
 		out.ProbeRU += ru
 		perContainer[p.Container] += ru
