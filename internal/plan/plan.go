@@ -110,12 +110,15 @@ type Container struct {
 	StorageBasis string `json:"storageBasis"`
 	// ProductionScale is true when the design states a production scale for this container
 	// (production counts or a storage figure): queries are judged projected to it.
-	ProductionScale bool         `json:"productionScale"`
-	Documents       []Document   `json:"documents"`
-	AvgRUs          float64      `json:"avgRUs"`
-	PeakRUs         float64      `json:"peakRUs"`
-	Designed        Throughput   `json:"designed"`
-	DesignedCost    cost.Monthly `json:"designedCost"`
+	ProductionScale bool       `json:"productionScale"`
+	Documents       []Document `json:"documents"`
+	AvgRUs          float64    `json:"avgRUs"`
+	PeakRUs         float64    `json:"peakRUs"`
+	// LoadBasis says which charges AvgRUs and PeakRUs (and so the recommended mode, the cost and
+	// the capacity warnings) rest on: LoadProduction or LoadSeeded.
+	LoadBasis    string       `json:"loadBasis"`
+	Designed     Throughput   `json:"designed"`
+	DesignedCost cost.Monthly `json:"designedCost"`
 	// Options prices every mode sized for the peak; Recommended is the cheapest feasible one.
 	Options     []cost.Monthly `json:"options"`
 	Recommended Throughput     `json:"recommended"`
@@ -128,6 +131,16 @@ type Container struct {
 	BusiestRUs      float64  `json:"busiestLogicalPartitionRUs"`
 	BusiestGB       float64  `json:"busiestLogicalPartitionGB"`
 }
+
+// The charges a container's load rests on (Container.LoadBasis).
+const (
+	// LoadProduction: the design states a production scale; queries are charged as projected to
+	// it, point operations and change feeds at their seeded charge (which does not change with
+	// scale).
+	LoadProduction = "production"
+	// LoadSeeded: no production scale is stated, so production scale is the seeded one.
+	LoadSeeded = "seeded"
+)
 
 // Throughput is a mode and its RU/s (manual RU/s or autoscale max; 0 for serverless).
 type Throughput struct {
@@ -270,7 +283,7 @@ func (b *builder) sizeContainers() error {
 				Message: fmt.Sprintf("%v: planned as if every path were indexed", err)})
 		}
 		st := &cstate{s: &sizer{d: d, c: c, pol: pol, seeded: seeded}, ests: map[string]docEstimate{}}
-		cp := &Container{Name: c.Name, PartitionKey: c.PartitionKey}
+		cp := &Container{Name: c.Name, PartitionKey: c.PartitionKey, LoadBasis: LoadSeeded}
 		for j := range c.Documents {
 			dt := &c.Documents[j]
 			e := st.s.estimate(dt)
@@ -366,6 +379,7 @@ func (b *builder) productionCounts(st *cstate, seededGB float64, anyStated bool)
 	}
 	st.plan.ProductionScale = st.stated
 	if st.stated {
+		st.plan.LoadBasis = LoadProduction
 		st.ps = &sizer{d: st.s.d, c: st.s.c, pol: st.s.pol, seeded: st.s.seeded, prod: st.prod}
 		for i := range st.s.c.Documents {
 			full, _ := st.ps.partitionDist(&st.s.c.Documents[i])
@@ -504,6 +518,13 @@ func (b *builder) addPatterns() error {
 		// storage are at production scale, as the engine simulates them.
 		pp, qw := estimatePattern(rc, st.s, st.ests, ap, st.plan.Partitions)
 		b.project(st, ap, &pp)
+		// The load is production's when the design states it: a query's projected charge (point
+		// operations do not change with scale), so that throughput, hot partitions and cost are
+		// sized for the documents the container will hold, not the few thousand seeded.
+		if pp.JudgedOn == "projected" {
+			pp.AvgRUs = round(cost.RUPerSecond(pp.ProductionRU, pp.AvgRPS), 2)
+			pp.PeakRUs = round(cost.RUPerSecond(pp.ProductionRU, pp.PeakRPS), 2)
+		}
 		p.Patterns = append(p.Patterns, pp)
 		st.plan.AvgRUs += pp.AvgRUs
 		st.plan.PeakRUs += pp.PeakRUs
@@ -554,9 +575,17 @@ func (b *builder) price(st *cstate) {
 	}
 	if cp.Designed.Mode != cost.Serverless && float64(cp.Designed.RU) < cp.PeakRUs {
 		p.Warnings = append(p.Warnings, Warning{Code: "throughput-short", Subject: c.Name,
-			Message: fmt.Sprintf("designed %s %d RU/s is below the modeled peak of %.0f RU/s", cp.Designed.Mode, cp.Designed.RU, cp.PeakRUs)})
+			Message: fmt.Sprintf("designed %s %d RU/s is below the modeled peak of %.0f RU/s %s", cp.Designed.Mode, cp.Designed.RU, cp.PeakRUs, loadWords(cp))})
 	}
 
+}
+
+// loadWords says which figures a container's capacity warnings rest on.
+func loadWords(cp *Container) string {
+	if cp.LoadBasis == LoadProduction {
+		return "(at production scale: queries' projected charges and production document counts; point operations do not change with scale)"
+	}
+	return "(at the seeded scale: the design states no production scale)"
 }
 
 // costlierNote explains why the cheapest mode that serves the container costs more than its designed
@@ -604,7 +633,7 @@ func (b *builder) hotPartitions(st *cstate) {
 		BusiestRU: st.single, PartitionRU: physical, BusiestGB: busiestGB, PrefixGB: prefixGB,
 		Hierarchical: c.IsHierarchical(), Serverless: cp.Designed.Mode == cost.Serverless})
 	for _, f := range cp.Hot.Findings {
-		p.Warnings = append(p.Warnings, Warning{Code: "hot-partition", Subject: c.Name, Message: f})
+		p.Warnings = append(p.Warnings, Warning{Code: "hot-partition", Subject: c.Name, Message: f + " " + loadWords(cp)})
 	}
 	// The risk follows the utilisation plan prints: a physical partition asked for more than it
 	// serves is a high risk even when it is the only one (its shortfall is throughput-short).
@@ -635,7 +664,7 @@ func assumptions(rc *cost.RateCard, a cost.Account, seedN int64) []string {
 		"serverless bills the average RU/s over the whole month",
 		"document sizes and indexed terms come from the design's generators, plus about 180 bytes of system properties",
 		fmt.Sprintf("query figures are static and rough: document counts are the ones `run --seed %d` seeds and selectivity comes from generator cardinalities, not from executing the query; physical partitions are at production scale", seedN),
-		"with a production scale (documents[].production, storageGB), query figures are also projected to it as run projects them: static facts at the seeded size and at half of it, each fact's growth fitted, evaluated at the documents in scope at production (production counts and key values); estimates of queries are judged on that figure, the container load and monthly cost stay at the seeded charges",
+		"with a production scale (documents[].production, storageGB), query figures are also projected to it as run projects them: static facts at the seeded size and at half of it, each fact's growth fitted, evaluated at the documents in scope at production (production counts and key values); estimates of queries are judged on that figure, and the container load (RU/s, throughput-short, hot partitions, the cheapest mode, monthly cost) rests on it too; point operations keep their charge, which does not change with scale",
 	}
 }
 

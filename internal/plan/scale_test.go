@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/design"
 )
 
@@ -195,5 +196,53 @@ func TestZipfH_Tail(t *testing.T) {
 		if got := zipfH(1e6, skew); math.Abs(got-exact) > 0.001*exact {
 			t.Errorf("skew %g: zipfH(1e6) = %.6f, the sum is %.6f", skew, got, exact)
 		}
+	}
+}
+
+// TestBuild_CapacityAtProductionScale: with a production scale the container's load, its
+// throughput-short warning and its cost rest on each query's production charge (point operations
+// keep theirs); the same design without one is sized on the seeded charges and fits its 400 RU/s.
+func TestBuild_CapacityAtProductionScale(t *testing.T) {
+	d := shopDesign(t, 3)
+	d.AccessPatterns[2].RPS = design.RPS{Avg: 1, Peak: 2} // the every-partition count, once a second
+	p, err := Build(d, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := p.Containers[0]
+	want, seeded := 0.0, 0.0
+	for _, pt := range p.Patterns {
+		judged, _ := pt.Judged()
+		want += judged * pt.PeakRPS
+		seeded += pt.ModelRU * pt.PeakRPS
+	}
+	if c.LoadBasis != LoadProduction || math.Abs(c.PeakRUs-want) > 0.01*want+0.05 {
+		t.Errorf("peak load %.2f RU/s on %q, want the production charges' %.2f RU/s (seeded %.2f)", c.PeakRUs, c.LoadBasis, want, seeded)
+	}
+	if seeded >= 400 || want <= 400 {
+		t.Fatalf("fixture: seeded peak %.0f RU/s, production %.0f RU/s; want them either side of 400", seeded, want)
+	}
+	var msg string
+	for _, w := range p.Warnings {
+		if w.Code == "throughput-short" && w.Subject == "Orders" {
+			msg = w.Message
+		}
+	}
+	if !strings.Contains(msg, "at production scale") {
+		t.Errorf("throughput-short %q: want one that says it is at production scale", msg)
+	}
+	if c.Recommended.Mode != cost.Serverless && float64(c.Recommended.RU) < want {
+		t.Errorf("recommended %+v at $%.2f: want a mode sized for the production peak of %.0f RU/s", c.Recommended, c.MonthlyUSD, want)
+	}
+
+	// Without a production scale, production is the seeded scale: the same design fits.
+	for i := range d.Containers[0].Documents {
+		d.Containers[0].Documents[i].Production = 0
+	}
+	if p, err = Build(d, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if c := p.Containers[0]; c.LoadBasis != LoadSeeded || hasWarning(p, "throughput-short", "Orders") {
+		t.Errorf("no production scale: load on %q, warnings %+v; want seeded, no throughput-short", c.LoadBasis, p.Warnings)
 	}
 }
