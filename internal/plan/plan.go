@@ -238,9 +238,7 @@ type builder struct {
 	seeded map[string]int // document counts per type at the run's seed; nil = averages of the ranges
 	states map[string]*cstate
 	order  []*cstate
-	// seededTotal is the estimated bytes of every container's seeded documents.
-	seededTotal float64
-	seedN       int64
+	seedN  int64
 	// smallerDesign and smallerCounts are the design at the projection's second size and its
 	// seeded counts: [0] HalfScale, [1] HalfChildren; made on first use.
 	smallerDesign [2]*design.Design
@@ -259,6 +257,9 @@ type cstate struct {
 	stated bool
 	prod   map[string]float64
 	ps     *sizer
+	// unstatedScale is the factor from the seeded to the production count of the types that state
+	// no production count (scaleContainers).
+	unstatedScale float64
 	// smaller sizes the same container at the projection's second seeded size: [0] HalfScale,
 	// [1] HalfChildren; made on first use.
 	smaller     [2]*sized
@@ -298,95 +299,11 @@ func (b *builder) sizeContainers() error {
 					Message: fmt.Sprintf("documents of type %s have no %s: they all share one logical partition", dt.Type, strings.Join(c.PartitionKey, ", "))})
 			}
 		}
-		b.seededTotal += st.seeded
 		st.plan = cp
 		b.states[c.Name] = st
 		b.order = append(b.order, st)
 	}
 	return nil
-}
-
-// scaleContainers sets each container's production storage, its documents per type at production,
-// and its physical partitions from the designed throughput and storage.
-func (b *builder) scaleContainers() {
-	d, rc, seededTotal := b.d, b.rc, b.seededTotal
-	// The design's scale is split between containers by production bytes when every document type
-	// states its production count, by seeded bytes otherwise.
-	prodTotal, allStated := 0.0, true
-	for _, st := range b.order {
-		gb, _ := productionGB(st.s, st.ests)
-		prodTotal += gb
-		for i := range st.s.c.Documents {
-			allStated = allStated && st.s.c.Documents[i].Production > 0
-		}
-	}
-	for _, st := range b.order {
-		c := st.s.c
-		seededGB := st.seeded / 1e9
-		prodGB, stated := productionGB(st.s, st.ests)
-		switch {
-		case stated && c.StorageGB <= 0 && d.Scale.StorageGB <= 0:
-			st.plan.StorageGB, st.plan.StorageBasis = prodGB, "production document counts"
-		case c.StorageGB > 0:
-			st.plan.StorageGB, st.plan.StorageBasis = c.StorageGB, "container storageGB"
-		case d.Scale.StorageGB > 0 && allStated && prodTotal > 0:
-			st.plan.StorageGB = d.Scale.StorageGB * prodGB / prodTotal
-			st.plan.StorageBasis = "design scale split by production bytes"
-		case d.Scale.StorageGB > 0 && seededTotal > 0:
-			st.plan.StorageGB = d.Scale.StorageGB * st.seeded / seededTotal
-			st.plan.StorageBasis = "design scale split by estimated seeded bytes"
-		default:
-			st.plan.StorageGB, st.plan.StorageBasis = seededGB, "seeded documents (no scale given)"
-		}
-		if stated && st.plan.StorageBasis != "production document counts" && st.plan.StorageGB > 0 &&
-			(prodGB > 2*st.plan.StorageGB || prodGB < st.plan.StorageGB/2) {
-			b.p.Warnings = append(b.p.Warnings, Warning{Code: "scale-storage", Subject: c.Name,
-				Message: fmt.Sprintf("the production document counts make about %.3g GB at the estimated document sizes, but the %s gives %.3g GB: correct one of them (they should agree within 2×)",
-					prodGB, st.plan.StorageBasis, st.plan.StorageGB)})
-		}
-		b.productionCounts(st, seededGB, stated)
-		// Partitions for the static query estimate: from the designed throughput and storage.
-		mode, ru := designedThroughput(c)
-		st.plan.Designed = Throughput{Mode: mode, RU: ru}
-		st.plan.Partitions = rc.PartitionsFor(mode, st.plan.StorageGB, ru)
-		if c.Partitions > 0 {
-			st.plan.Partitions = c.Partitions
-		}
-	}
-}
-
-// productionCounts sets the container's documents per type at production: a type's stated
-// production count, else its seeded count scaled by the container's storage over its seeded bytes
-// (when the storage comes from a storage figure), else its seeded count.
-func (b *builder) productionCounts(st *cstate, seededGB float64, anyStated bool) {
-	scale := 1.0
-	switch st.plan.StorageBasis {
-	case "container storageGB", "design scale split by production bytes", "design scale split by estimated seeded bytes":
-		if seededGB > 0 {
-			scale, st.stated = st.plan.StorageGB/seededGB, true
-		}
-	}
-	st.stated = st.stated || anyStated
-	st.prod = map[string]float64{}
-	for i := range st.s.c.Documents {
-		dt := &st.s.c.Documents[i]
-		n := st.s.count(dt, 0) * scale
-		if dt.Production > 0 {
-			n = dt.Production
-		}
-		st.prod[dt.Type] = n
-		st.plan.Documents[i].Production = round(n, 0)
-	}
-	st.plan.ProductionScale = st.stated
-	if st.stated {
-		st.plan.LoadBasis = LoadProduction
-		st.ps = &sizer{d: st.s.d, c: st.s.c, pol: st.s.pol, seeded: st.s.seeded, prod: st.prod}
-		for i := range st.s.c.Documents {
-			full, _ := st.ps.partitionDist(&st.s.c.Documents[i])
-			st.plan.Documents[i].ProductionKeyValues = round(full.Card, 0)
-			st.plan.Documents[i].ProductionBusiestShare = full.Share
-		}
-	}
 }
 
 // project sets a pattern's scope growth and, when the design states a production scale, its
@@ -757,20 +674,4 @@ func pricingWarnings(rc *cost.RateCard, pr *design.Pricing) []Warning {
 				v, v/86400, rc.HoursPerMonth.Value, rc.SecondsPerMonthFor.Value, 100*(v-rc.SecondsPerMonthFor.Value)/rc.SecondsPerMonthFor.Value)})
 	}
 	return ws
-}
-
-// productionGB is the container's production storage from its types' production counts (a type
-// without one keeps its seeded count), and whether any type states one.
-func productionGB(s *sizer, ests map[string]docEstimate) (float64, bool) {
-	stated := false
-	total := 0.0
-	for i := range s.c.Documents {
-		dt := &s.c.Documents[i]
-		n := s.count(dt, 0)
-		if dt.Production > 0 {
-			n, stated = dt.Production, true
-		}
-		total += n * ests[dt.Type].Bytes
-	}
-	return total / 1e9, stated
 }
