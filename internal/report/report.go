@@ -94,8 +94,8 @@ type Input struct {
 	// Version is the tool version.
 	Version string
 	// Capacity are plan's capacity warnings for the design at the run's seed (throughput-short,
-	// hot-partition), as the driver got them from the static plan (pipeline.DesignFindings): report
-	// states them as failing findings of the run.
+	// hot-partition; at production scale when the design states one), as the driver got them from
+	// the static plan (pipeline.DesignFindings): report states them as failing findings of the run.
 	Capacity []CapacityWarning
 	// UnknownFields are lint's unknown-field findings of each access pattern's query, as lint prints
 	// them, keyed by access-pattern ID (pipeline.DesignFindings): the advice of a query that found
