@@ -150,7 +150,7 @@ func (b *builder) header() []string {
 		"Drafted by `validate import` from " + src + ".",
 		fmt.Sprintf("%d TODO(import) comments mark what was inferred or could not be mapped: check each one, then run", b.todos),
 		"`validate lint` and `validate run` on this file. Seeded counts are small on purpose; production size",
-		"belongs in scale.storageGB.",
+		"belongs in each type's `production` count and scale.storageGB.",
 	}
 	if len(b.header0) > 0 {
 		h = append(h, "")

@@ -39,6 +39,26 @@ func (b *builder) buildTypes() {
 	}
 	b.sizeCounts()
 	b.productionCounts()
+	b.scaleNote()
+}
+
+// scaleNote tells the reader of a draft with both a storage figure and production counts what lint
+// will check between them, and what a disagreement usually means in a draft: its documents hold
+// only the example fields, so they are smaller than the real ones.
+func (b *builder) scaleNote() {
+	if b.d.Scale.StorageGB <= 0 {
+		return
+	}
+	for _, c := range b.d.Containers {
+		for _, t := range c.Documents {
+			if t.Production > 0 {
+				b.note("scale", "`validate lint` checks this figure against the production counts × the drafted document sizes (within 2×, finding "+
+					"scale-storage). A draft's documents hold only the fields its examples show: when the two disagree, add the real documents' fields "+
+					"(or targetBytes), correct the counts, or, if the figure covers more than these documents, lower it")
+				return
+			}
+		}
+	}
 }
 
 func (b *builder) buildContainer(idx int, ci *contInfo) {

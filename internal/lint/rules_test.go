@@ -295,3 +295,55 @@ accessPatterns:
 		}
 	}
 }
+
+// TestCheck_ScaleStoragePartialCounts: only Big states its production count; scale.storageGB is
+// filled by it first and Small takes the rest by its seeded bytes, so there is no finding (split by
+// seeded bytes, Big's 50 seeded documents would get about 6 of the 230 GB and its ten million
+// stated ones, 23 GB, would be "wrong"). With a figure Big alone overfills, the finding is at
+// scale.storageGB and says which type to give a count.
+func TestCheck_ScaleStoragePartialCounts(t *testing.T) {
+	y := `version: 1
+name: split
+scale: {storageGB: 230}
+containers:
+  - name: Big
+    partitionKey: [/id]
+    documents:
+      - type: doc
+        count: 50
+        production: 10000000
+        fields:
+          body: {gen: text, bytes: 2000}
+  - name: Small
+    partitionKey: [/id]
+    documents:
+      - type: note
+        count: 2000
+        fields:
+          body: {gen: text, bytes: 2000}
+accessPatterns:
+  - {id: AP1, name: read, container: Big, op: read, sample: doc, rps: {avg: 1}, estimate: {ru: 1.5}}
+`
+	d, err := design.Parse([]byte(y), "split.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range Check(d) {
+		if f.Code == "scale-storage" {
+			t.Errorf("false finding: %s", f)
+		}
+	}
+	d, err = design.Parse([]byte(strings.Replace(y, "storageGB: 230", "storageGB: 20", 1)), "split.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range Check(d) {
+		if f.Code == "scale-storage" {
+			got = append(got, f.String())
+		}
+	}
+	if len(got) != 1 || !strings.Contains(got[0], "split.yaml:3:") || !strings.Contains(got[0], "State `production` for note") {
+		t.Errorf("findings %q: want one at scale.storageGB (line 3) asking for note's production count", got)
+	}
+}

@@ -11,7 +11,8 @@ import (
 
 // DesignFindings is what the static tools say about d that a run's report repeats, as plain data
 // for report.Input (report, a stage, imports neither tool): plan's capacity warnings at the run's
-// seed (throughput-short, hot-partition: what `validate plan --seed` prints) and lint's
+// seed (throughput-short, hot-partition: what `validate plan --seed` prints, judged on each query's
+// production charge when the design states a production scale, as the message says) and lint's
 // unknown-field findings of each access pattern's query, as lint prints them, by pattern ID.
 func DesignFindings(d *design.Design, seed int64) (capacity []report.CapacityWarning, unknown map[string][]string) {
 	if p, err := plan.Build(d, plan.Options{Seed: seed}); err == nil {

@@ -110,12 +110,15 @@ type Container struct {
 	StorageBasis string `json:"storageBasis"`
 	// ProductionScale is true when the design states a production scale for this container
 	// (production counts or a storage figure): queries are judged projected to it.
-	ProductionScale bool         `json:"productionScale"`
-	Documents       []Document   `json:"documents"`
-	AvgRUs          float64      `json:"avgRUs"`
-	PeakRUs         float64      `json:"peakRUs"`
-	Designed        Throughput   `json:"designed"`
-	DesignedCost    cost.Monthly `json:"designedCost"`
+	ProductionScale bool       `json:"productionScale"`
+	Documents       []Document `json:"documents"`
+	AvgRUs          float64    `json:"avgRUs"`
+	PeakRUs         float64    `json:"peakRUs"`
+	// LoadBasis says which charges AvgRUs and PeakRUs (and so the recommended mode, the cost and
+	// the capacity warnings) rest on: LoadProduction or LoadSeeded.
+	LoadBasis    string       `json:"loadBasis"`
+	Designed     Throughput   `json:"designed"`
+	DesignedCost cost.Monthly `json:"designedCost"`
 	// Options prices every mode sized for the peak; Recommended is the cheapest feasible one.
 	Options     []cost.Monthly `json:"options"`
 	Recommended Throughput     `json:"recommended"`
@@ -128,6 +131,16 @@ type Container struct {
 	BusiestRUs      float64  `json:"busiestLogicalPartitionRUs"`
 	BusiestGB       float64  `json:"busiestLogicalPartitionGB"`
 }
+
+// The charges a container's load rests on (Container.LoadBasis).
+const (
+	// LoadProduction: the design states a production scale; queries are charged as projected to
+	// it, point operations and change feeds at their seeded charge (which does not change with
+	// scale).
+	LoadProduction = "production"
+	// LoadSeeded: no production scale is stated, so production scale is the seeded one.
+	LoadSeeded = "seeded"
+)
 
 // Throughput is a mode and its RU/s (manual RU/s or autoscale max; 0 for serverless).
 type Throughput struct {
@@ -225,9 +238,7 @@ type builder struct {
 	seeded map[string]int // document counts per type at the run's seed; nil = averages of the ranges
 	states map[string]*cstate
 	order  []*cstate
-	// seededTotal is the estimated bytes of every container's seeded documents.
-	seededTotal float64
-	seedN       int64
+	seedN  int64
 	// smallerDesign and smallerCounts are the design at the projection's second size and its
 	// seeded counts: [0] HalfScale, [1] HalfChildren; made on first use.
 	smallerDesign [2]*design.Design
@@ -246,6 +257,9 @@ type cstate struct {
 	stated bool
 	prod   map[string]float64
 	ps     *sizer
+	// unstatedScale is the factor from the seeded to the production count of the types that state
+	// no production count (scaleContainers).
+	unstatedScale float64
 	// smaller sizes the same container at the projection's second seeded size: [0] HalfScale,
 	// [1] HalfChildren; made on first use.
 	smaller     [2]*sized
@@ -270,7 +284,7 @@ func (b *builder) sizeContainers() error {
 				Message: fmt.Sprintf("%v: planned as if every path were indexed", err)})
 		}
 		st := &cstate{s: &sizer{d: d, c: c, pol: pol, seeded: seeded}, ests: map[string]docEstimate{}}
-		cp := &Container{Name: c.Name, PartitionKey: c.PartitionKey}
+		cp := &Container{Name: c.Name, PartitionKey: c.PartitionKey, LoadBasis: LoadSeeded}
 		for j := range c.Documents {
 			dt := &c.Documents[j]
 			e := st.s.estimate(dt)
@@ -285,94 +299,11 @@ func (b *builder) sizeContainers() error {
 					Message: fmt.Sprintf("documents of type %s have no %s: they all share one logical partition", dt.Type, strings.Join(c.PartitionKey, ", "))})
 			}
 		}
-		b.seededTotal += st.seeded
 		st.plan = cp
 		b.states[c.Name] = st
 		b.order = append(b.order, st)
 	}
 	return nil
-}
-
-// scaleContainers sets each container's production storage, its documents per type at production,
-// and its physical partitions from the designed throughput and storage.
-func (b *builder) scaleContainers() {
-	d, rc, seededTotal := b.d, b.rc, b.seededTotal
-	// The design's scale is split between containers by production bytes when every document type
-	// states its production count, by seeded bytes otherwise.
-	prodTotal, allStated := 0.0, true
-	for _, st := range b.order {
-		gb, _ := productionGB(st.s, st.ests)
-		prodTotal += gb
-		for i := range st.s.c.Documents {
-			allStated = allStated && st.s.c.Documents[i].Production > 0
-		}
-	}
-	for _, st := range b.order {
-		c := st.s.c
-		seededGB := st.seeded / 1e9
-		prodGB, stated := productionGB(st.s, st.ests)
-		switch {
-		case stated && c.StorageGB <= 0 && d.Scale.StorageGB <= 0:
-			st.plan.StorageGB, st.plan.StorageBasis = prodGB, "production document counts"
-		case c.StorageGB > 0:
-			st.plan.StorageGB, st.plan.StorageBasis = c.StorageGB, "container storageGB"
-		case d.Scale.StorageGB > 0 && allStated && prodTotal > 0:
-			st.plan.StorageGB = d.Scale.StorageGB * prodGB / prodTotal
-			st.plan.StorageBasis = "design scale split by production bytes"
-		case d.Scale.StorageGB > 0 && seededTotal > 0:
-			st.plan.StorageGB = d.Scale.StorageGB * st.seeded / seededTotal
-			st.plan.StorageBasis = "design scale split by estimated seeded bytes"
-		default:
-			st.plan.StorageGB, st.plan.StorageBasis = seededGB, "seeded documents (no scale given)"
-		}
-		if stated && st.plan.StorageBasis != "production document counts" && st.plan.StorageGB > 0 &&
-			(prodGB > 2*st.plan.StorageGB || prodGB < st.plan.StorageGB/2) {
-			b.p.Warnings = append(b.p.Warnings, Warning{Code: "scale-storage", Subject: c.Name,
-				Message: fmt.Sprintf("the production document counts make about %.3g GB at the estimated document sizes, but the %s gives %.3g GB: correct one of them (they should agree within 2×)",
-					prodGB, st.plan.StorageBasis, st.plan.StorageGB)})
-		}
-		b.productionCounts(st, seededGB, stated)
-		// Partitions for the static query estimate: from the designed throughput and storage.
-		mode, ru := designedThroughput(c)
-		st.plan.Designed = Throughput{Mode: mode, RU: ru}
-		st.plan.Partitions = rc.PartitionsFor(mode, st.plan.StorageGB, ru)
-		if c.Partitions > 0 {
-			st.plan.Partitions = c.Partitions
-		}
-	}
-}
-
-// productionCounts sets the container's documents per type at production: a type's stated
-// production count, else its seeded count scaled by the container's storage over its seeded bytes
-// (when the storage comes from a storage figure), else its seeded count.
-func (b *builder) productionCounts(st *cstate, seededGB float64, anyStated bool) {
-	scale := 1.0
-	switch st.plan.StorageBasis {
-	case "container storageGB", "design scale split by production bytes", "design scale split by estimated seeded bytes":
-		if seededGB > 0 {
-			scale, st.stated = st.plan.StorageGB/seededGB, true
-		}
-	}
-	st.stated = st.stated || anyStated
-	st.prod = map[string]float64{}
-	for i := range st.s.c.Documents {
-		dt := &st.s.c.Documents[i]
-		n := st.s.count(dt, 0) * scale
-		if dt.Production > 0 {
-			n = dt.Production
-		}
-		st.prod[dt.Type] = n
-		st.plan.Documents[i].Production = round(n, 0)
-	}
-	st.plan.ProductionScale = st.stated
-	if st.stated {
-		st.ps = &sizer{d: st.s.d, c: st.s.c, pol: st.s.pol, seeded: st.s.seeded, prod: st.prod}
-		for i := range st.s.c.Documents {
-			full, _ := st.ps.partitionDist(&st.s.c.Documents[i])
-			st.plan.Documents[i].ProductionKeyValues = round(full.Card, 0)
-			st.plan.Documents[i].ProductionBusiestShare = full.Share
-		}
-	}
 }
 
 // project sets a pattern's scope growth and, when the design states a production scale, its
@@ -504,6 +435,13 @@ func (b *builder) addPatterns() error {
 		// storage are at production scale, as the engine simulates them.
 		pp, qw := estimatePattern(rc, st.s, st.ests, ap, st.plan.Partitions)
 		b.project(st, ap, &pp)
+		// The load is production's when the design states it: a query's projected charge (point
+		// operations do not change with scale), so that throughput, hot partitions and cost are
+		// sized for the documents the container will hold, not the few thousand seeded.
+		if pp.JudgedOn == "projected" {
+			pp.AvgRUs = round(cost.RUPerSecond(pp.ProductionRU, pp.AvgRPS), 2)
+			pp.PeakRUs = round(cost.RUPerSecond(pp.ProductionRU, pp.PeakRPS), 2)
+		}
 		p.Patterns = append(p.Patterns, pp)
 		st.plan.AvgRUs += pp.AvgRUs
 		st.plan.PeakRUs += pp.PeakRUs
@@ -554,9 +492,17 @@ func (b *builder) price(st *cstate) {
 	}
 	if cp.Designed.Mode != cost.Serverless && float64(cp.Designed.RU) < cp.PeakRUs {
 		p.Warnings = append(p.Warnings, Warning{Code: "throughput-short", Subject: c.Name,
-			Message: fmt.Sprintf("designed %s %d RU/s is below the modeled peak of %.0f RU/s", cp.Designed.Mode, cp.Designed.RU, cp.PeakRUs)})
+			Message: fmt.Sprintf("designed %s %d RU/s is below the modeled peak of %.0f RU/s %s", cp.Designed.Mode, cp.Designed.RU, cp.PeakRUs, loadWords(cp))})
 	}
 
+}
+
+// loadWords says which figures a container's capacity warnings rest on.
+func loadWords(cp *Container) string {
+	if cp.LoadBasis == LoadProduction {
+		return "(at production scale: queries' projected charges and production document counts; point operations do not change with scale)"
+	}
+	return "(at the seeded scale: the design states no production scale)"
 }
 
 // costlierNote explains why the cheapest mode that serves the container costs more than its designed
@@ -604,7 +550,7 @@ func (b *builder) hotPartitions(st *cstate) {
 		BusiestRU: st.single, PartitionRU: physical, BusiestGB: busiestGB, PrefixGB: prefixGB,
 		Hierarchical: c.IsHierarchical(), Serverless: cp.Designed.Mode == cost.Serverless})
 	for _, f := range cp.Hot.Findings {
-		p.Warnings = append(p.Warnings, Warning{Code: "hot-partition", Subject: c.Name, Message: f})
+		p.Warnings = append(p.Warnings, Warning{Code: "hot-partition", Subject: c.Name, Message: f + " " + loadWords(cp)})
 	}
 	// The risk follows the utilisation plan prints: a physical partition asked for more than it
 	// serves is a high risk even when it is the only one (its shortfall is throughput-short).
@@ -635,7 +581,7 @@ func assumptions(rc *cost.RateCard, a cost.Account, seedN int64) []string {
 		"serverless bills the average RU/s over the whole month",
 		"document sizes and indexed terms come from the design's generators, plus about 180 bytes of system properties",
 		fmt.Sprintf("query figures are static and rough: document counts are the ones `run --seed %d` seeds and selectivity comes from generator cardinalities, not from executing the query; physical partitions are at production scale", seedN),
-		"with a production scale (documents[].production, storageGB), query figures are also projected to it as run projects them: static facts at the seeded size and at half of it, each fact's growth fitted, evaluated at the documents in scope at production (production counts and key values); estimates of queries are judged on that figure, the container load and monthly cost stay at the seeded charges",
+		"with a production scale (documents[].production, storageGB), query figures are also projected to it as run projects them: static facts at the seeded size and at half of it, each fact's growth fitted, evaluated at the documents in scope at production (production counts and key values); estimates of queries are judged on that figure, and the container load (RU/s, throughput-short, hot partitions, the cheapest mode, monthly cost) rests on it too; point operations keep their charge, which does not change with scale",
 	}
 }
 
@@ -728,20 +674,4 @@ func pricingWarnings(rc *cost.RateCard, pr *design.Pricing) []Warning {
 				v, v/86400, rc.HoursPerMonth.Value, rc.SecondsPerMonthFor.Value, 100*(v-rc.SecondsPerMonthFor.Value)/rc.SecondsPerMonthFor.Value)})
 	}
 	return ws
-}
-
-// productionGB is the container's production storage from its types' production counts (a type
-// without one keeps its seeded count), and whether any type states one.
-func productionGB(s *sizer, ests map[string]docEstimate) (float64, bool) {
-	stated := false
-	total := 0.0
-	for i := range s.c.Documents {
-		dt := &s.c.Documents[i]
-		n := s.count(dt, 0)
-		if dt.Production > 0 {
-			n, stated = dt.Production, true
-		}
-		total += n * ests[dt.Type].Bytes
-	}
-	return total / 1e9, stated
 }

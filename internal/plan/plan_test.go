@@ -153,11 +153,13 @@ func TestBuild_HotPartition(t *testing.T) {
 	if c.Hot.Risk != cost.RiskHigh || !hasWarning(p, "hot-partition", "Users") {
 		t.Errorf("hot tenant not flagged: %+v", c.Hot)
 	}
-	// The same load spread over user ids is not hot.
+	// The same load spread over user ids is not hot. AP3, a query returning half of the 200 GB
+	// twice a second, is left out: at production scale it alone needs over a million RU/s.
 	d2 := smallDesign()
 	d2.Scale.StorageGB = 200
 	d2.Containers[0].Throughput = design.Throughput{Manual: 4000}
 	d2.AccessPatterns[0].RPS = design.RPS{Avg: 1000, Peak: 3000}
+	d2.AccessPatterns = d2.AccessPatterns[:2]
 	p2, err := Build(d2, Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -68,6 +68,7 @@ func renderText(w io.Writer, p *Plan) error {
 		ew.printf("  %s %s [%s]: %s\n", pt.ID, pt.Name, pt.Basis, pt.Detail)
 	}
 	ew.printf("%s\n", judgedLine(p))
+	ew.printf("AVG and PEAK RU/s are the judged figure × the request rates: the load the containers below are sized and priced for.\n")
 	projected := false
 	for _, pt := range p.Patterns {
 		if len(pt.Projection) == 0 {
@@ -94,7 +95,11 @@ func renderText(w io.Writer, p *Plan) error {
 			ew.printf("  %-14s %8.0f docs  %6.0f B  %5.1f terms  %8.0f key values  busiest key %.2f%%\n",
 				d.Type, d.Count, d.Bytes, d.Terms, d.KeyValues, 100*d.BusiestShare)
 		}
-		ew.printf("  load: %s RU/s average, %s RU/s peak\n", num(c.AvgRUs), num(c.PeakRUs))
+		basis := "seeded charges: the design states no production scale"
+		if c.LoadBasis == LoadProduction {
+			basis = "queries at their PRODUCTION charge, point operations as seeded"
+		}
+		ew.printf("  load: %s RU/s average, %s RU/s peak (%s)\n", num(c.AvgRUs), num(c.PeakRUs), basis)
 		ew.printf("  designed: %s  → %s/month  (%s)\n", throughput(c.Designed), usd(c.DesignedCost.Total), c.DesignedCost.Formula)
 		for _, o := range c.Options {
 			mark := " "

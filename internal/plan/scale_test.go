@@ -1,10 +1,12 @@
 package plan
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
 
+	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/design"
 )
 
@@ -194,6 +196,151 @@ func TestZipfH_Tail(t *testing.T) {
 		}
 		if got := zipfH(1e6, skew); math.Abs(got-exact) > 0.001*exact {
 			t.Errorf("skew %g: zipfH(1e6) = %.6f, the sum is %.6f", skew, got, exact)
+		}
+	}
+}
+
+// TestBuild_CapacityAtProductionScale: with a production scale the container's load, its
+// throughput-short warning and its cost rest on each query's production charge (point operations
+// keep theirs); the same design without one is sized on the seeded charges and fits its 400 RU/s.
+func TestBuild_CapacityAtProductionScale(t *testing.T) {
+	d := shopDesign(t, 3)
+	d.AccessPatterns[2].RPS = design.RPS{Avg: 1, Peak: 2} // the every-partition count, once a second
+	p, err := Build(d, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := p.Containers[0]
+	want, seeded := 0.0, 0.0
+	for _, pt := range p.Patterns {
+		judged, _ := pt.Judged()
+		want += judged * pt.PeakRPS
+		seeded += pt.ModelRU * pt.PeakRPS
+	}
+	if c.LoadBasis != LoadProduction || math.Abs(c.PeakRUs-want) > 0.01*want+0.05 {
+		t.Errorf("peak load %.2f RU/s on %q, want the production charges' %.2f RU/s (seeded %.2f)", c.PeakRUs, c.LoadBasis, want, seeded)
+	}
+	if seeded >= 400 || want <= 400 {
+		t.Fatalf("fixture: seeded peak %.0f RU/s, production %.0f RU/s; want them either side of 400", seeded, want)
+	}
+	var msg string
+	for _, w := range p.Warnings {
+		if w.Code == "throughput-short" && w.Subject == "Orders" {
+			msg = w.Message
+		}
+	}
+	if !strings.Contains(msg, "at production scale") {
+		t.Errorf("throughput-short %q: want one that says it is at production scale", msg)
+	}
+	if c.Recommended.Mode != cost.Serverless && float64(c.Recommended.RU) < want {
+		t.Errorf("recommended %+v at $%.2f: want a mode sized for the production peak of %.0f RU/s", c.Recommended, c.MonthlyUSD, want)
+	}
+
+	// Without a production scale, production is the seeded scale: the same design fits.
+	for i := range d.Containers[0].Documents {
+		d.Containers[0].Documents[i].Production = 0
+	}
+	if p, err = Build(d, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if c := p.Containers[0]; c.LoadBasis != LoadSeeded || hasWarning(p, "throughput-short", "Orders") {
+		t.Errorf("no production scale: load on %q, warnings %+v; want seeded, no throughput-short", c.LoadBasis, p.Warnings)
+	}
+}
+
+// partialDesign is shop-production with a second container, Devices, whose one type states its
+// production count while Orders' types state none, and scale.storageGB for both.
+func partialDesign(t *testing.T, storageGB float64) *design.Design {
+	t.Helper()
+	d := shopDesign(t, 3)
+	for i := range d.Containers[0].Documents {
+		d.Containers[0].Documents[i].Production = 0
+	}
+	dev := design.Container{Name: "Devices", PartitionKey: []string{"/deviceId"}, Throughput: design.Throughput{Manual: 400},
+		Documents: []design.DocType{{Type: "device", Count: 500, Production: 10_000, ID: "dev-{seq}",
+			Fields: design.Fields{{Name: "deviceId", Field: design.Field{Copy: "id"}}}}}}
+	d.Containers = append(d.Containers, dev)
+	d.Scale.StorageGB = storageGB
+	return d
+}
+
+// TestBuild_PartialProductionCounts: when only some types state a production count, the storage
+// figure is filled by them first (count × size) and the rest goes to the other types by their
+// seeded bytes. Split by seeded bytes alone, the 500 seeded devices would take a share of the
+// 2 TB, and their 10,000 stated ones (a few MB) would be "wrong" by orders of magnitude.
+func TestBuild_PartialProductionCounts(t *testing.T) {
+	p, err := Build(partialDesign(t, 2048), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hasWarning(p, "scale-storage", "Devices") || hasWarning(p, "scale-storage", "scale.storageGB") {
+		t.Errorf("stated devices warned: %+v", p.Warnings)
+	}
+	orders, devices := p.Containers[0], p.Containers[1]
+	devGB := 10_000 * devices.Documents[0].Bytes / 1e9
+	if math.Abs(devices.StorageGB-devGB) > 0.001 || math.Abs(orders.StorageGB-(2048-devGB)) > 0.01 {
+		t.Errorf("storage: Devices %.4g GB (want %.4g, its stated count), Orders %.4g GB (want the rest of 2048)", devices.StorageGB, devGB, orders.StorageGB)
+	}
+	if orders.StorageBasis != basisRemainder || devices.Documents[0].Production != 10_000 {
+		t.Errorf("Orders basis %q, devices at production %.0f", orders.StorageBasis, devices.Documents[0].Production)
+	}
+	// The unstated types keep their seeded proportions, scaled to fill the rest.
+	c, o := orders.Documents[0], orders.Documents[1]
+	if r, want := o.Production/c.Production, o.Count/c.Count; math.Abs(r-want) > 0.01*want {
+		t.Errorf("orders per customer at production %.3g, seeded %.3g: want the seeded proportion", r, want)
+	}
+
+	// A storage figure the stated types alone nearly fill leaves the others less than their seeded
+	// documents: plan says which types to give a count, and keeps them at their seeded counts.
+	if p, err = Build(partialDesign(t, devGB*1.0001), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var msg string
+	for _, w := range p.Warnings {
+		if w.Code == "scale-storage" && w.Subject == "scale.storageGB" {
+			msg = w.Message
+		}
+	}
+	if !strings.Contains(msg, "State `production` for customer, order") {
+		t.Errorf("scale-storage %q: want one that names the types to give a production count", msg)
+	}
+	if got := p.Containers[0].Documents[0]; got.Production != got.Count {
+		t.Errorf("customers at production %.0f, want their seeded %.0f", got.Production, got.Count)
+	}
+}
+
+// TestBuild_ScaleStorageDisagreement: with every count stated, a storage figure 20× the counts ×
+// sizes is one finding at scale.storageGB (not one per container) that gives both figures, the
+// document size each implies, and the figure to set if the counts are right.
+func TestBuild_ScaleStorageDisagreement(t *testing.T) {
+	d := partialDesign(t, 0)
+	d.Containers[0].Documents[0].Production = 1_000_000
+	d.Containers[0].Documents[1].Production = 50_000_000
+	p, err := Build(d, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0.0
+	for _, c := range p.Containers {
+		total += c.StorageGB
+	}
+	d.Scale.StorageGB = math.Round(20 * total)
+	if p, err = Build(d, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var msgs []string
+	for _, w := range p.Warnings {
+		if w.Code == "scale-storage" {
+			msgs = append(msgs, w.Subject+": "+w.Message)
+		}
+	}
+	if len(msgs) != 1 || !strings.HasPrefix(msgs[0], "scale.storageGB: ") {
+		t.Fatalf("scale-storage findings %q: want one, at scale.storageGB", msgs)
+	}
+	for _, want := range []string{"51 million documents", fmt.Sprintf("%.3g GB", total), fmt.Sprintf("the %.3g GB scale.storageGB states", d.Scale.StorageGB),
+		"KB each; the designed fields make about", fmt.Sprintf("set scale.storageGB to about %.3g", total)} {
+		if !strings.Contains(msgs[0], want) {
+			t.Errorf("finding %q lacks %q", msgs[0], want)
 		}
 	}
 }

@@ -644,23 +644,38 @@ func containerLoads(d *design.Design, ps []PatternResult, measSource record.Char
 				l.Avg += ru * p.RPS.Avg
 				l.Peak += ru * peak
 			}
+			// A run's load sums each median twice: as seeded, and carried to production scale
+			// (the projected median of a query judged there, the median of the rest).
+			addRun := func(l *Load, c *Charge) {
+				add(l, c.Median)
+				l.ProductionAvg += c.judged() * p.RPS.Avg
+				l.ProductionPeak += c.judged() * peak
+				if c.VerdictOn == VerdictOnProjected {
+					l.Scale = VerdictOnProjected
+				}
+			}
 			add(&cl.Estimate, p.Estimate)
 			if p.Modeled != nil {
 				if cl.Modeled == nil {
-					cl.Modeled = &Load{Source: string(record.ChargeModel)}
+					cl.Modeled = &Load{Source: string(record.ChargeModel), Scale: VerdictOnSeeded}
 				}
-				add(cl.Modeled, p.Modeled.Median)
+				addRun(cl.Modeled, p.Modeled)
 			}
 			if p.Measured != nil && CarriesVerdict(measSource) {
 				if cl.Measured == nil {
-					cl.Measured = &Load{Source: string(measSource)}
+					cl.Measured = &Load{Source: string(measSource), Scale: VerdictOnSeeded}
 				}
-				add(cl.Measured, p.Measured.Median)
+				addRun(cl.Measured, p.Measured)
 			}
 		}
 		for _, l := range []*Load{&cl.Estimate, cl.Modeled, cl.Measured} {
-			if l != nil {
-				l.Avg, l.Peak = round2(l.Avg), round2(l.Peak)
+			if l == nil {
+				continue
+			}
+			l.Avg, l.Peak = round2(l.Avg), round2(l.Peak)
+			l.ProductionAvg, l.ProductionPeak = round2(l.ProductionAvg), round2(l.ProductionPeak)
+			if l.Scale != VerdictOnProjected {
+				l.ProductionAvg, l.ProductionPeak = 0, 0
 			}
 		}
 		out = append(out, cl)

@@ -38,7 +38,11 @@ func capacityFindings(d *design.Design, loads []ContainerLoad, warnings []Capaci
 		if load == nil {
 			load = cl.Modeled
 		}
-		if load == nil || cl.Provisioned <= 0 || short[cl.Name] || load.Peak <= cl.Provisioned {
+		if load == nil || cl.Provisioned <= 0 || short[cl.Name] {
+			continue
+		}
+		_, peak := load.judged()
+		if peak <= cl.Provisioned {
 			continue
 		}
 		c := d.Container(cl.Name)
@@ -49,9 +53,13 @@ func capacityFindings(d *design.Design, loads []ContainerLoad, warnings []Capaci
 		if c.Throughput.AutoscaleMax > 0 {
 			mode = "autoscale"
 		}
+		charges := "this run's median charges × peak request rates"
+		if load.Scale == VerdictOnProjected {
+			charges = "this run's median charges, queries projected to production scale, × peak request rates"
+		}
 		out = append(out, record.Finding{Stage: StageCapacity, Level: LevelFail, Subject: "container " + cl.Name,
-			Message: fmt.Sprintf("designed %s %.0f RU/s is below the %s peak of %.0f RU/s (this run's median charges × peak request rates) (run: throughput-short)",
-				mode, ru, load.Source, load.Peak)})
+			Message: fmt.Sprintf("designed %s %.0f RU/s is below the %s peak of %.0f RU/s (%s) (run: throughput-short)",
+				mode, ru, load.Source, peak, charges)})
 	}
 	return out
 }

@@ -79,3 +79,46 @@ accessPatterns:
     rps: {avg: 500, peak: 2000}
     estimate: {ru: 3}
 `
+
+// TestBuild_CapacityAtProductionScale: a run's container load carries each query's median to
+// production scale (median × projection factor) when the design states one; the shortfall it
+// shows there fails the run and says which figures it used, while the seeded load fits.
+func TestBuild_CapacityAtProductionScale(t *testing.T) {
+	d, err := design.Parse([]byte(shortDesign), "short.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.AccessPatterns[0].RPS = design.RPS{Avg: 10, Peak: 40} // 3 RU × 40/s = 120 RU/s seeded
+	d.AccessPatterns[0].Estimate.RU = 300
+	model := runOf(record.ChargeModel, execs(3, 200, 1, 1, 3))
+	model.Patterns[0].ID = "AP1"
+	model.Projections = []record.Projection{{ID: "AP1", Production: true, SeededRU: 3, ProjectedRU: 300, Factor: 100}}
+	r := Build(Input{Design: d, Modeled: model, Measured: model})
+	cl := r.Containers[0]
+	if cl.Modeled == nil || cl.Modeled.Scale != VerdictOnProjected || cl.Modeled.Peak != 120 || cl.Modeled.ProductionPeak != 12000 {
+		t.Fatalf("modeled load %+v: want seeded peak 120 RU/s and production peak 12000 RU/s, judged at production", cl.Modeled)
+	}
+	var msg string
+	for _, f := range r.StageFindings {
+		if f.Stage == StageCapacity {
+			msg = f.Message
+		}
+	}
+	if !strings.Contains(msg, "12000 RU/s") || !strings.Contains(msg, "projected to production scale") || r.Findings() == 0 {
+		t.Errorf("capacity finding %q (findings %d): want the production peak of 12000 RU/s, said to be projected", msg, r.Findings())
+	}
+	var buf strings.Builder
+	if err := Render(&buf, r, "text"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "12000 modeled, production") {
+		t.Errorf("text report's load lacks the production figure:\n%s", buf.String())
+	}
+
+	// Without a production scale the same medians fit the 1000 RU/s.
+	model.Projections[0] = record.Projection{ID: "AP1", SeededRU: 3, ProjectedRU: 3, Factor: 1}
+	r = Build(Input{Design: d, Modeled: model, Measured: model})
+	if cl := r.Containers[0]; cl.Modeled.Scale != VerdictOnSeeded || failing(r.StageFindings) != 0 {
+		t.Errorf("no production scale: load %+v, findings %+v: want seeded, none", cl.Modeled, r.StageFindings)
+	}
+}

@@ -263,7 +263,8 @@ func loadChart(r *Report) string {
 		maxV = math.Max(maxV, math.Max(c.Estimate.Peak, c.Provisioned))
 		for _, l := range []*Load{c.Modeled, c.Measured} {
 			if l != nil {
-				maxV = math.Max(maxV, l.Peak)
+				_, peak := l.judged()
+				maxV = math.Max(maxV, peak)
 			}
 		}
 	}
@@ -274,10 +275,12 @@ func loadChart(r *Report) string {
 		fmt.Fprintf(&sb, `<g class="load-group" data-container="%s">`, esc(c.Name))
 		bars := []bar{{series: "estimate", label: "estimate", value: c.Estimate.Avg, peak: c.Estimate.Peak}}
 		if c.Modeled != nil {
-			bars = append(bars, bar{series: string(record.ChargeModel), label: "modeled", value: c.Modeled.Avg, peak: c.Modeled.Peak})
+			avg, peak := c.Modeled.judged()
+			bars = append(bars, bar{series: string(record.ChargeModel), label: "modeled" + scaleLabel(c.Modeled), value: avg, peak: peak})
 		}
 		if c.Measured != nil {
-			bars = append(bars, bar{series: c.Measured.Source, label: "measured (" + SourceLabel(record.ChargeSource(c.Measured.Source)) + ")", value: c.Measured.Avg, peak: c.Measured.Peak})
+			avg, peak := c.Measured.judged()
+			bars = append(bars, bar{series: c.Measured.Source, label: "measured (" + SourceLabel(record.ChargeSource(c.Measured.Source)) + ")" + scaleLabel(c.Measured), value: avg, peak: peak})
 		}
 		for j, b := range bars {
 			drawBar(&sb, x0+float64(j)*barWidth, b, scale, c.Name)

@@ -57,7 +57,7 @@ func renderMarkdown(w io.Writer, r *Report) error {
 	}
 
 	if len(r.Containers) > 0 {
-		fmt.Fprintln(bw, "\n### Request rate per container (RU/s, avg / peak)")
+		fmt.Fprintln(bw, "\n### Request rate per container (RU/s, avg / peak; \"production\": queries at their projected charge)")
 		fmt.Fprintln(bw)
 		fmt.Fprintln(bw, "| Container | Throughput | Estimate | Modeled | Measured |")
 		fmt.Fprintln(bw, "|---|---|--:|--:|--:|")

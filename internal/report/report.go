@@ -94,8 +94,8 @@ type Input struct {
 	// Version is the tool version.
 	Version string
 	// Capacity are plan's capacity warnings for the design at the run's seed (throughput-short,
-	// hot-partition), as the driver got them from the static plan (pipeline.DesignFindings): report
-	// states them as failing findings of the run.
+	// hot-partition; at production scale when the design states one), as the driver got them from
+	// the static plan (pipeline.DesignFindings): report states them as failing findings of the run.
 	Capacity []CapacityWarning
 	// UnknownFields are lint's unknown-field findings of each access pattern's query, as lint prints
 	// them, keyed by access-pattern ID (pipeline.DesignFindings): the advice of a query that found
@@ -305,9 +305,27 @@ type ContainerLoad struct {
 
 // Load is a request rate in RU/s at the average and the peak request rate.
 type Load struct {
-	Source string  `json:"source"`
-	Avg    float64 `json:"avg"`
-	Peak   float64 `json:"peak"`
+	Source string `json:"source"`
+	// Avg and Peak rest on the run's medians at the seeded scale.
+	Avg  float64 `json:"avg"`
+	Peak float64 `json:"peak"`
+	// ProductionAvg and ProductionPeak are the same sums with each query's median carried to the
+	// design's production scale (Charge.Projected; point operations keep their median), present
+	// when the design states a production scale for one of the container's queries. Capacity
+	// findings judge them then (Scale says which pair they judged).
+	ProductionAvg  float64 `json:"productionAvg,omitempty"`
+	ProductionPeak float64 `json:"productionPeak,omitempty"`
+	// Scale is "projected" when capacity is judged on ProductionAvg/ProductionPeak, "seeded" when
+	// on Avg/Peak (the estimate's load is the designer's figures, which are judged as stated).
+	Scale string `json:"scale,omitempty"`
+}
+
+// judged is the load capacity is judged on: production's when the design states it.
+func (l *Load) judged() (avg, peak float64) {
+	if l.Scale == VerdictOnProjected {
+		return l.ProductionAvg, l.ProductionPeak
+	}
+	return l.Avg, l.Peak
 }
 
 // Findings returns the number of failing patterns (verdicts fail and error) plus the failing stage

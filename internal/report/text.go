@@ -57,7 +57,7 @@ func renderText(w io.Writer, r *Report) error {
 	}
 
 	if len(r.Containers) > 0 {
-		fmt.Fprintln(bw, "\nRequest rate per container (RU/s = RU per execution × requests per second):")
+		fmt.Fprintln(bw, "\nRequest rate per container (RU/s = RU per execution × requests per second; \"production\": queries at their projected charge):")
 		tw = tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "CONTAINER\tTHROUGHPUT\tESTIMATE AVG/PEAK\tMODELED AVG/PEAK\tMEASURED AVG/PEAK")
 		for _, c := range r.Containers {
@@ -92,13 +92,24 @@ func renderText(w io.Writer, r *Report) error {
 	return nil
 }
 
+// loadCell is the load capacity is judged on: a run's at production scale when the design states
+// one (its queries' projected medians), marked so.
 func loadCell(l *Load) string {
 	if l == nil {
 		return "—"
 	}
-	s := fmtRate(l.Avg) + " / " + fmtRate(l.Peak)
+	avg, peak := l.judged()
+	s := fmtRate(avg) + " / " + fmtRate(peak)
 	if l.Source != "estimate" {
-		s += " " + SourceLabel(record.ChargeSource(l.Source))
+		s += " " + SourceLabel(record.ChargeSource(l.Source)) + scaleLabel(l)
 	}
 	return s
+}
+
+// scaleLabel marks a load carried to production scale.
+func scaleLabel(l *Load) string {
+	if l.Scale == VerdictOnProjected {
+		return ", production"
+	}
+	return ""
 }
