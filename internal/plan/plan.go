@@ -329,7 +329,7 @@ func (b *builder) project(st *cstate, ap *design.AccessPattern, pp *Pattern) {
 			q2, children = h.s.estimateQuery(ap, h.ests, st.plan.Partitions), true
 		}
 	}
-	pr := Project(b.rc, q1.Facts, q2.Facts, q1.Scope, q2.Scope, growth, q1.Facts.PartitionsChecked, st.plan.StorageBasis)
+	pr := Project(b.rc, q1.Facts, q2.Facts, q1.Scope, q2.Scope, growth, q1.Facts.PartitionsChecked, st.plan.StorageBasis, q1.Limit)
 	pr.HalfChildren = children
 	pp.ProductionRU = round(pr.ProjectedRU, 2)
 	pp.Projection = pr.Arithmetic()

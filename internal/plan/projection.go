@@ -8,6 +8,7 @@ import (
 
 	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/engine/sql"
 )
 
 // The production-scale projection, one code path for `validate plan` and `validate run`
@@ -115,10 +116,61 @@ type Projected struct {
 	rc           *cost.RateCard // the rate card both sizes were priced with
 }
 
+// Limit is what bounds a query's result whatever the documents in scope: its TOP. A fitted fact
+// grows without end, so a TOP k whose seeded scope held fewer than k items would otherwise be
+// projected to return, and load, more than k at production.
+type Limit struct {
+	// Top is k of TOP k, 0 when the query has no TOP (or its count is a parameter).
+	Top int
+	// Stops reports that execution stops once Top items are produced: no in-memory sort, grouping,
+	// aggregate, DISTINCT or JOIN, so the documents loaded and evaluated, and the entries an
+	// ordered walk reads, are bounded with the output.
+	Stops bool
+	// Walk reports that an ORDER BY streams from the index: its entries read follow the documents
+	// walked, so they are bounded too (other index reads, an equality's posting, are not).
+	Walk bool
+}
+
+// LimitOf is the Limit of a query analysed against its container's policy.
+func LimitOf(a sql.Analysis) Limit {
+	if a.Top <= 0 {
+		return Limit{}
+	}
+	ordered := a.Shape.OrderBy > 0 || len(a.OrderBy) > 0
+	stops := len(a.Aggregates) == 0 && !a.Shape.GroupBy && !a.Shape.Distinct && !a.SearchSort &&
+		len(a.Joins) == 0 && (!ordered || a.OrderStreams)
+	return Limit{Top: a.Top, Stops: stops, Walk: stops && ordered}
+}
+
+// bound applies l to production facts f over partitions physical partitions (each returns at most
+// Top items to the merge): the output is capped and, when execution stops at Top, the documents
+// loaded and evaluated, their bytes and function calls, and the index entries of an ordered walk
+// scale down with it. Nothing goes below the seeded facts, which were measured with the same TOP.
+func (l Limit) bound(f *cost.QueryFacts, seeded cost.QueryFacts, partitions int) {
+	k := l.Top * max(partitions, 1)
+	if l.Top <= 0 || f.DocsOutput <= k {
+		return
+	}
+	r := float64(k) / float64(f.DocsOutput)
+	f.DocsOutput, f.BytesOutput = k, max(int64(float64(f.BytesOutput)*r), seeded.BytesOutput)
+	if !l.Stops {
+		return
+	}
+	scale := func(v, floor int) int { return max(int(math.Round(float64(v)*r)), floor) }
+	f.DocsLoaded = scale(f.DocsLoaded, seeded.DocsLoaded)
+	f.BytesLoaded = max(int64(float64(f.BytesLoaded)*r), seeded.BytesLoaded)
+	f.DocsEvaluated = scale(f.DocsEvaluated, seeded.DocsEvaluated)
+	f.FunctionCalls = scale(f.FunctionCalls, seeded.FunctionCalls)
+	if l.Walk {
+		f.IndexEntriesRead = scale(f.IndexEntriesRead, seeded.IndexEntriesRead)
+	}
+}
+
 // Project fits every fact of f1 (n1 documents in scope) and f2 (n2, the smaller seeded size),
-// evaluates them at growth × n1 over partitions physical partitions, and prices both sizes with rc.
-// basis says where the partitions come from (the container's storage basis).
-func Project(rc *cost.RateCard, f1, f2 cost.QueryFacts, n1, n2, growth float64, partitions int, basis string) Projected {
+// evaluates them at growth × n1 over partitions physical partitions, bounds them by the query's
+// limit, and prices both sizes with rc. basis says where the partitions come from (the
+// container's storage basis).
+func Project(rc *cost.RateCard, f1, f2 cost.QueryFacts, n1, n2, growth float64, partitions int, basis string, limit Limit) Projected {
 	if rc == nil {
 		rc = cost.Current
 	}
@@ -132,6 +184,7 @@ func Project(rc *cost.RateCard, f1, f2 cost.QueryFacts, n1, n2, growth float64, 
 		p.Fit[name] = round(k, 2)
 		setFact(&fp, i, a*math.Pow(math.Max(growth, 0), k))
 	}
+	limit.bound(&fp, f1, p.Partitions)
 	p.Seeded.PartitionsChecked, fp.PartitionsChecked = p.Partitions, p.Partitions
 	p.Production = fp
 	p.SeededPages, p.ProdPages = Pages(p.Seeded.DocsOutput), Pages(fp.DocsOutput)

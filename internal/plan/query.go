@@ -25,6 +25,8 @@ type queryEstimate struct {
 	Warnings []Warning
 	// Scope is the documents in the query's scope: the container's, or one key value's.
 	Scope float64
+	// Limit bounds the production projection by the query's TOP.
+	Limit Limit
 }
 
 // estimateQuery guesses the facts of pattern ap in container c with the given physical partitions.
@@ -46,6 +48,7 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 	}
 
 	a, err := s.analyze(ap.Query)
+	qe.Limit = LimitOf(a)
 	if err != nil {
 		qe.Warnings = append(qe.Warnings, Warning{Code: "query-syntax", Subject: ap.ID, Message: err.Error()})
 		qe.Notes = append(qe.Notes, "the query does not parse: figures assume a scan")

@@ -208,7 +208,8 @@ func (ct *container) project(pi int, ap *design.AccessPattern, growth float64) r
 	if len(key) == 0 {
 		parts = ct.plan.Partitions
 	}
-	m := plan.Project(cost.Current, plan.MedianFacts(f1), plan.MedianFacts(f2), float64(n1), float64(n2), growth, parts, ct.plan.StorageBasis)
+	m := plan.Project(cost.Current, plan.MedianFacts(f1), plan.MedianFacts(f2), float64(n1), float64(n2), growth, parts, ct.plan.StorageBasis,
+		plan.LimitOf(sql.Analyze(q, ct.pol)))
 	m.HalfChildren = children
 
 	pr.SeededRU, pr.ProjectedRU = round2(m.SeededRU), round2(m.ProjectedRU)
