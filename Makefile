@@ -52,10 +52,11 @@ fuzz:             ## a short fuzzing pass: design parser, query language, item d
 	$(GO) test -count=1 -run TestPipelineMatchesSinglePartition ./internal/probe/fanout -fanout.cases 250000 -fanout.seed 7
 
 bench:            ## engine, query, seeding and start-up benchmarks (figures in docs/performance.md)
-	$(GO) test -run '^$$' -bench . -benchmem ./internal/engine/...
+	$(GO) test -run '^$$' -bench . -skip 'OrderByGrowth|OrderByHTTPS' -benchmem ./internal/engine/...
 	$(GO) test -run '^$$' -bench SeedCeiling -benchtime 5x -count 3 ./internal/pipeline/
 	$(GO) test -run '^$$' -bench ServeStartup -benchtime 10x -count 3 ./cmd/validate/
 	for i in 1 2 3; do $(GO) test -count=1 -run '^$$' -bench OrderByGrowth -benchtime 1x ./internal/engine/sql/ || exit 1; done
+	for i in 1 2 3; do $(GO) test -count=1 -run '^$$' -bench OrderByHTTPS -benchtime 1x ./internal/engine/ || exit 1; done
 
 NIGHTLY_TARGET = $(or $(TARGET),embedded)
 BASELINES ?= baselines/$(NIGHTLY_TARGET)/

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -460,4 +461,303 @@ func BenchmarkPaired(b *testing.B) {
 			b.ReportMetric(float64(eng.cpu.Microseconds())/ops, "engine-cpu-µs/op")
 		})
 	}
+}
+
+// handlerMeter sums the CPU time the engine's handler spends on query requests.
+type handlerMeter struct {
+	cpu     atomic.Int64 // nanoseconds
+	queries atomic.Int64
+}
+
+// heldResponse keeps what a handler writes so that it reaches the connection only after the
+// handler's CPU time is read: the copy into HTTP/2 frames, and the waits for the connection's
+// writer, are the transport's work, which a canned server does as well.
+type heldResponse struct {
+	http.ResponseWriter
+	status int
+	body   [][]byte
+}
+
+func (h *heldResponse) WriteHeader(status int) {
+	if h.status == 0 {
+		h.status = status
+	}
+}
+
+func (h *heldResponse) Write(p []byte) (int, error) {
+	if h.status == 0 {
+		h.status = http.StatusOK
+	}
+	h.body = append(h.body, p)
+	return len(p), nil
+}
+
+// meteredHandler serves h, timing the handler's own CPU on query requests while meter is set.
+// The goroutine is kept on its thread while it runs, so the thread's CPU clock counts this
+// request's work only: authentication, parsing, routing, the query, the headers and the envelope
+// (and any collection its allocations are made to assist); not TLS, HTTP/2 or the SDK. Locking
+// the thread costs a little when the handler blocks (its thread sleeps and another takes over);
+// that cost does not depend on the data.
+func meteredHandler(meter *atomic.Pointer[handlerMeter]) func(http.Handler) http.Handler {
+	return func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			m := meter.Load()
+			if m == nil || requestKind(r) != "query" {
+				h.ServeHTTP(w, r)
+				return
+			}
+			held := &heldResponse{ResponseWriter: w}
+			runtime.LockOSThread()
+			start := threadCPU()
+			h.ServeHTTP(held, r)
+			m.cpu.Add(int64(threadCPU() - start))
+			runtime.UnlockOSThread()
+			m.queries.Add(1)
+			w.WriteHeader(held.status)
+			for _, p := range held.body {
+				w.Write(p)
+			}
+		})
+	}
+}
+
+// orderDoc is a 1 KB item in the logical partition "p0" whose n takes 1,000 values, so that
+// every ORDER BY key ties with the others of its value (as in sql's benchDocs).
+func orderDoc(i int) []byte {
+	id := fmt.Sprintf("i%06d", i)
+	b, _ := json.Marshal(map[string]any{"id": id, "pk": "p0", "n": i % 1000, "pad": strings.Repeat("x", 1024-60)})
+	return b
+}
+
+// loadOrderDocs creates n orderDocs in c through the SDK, 100 to a transactional batch (one
+// logical partition), 8 batches at a time.
+func loadOrderDocs(b *testing.B, c *azcosmos.ContainerClient, n int) {
+	ctx := context.Background()
+	pk := azcosmos.NewPartitionKeyString("p0")
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				lo := int(next.Add(100)) - 100
+				if lo >= n {
+					return
+				}
+				batch := c.NewTransactionalBatch(pk)
+				for i := lo; i < min(lo+100, n); i++ {
+					batch.CreateItem(orderDoc(i), nil)
+				}
+				resp, err := c.ExecuteTransactionalBatch(ctx, batch, nil)
+				if err == nil && !resp.Success {
+					err = fmt.Errorf("batch at %d failed", lo)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		b.Fatal(err)
+	}
+}
+
+// BenchmarkOrderByHTTPS measures ORDER BY as issue 17 did: the azcosmos SDK over HTTPS (HTTP/2) to
+// engine.Start, 16 goroutines, 1 KB documents all in one logical partition, each query sent with
+// that partition key as an application sends it, at 1,000, 10,000 and 100,000 documents. It
+// reports the engine handler's CPU per query (meteredHandler: the thread CPU clock inside
+// Server.ServeHTTP, the writes to the connection left out) at each size and its growth from 1k to
+// 100k (the issue's goal: at most 2×), and for scale the whole process's CPU per query (the SDK,
+// TLS and HTTP/2 on both sides included; user + system from getrusage). The collector does not
+// run during a batch (see below), so neither figure includes it.
+//
+// Each size has its own engine, all three running at once, and the measured batches alternate
+// between the sizes (1k, 10k, 100k, 1k, …), so that the load other processes put on a shared
+// machine, which drifts during a run, falls on every size alike; the growth is the median over
+// the rounds of each round's 100k ÷ 1k. Each engine has two containers holding the same
+// documents: "plain" has the default policy (every path, range indexes); "comp" adds the
+// composite indexes (n DESC, id ASC) and (pk ASC, n DESC). A single-path ORDER BY is served by
+// the range index with or without composites, so the composite case orders by two paths, which is
+// what a composite index serves.
+//
+//   - top10: SELECT TOP 10 * FROM c ORDER BY c.n DESC (range index, plain);
+//   - top10comp: SELECT TOP 10 * FROM c ORDER BY c.n DESC, c.id ASC (composite, comp);
+//   - firstpage: the first page (default size, 100 items) of SELECT * FROM c ORDER BY c.n (plain);
+//   - firstpage10: the same with a 10-item page (PageSizeHint 10);
+//   - pktop10comp: SELECT TOP 10 * FROM c WHERE c.pk = @pk ORDER BY c.n DESC, composite
+//     (pk ASC, n DESC) (comp).
+//
+// Before its measured batches each query runs once at each size, which builds the ORDER BY index
+// it walks, then one unmeasured batch; each figure is the median of 5 batches of 200 queries (CPU
+// over the batch ÷ queries). docs-read is the documents the query loaded at 100k
+// (retrievedDocumentCount in its query metrics): a page's or a TOP's worth when the query walks
+// an index. The documents are loaded through the SDK in transactional batches of 100, 8 at a
+// time. The sub-benchmarks only report; run it with -benchtime 1x (about 30 s):
+//
+//	go test -run '^$' -bench OrderByHTTPS -benchtime 1x ./internal/engine/
+func BenchmarkOrderByHTTPS(b *testing.B) {
+	if !threadCPUOK {
+		b.Skip("needs a per-thread CPU clock (Linux)")
+	}
+	var meter atomic.Pointer[handlerMeter]
+	defer engine.SetHandlerWrap(meteredHandler(&meter))()
+	cpuTime := func() time.Duration {
+		var ru syscall.Rusage
+		_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	pkParam := []azcosmos.QueryParameter{{Name: "@pk", Value: "p0"}}
+	cases := []struct {
+		name, container, text string
+		params                []azcosmos.QueryParameter
+		pageSize              int32
+		want                  int
+	}{
+		{"top10", "plain", "SELECT TOP 10 * FROM c ORDER BY c.n DESC", nil, 0, 10},
+		{"top10comp", "comp", "SELECT TOP 10 * FROM c ORDER BY c.n DESC, c.id ASC", nil, 0, 10},
+		{"firstpage", "plain", "SELECT * FROM c ORDER BY c.n", nil, 0, 100},
+		{"firstpage10", "plain", "SELECT * FROM c ORDER BY c.n", nil, 10, 10},
+		{"pktop10comp", "comp", "SELECT TOP 10 * FROM c WHERE c.pk = @pk ORDER BY c.n DESC", pkParam, 0, 10},
+	}
+	sizes := []int{1_000, 10_000, 100_000}
+	const rounds, perBatch, workers = 5, 200, 16
+	ctx := context.Background()
+	pk := azcosmos.NewPartitionKeyString("p0")
+	median := func(x []float64) float64 {
+		x = slices.Clone(x)
+		slices.Sort(x)
+		return x[len(x)/2]
+	}
+	// containers[size]["plain" or "comp"]
+	containers := make([]map[string]*azcosmos.ContainerClient, len(sizes))
+	for si, n := range sizes {
+		s, err := engine.Start(ctx, engine.Options{Protocol: "https"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer s.Close(ctx)
+		client := sdkClient(b, s.URL(), s.Key(), s.TLSConfig(), nil)
+		if _, err := client.CreateDatabase(ctx, azcosmos.DatabaseProperties{ID: "bench"}, nil); err != nil {
+			b.Fatal(err)
+		}
+		db, _ := client.NewDatabase("bench")
+		containers[si] = map[string]*azcosmos.ContainerClient{}
+		for _, name := range []string{"plain", "comp"} {
+			pol := &azcosmos.IndexingPolicy{Automatic: true, IndexingMode: azcosmos.IndexingModeConsistent, IncludedPaths: []azcosmos.IncludedPath{{Path: "/*"}}}
+			if name == "comp" {
+				pol.CompositeIndexes = [][]azcosmos.CompositeIndex{
+					{{Path: "/n", Order: azcosmos.CompositeIndexDescending}, {Path: "/id", Order: azcosmos.CompositeIndexAscending}},
+					{{Path: "/pk", Order: azcosmos.CompositeIndexAscending}, {Path: "/n", Order: azcosmos.CompositeIndexDescending}},
+				}
+			}
+			tp := azcosmos.NewManualThroughputProperties(400)
+			if _, err := db.CreateContainer(ctx, azcosmos.ContainerProperties{ID: name,
+				PartitionKeyDefinition: azcosmos.PartitionKeyDefinition{Paths: []string{"/pk"}, Version: 2}, IndexingPolicy: pol},
+				&azcosmos.CreateContainerOptions{ThroughputProperties: &tp}); err != nil {
+				b.Fatal(err)
+			}
+			c, _ := db.NewContainer(name)
+			loadOrderDocs(b, c, n)
+			containers[si][name] = c
+		}
+	}
+	// The collector is off while a batch runs, and collects before each: a cycle over the heap
+	// of every size's documents, running during some batches and not others, would charge its
+	// assists to whichever queries ran then (tens of µs on a 100-item page), and a batch after
+	// others with nothing collected in between would take fresh pages from the kernel (page
+	// faults in the handler's system time), so the figures would depend on the order of the
+	// batches. The collector's work is proportional to what the queries allocate, which the
+	// handler's CPU includes.
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	runtime.GC()
+	for range b.N {
+		for _, cs := range cases {
+			query := func(c *azcosmos.ContainerClient) (azcosmos.QueryItemsResponse, error) {
+				page, err := c.NewQueryItemsPager(cs.text, pk, &azcosmos.QueryOptions{QueryParameters: cs.params, PageSizeHint: cs.pageSize}).NextPage(ctx)
+				if err == nil && len(page.Items) != cs.want {
+					err = fmt.Errorf("%s: %d items, want %d", cs.name, len(page.Items), cs.want)
+				}
+				return page, err
+			}
+			// batch runs perBatch queries on c and returns the handler's and the process's CPU
+			// per query in µs.
+			batch := func(c *azcosmos.ContainerClient) (handler, process float64) {
+				m := &handlerMeter{}
+				meter.Store(m)
+				var next atomic.Int64
+				var firstErr atomic.Value
+				var wg sync.WaitGroup
+				cpu0 := cpuTime()
+				for range workers {
+					wg.Add(1)
+					go func() {
+						defer wg.Done()
+						for next.Add(1) <= perBatch {
+							if _, err := query(c); err != nil {
+								firstErr.CompareAndSwap(nil, err)
+								return
+							}
+						}
+					}()
+				}
+				wg.Wait()
+				cpu := cpuTime() - cpu0
+				meter.Store(nil)
+				if err, _ := firstErr.Load().(error); err != nil {
+					b.Fatal(err)
+				}
+				return float64(m.cpu.Load()) / 1e3 / float64(m.queries.Load()), float64(cpu.Nanoseconds()) / 1e3 / perBatch
+			}
+			read := make([]int, len(sizes)) // documents the query read (retrievedDocumentCount)
+			for si := range sizes {
+				c := containers[si][cs.container]
+				page, err := query(c) // builds the ORDER BY index the query walks
+				if err != nil {
+					b.Fatal(err)
+				}
+				if page.QueryMetrics != nil {
+					read[si] = retrievedDocs(*page.QueryMetrics)
+				}
+				batch(c) // warms the SDK's, the connection's and the caches' state
+			}
+			handler := make([][]float64, len(sizes)) // [size][round]
+			process := make([][]float64, len(sizes))
+			var growth []float64
+			for range rounds {
+				for si := range sizes {
+					runtime.GC()
+					h, p := batch(containers[si][cs.container])
+					handler[si] = append(handler[si], h)
+					process[si] = append(process[si], p)
+				}
+				growth = append(growth, handler[2][len(handler[2])-1]/handler[0][len(handler[0])-1])
+			}
+			b.Run(cs.name, func(b *testing.B) {
+				b.ReportMetric(median(handler[0]), "handler-µs/q@1k")
+				b.ReportMetric(median(handler[1]), "handler-µs/q@10k")
+				b.ReportMetric(median(handler[2]), "handler-µs/q@100k")
+				b.ReportMetric(median(growth), "handler-growth-1k→100k")
+				b.ReportMetric(median(process[0]), "process-µs/q@1k")
+				b.ReportMetric(median(process[2]), "process-µs/q@100k")
+				b.ReportMetric(float64(read[2]), "docs-read/q@100k")
+			})
+		}
+	}
+}
+
+// retrievedDocs reads retrievedDocumentCount from x-ms-documentdb-query-metrics.
+func retrievedDocs(metrics string) int {
+	for _, kv := range strings.Split(metrics, ";") {
+		if v, ok := strings.CutPrefix(kv, "retrievedDocumentCount="); ok {
+			n, _ := strconv.Atoi(v)
+			return n
+		}
+	}
+	return -1
 }

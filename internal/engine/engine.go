@@ -127,6 +127,10 @@ type Server struct {
 	ckpt      sync.Mutex // one checkpoint at a time
 }
 
+// handlerWrap is what a started server serves: the Server itself. Benchmarks replace it (before
+// Start) to time the handler alone, without the TLS and HTTP/2 around it (export_test.go).
+var handlerWrap = func(h http.Handler) http.Handler { return h }
+
 // Start listens and serves until Close. It returns once the listener is bound.
 func Start(ctx context.Context, o Options) (*Server, error) {
 	if o.Addr == "" {
@@ -215,7 +219,7 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 		s.public = pu.Scheme + "://" + pu.Host + "/"
 		certHosts = append(certHosts, pu.Hostname())
 	}
-	s.http = &http.Server{Handler: s, ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout, WriteTimeout: writeTimeout, IdleTimeout: idleTimeout, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelDebug)}
+	s.http = &http.Server{Handler: handlerWrap(s), ReadHeaderTimeout: readHeaderTimeout, ReadTimeout: readTimeout, WriteTimeout: writeTimeout, IdleTimeout: idleTimeout, ErrorLog: slog.NewLogLogger(s.log.Handler(), slog.LevelDebug)}
 	if o.Protocol == "https" {
 		cert, pool, err := selfSigned(certHosts...)
 		if err != nil {

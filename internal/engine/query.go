@@ -402,7 +402,7 @@ func (s *Server) execute(c *container, p *partition, lpk string, pq *sql.Query, 
 	}
 	sizeOf := func(it any) (int64, bool) {
 		if m, ok := it.(map[string]any); ok {
-			if d := p.byBody(lpk, m); d != nil {
+			if d := src.docOf(m); d != nil {
 				return int64(d.Size), true
 			}
 		}
@@ -417,7 +417,7 @@ func (s *Server) execute(c *container, p *partition, lpk string, pq *sql.Query, 
 		streamed: res.Streamed && page != nil, next: res.Next}
 	for i, it := range res.Items {
 		if m, ok := it.(map[string]any); ok {
-			if d := p.byBody(lpk, m); d != nil {
+			if d := src.docOf(m); d != nil {
 				ex.items[i] = d.raw
 				continue
 			}
@@ -433,6 +433,10 @@ func (s *Server) execute(c *container, p *partition, lpk string, pq *sql.Query, 
 	ex.took = time.Since(start)
 	return ex, nil
 }
+
+// byBodyLogicalLimit is the number of logical partitions in a physical partition up to which
+// byBody looks for a document in each of them.
+const byBodyLogicalLimit = 8
 
 // byBody finds the stored document whose decoded body is m itself (SELECT * returns bodies as they
 // are), so its stored JSON can be sent without re-encoding.
@@ -458,7 +462,7 @@ func (p *partition) byBody(lpk string, m map[string]any) *doc {
 		if d := lpkDoc(lp); d != nil {
 			return d
 		}
-		if len(p.logical) > 8 {
+		if len(p.logical) > byBodyLogicalLimit {
 			break // cross-partition pages with many logical partitions re-encode instead
 		}
 	}

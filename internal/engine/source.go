@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"reflect"
 	"sort"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/cosmosdv/validate/internal/engine/index"
 	"github.com/cosmosdv/validate/internal/engine/sql"
@@ -120,6 +122,23 @@ type partSource struct {
 	list *docList
 	lpk  string
 	now  int64
+	// walked are the documents WalkOrdered gave the query, by the address of their body, so that
+	// the engine finds the stored document of a body the query returns whole among the few a
+	// streamed page loads, not in the partition's maps (docOf).
+	walked map[unsafe.Pointer]*doc
+}
+
+// docOf finds the stored document whose decoded body is m itself (SELECT * returns bodies as
+// they are): among the documents the walk loaded, else by partition.byBody. The walked ones are
+// used only where byBody finds every document (one logical partition, or a physical partition of
+// at most 8), so a result is sent as the same bytes either way.
+func (s *partSource) docOf(m map[string]any) *doc {
+	if s.walked != nil && (s.lpk != "" || len(s.p.logical) <= byBodyLogicalLimit) {
+		if d := s.walked[reflect.ValueOf(m).UnsafePointer()]; d != nil {
+			return d
+		}
+	}
+	return s.p.byBody(s.lpk, m)
 }
 
 func (s *partSource) Scan(fn func(d *sql.Document) bool) {
@@ -174,6 +193,10 @@ func (s *partSource) WalkOrdered(o *sql.Order, after *sql.Cursor, fn func(d *sql
 		if d.expired(s.now) {
 			return true
 		}
+		if s.walked == nil {
+			s.walked = make(map[unsafe.Pointer]*doc, 16)
+		}
+		s.walked[reflect.ValueOf(d.Body).UnsafePointer()] = d
 		return fn(&d.Document, at)
 	})
 	return true
