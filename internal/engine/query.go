@@ -434,37 +434,25 @@ func (s *Server) execute(c *container, p *partition, lpk string, pq *sql.Query, 
 	return ex, nil
 }
 
-// byBodyLogicalLimit is the number of logical partitions in a physical partition up to which
-// byBody looks for a document in each of them.
-const byBodyLogicalLimit = 8
-
 // byBody finds the stored document whose decoded body is m itself (SELECT * returns bodies as they
-// are), so its stored JSON can be sent without re-encoding.
-func (p *partition) byBody(lpk string, m map[string]any) *doc {
+// are), in the logical partition its key values name: a write is refused unless the body and the key
+// agree (items.go), so the body's key is the document's. nil when m is not a stored body (a
+// projection built it), and the caller encodes it.
+func (p *partition) byBody(c *container, lpk string, m map[string]any) *doc {
 	id, _ := m["id"].(string)
 	rid, _ := m["_rid"].(string)
 	if id == "" || rid == "" {
 		return nil
 	}
-	lpkDoc := func(lp *logical) *doc {
-		if lp == nil {
-			return nil
-		}
-		if d := lp.byID[id]; d != nil && reflect.ValueOf(d.Body).UnsafePointer() == reflect.ValueOf(m).UnsafePointer() {
-			return d
-		}
+	if lpk == "" {
+		lpk = canonicalPK(c.pkFromBody(m))
+	}
+	lp := p.logical[lpk]
+	if lp == nil {
 		return nil
 	}
-	if lpk != "" {
-		return lpkDoc(p.logical[lpk])
-	}
-	for _, lp := range p.logical {
-		if d := lpkDoc(lp); d != nil {
-			return d
-		}
-		if len(p.logical) > byBodyLogicalLimit {
-			break // cross-partition pages with many logical partitions re-encode instead
-		}
+	if d := lp.byID[id]; d != nil && reflect.ValueOf(d.Body).UnsafePointer() == reflect.ValueOf(m).UnsafePointer() {
+		return d
 	}
 	return nil
 }

@@ -129,16 +129,15 @@ type partSource struct {
 }
 
 // docOf finds the stored document whose decoded body is m itself (SELECT * returns bodies as
-// they are): among the documents the walk loaded, else by partition.byBody. The walked ones are
-// used only where byBody finds every document (one logical partition, or a physical partition of
-// at most 8), so a result is sent as the same bytes either way.
+// they are): among the documents the walk loaded, else by partition.byBody. Both find every stored
+// body, so a result is sent as the same bytes either way.
 func (s *partSource) docOf(m map[string]any) *doc {
-	if s.walked != nil && (s.lpk != "" || len(s.p.logical) <= byBodyLogicalLimit) {
+	if s.walked != nil {
 		if d := s.walked[reflect.ValueOf(m).UnsafePointer()]; d != nil {
 			return d
 		}
 	}
-	return s.p.byBody(s.lpk, m)
+	return s.p.byBody(s.c, s.lpk, m)
 }
 
 func (s *partSource) Scan(fn func(d *sql.Document) bool) {
