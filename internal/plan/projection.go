@@ -145,7 +145,9 @@ type Projected struct {
 	PartitionBasis string
 	// HalfChildren is true when the smaller size is HalfChildren rather than HalfScale.
 	HalfChildren bool
-	rc           *cost.RateCard // the rate card both sizes were priced with
+	// ScopeBasis is the pattern's Pattern.ScopeBasis: the key values its scope growth assumed.
+	ScopeBasis []string
+	rc         *cost.RateCard // the rate card both sizes were priced with
 }
 
 // Limit is what bounds a query's result whatever the documents in scope: its TOP. A fitted fact
@@ -343,10 +345,13 @@ func (p Projected) Arithmetic() []string {
 	}
 	lines := []string{
 		fmt.Sprintf("documents in scope: %.0f seeded, %.0f %s; production ×%.4g → %.4g", p.N1, p.N2, smaller, p.Growth, p.N1*p.Growth),
-		"fitted: " + strings.Join(growths, ", ") + p.fittedOn(),
-		fmt.Sprintf("seeded facts: %s → %.2f RU in %d page(s)", factText(p.Seeded), p.SeededRU, p.SeededPages),
-		fmt.Sprintf("production facts: %s → %.2f RU in %d page(s)", factText(p.Production), p.ProjectedRU, p.ProdPages),
 	}
+	for _, b := range p.ScopeBasis {
+		lines = append(lines, "key values: "+b)
+	}
+	lines = append(lines, "fitted: "+strings.Join(growths, ", ")+p.fittedOn(),
+		fmt.Sprintf("seeded facts: %s → %.2f RU in %d page(s)", factText(p.Seeded), p.SeededRU, p.SeededPages),
+		fmt.Sprintf("production facts: %s → %.2f RU in %d page(s)", factText(p.Production), p.ProjectedRU, p.ProdPages))
 	if p.Partitions > 1 {
 		lines = append(lines, fmt.Sprintf("%d physical partitions at production (%s): %.1f RU for the %d beyond the first (each a request minimum, its index check and, where the index finds entries, the first seek)",
 			p.Partitions, p.PartitionBasis, p.rc.PartitionChecks(p.Production), p.Partitions-1))
@@ -369,7 +374,8 @@ func factText(f cost.QueryFacts) string {
 }
 
 // HalfScale is d at the smaller seeded size: every root type's count and every generator's
-// cardinality halved (at least 1); children per parent and named value sets unchanged. That is how
+// cardinality halved (at least 1), but a cardinality whose production number is stated
+// (productionCardinality); children per parent and named value sets unchanged. That is how
 // the projection assumes the seeded volume grows towards production (ScopeGrowth): more roots, and
 // more distinct values where a cardinality sets them, each value keeping its share.
 func HalfScale(d *design.Design) *design.Design {
@@ -424,7 +430,10 @@ func halfFields(fs design.Fields) design.Fields {
 }
 
 func halfField(f design.Field) design.Field {
-	if f.Cardinality > 0 {
+	// A stated production cardinality says the values do not grow with the documents: they keep
+	// their number at the smaller size too, so that each value's documents halve as they grow at
+	// production.
+	if f.Cardinality > 0 && f.ProductionCardinality == 0 {
 		f.Cardinality = max(1, f.Cardinality/2)
 	}
 	if f.Of != nil {
@@ -435,4 +444,43 @@ func halfField(f design.Field) design.Field {
 		f.Object = halfFields(f.Object)
 	}
 	return f
+}
+
+// scopeBasis is Pattern.ScopeBasis for ap: for each type holding the key levels ap gives, the key
+// paths whose values a generator with a cardinality sets, with the production values the scope
+// growth used: stated (productionCardinality), or grown with the type's documents (assumed).
+// Empty without a key or without a stated production scale.
+func (st *cstate) scopeBasis(ap *design.AccessPattern) []string {
+	k := len(ap.PartitionKey)
+	if k == 0 || !st.stated {
+		return nil
+	}
+	ps := st.keySizer()
+	var out []string
+	seen := map[*design.Field]bool{}
+	for i := range st.s.c.Documents {
+		dt := &st.s.c.Documents[i]
+		// The finest level decides (prefixDist): the one with the most values at production.
+		path, most := "", 0.0
+		for _, p := range st.s.c.PartitionKey[:min(k, len(st.s.c.PartitionKey))] {
+			if l := ps.keyLevel(dt, p, 0); l.Known && l.Card >= most {
+				path, most = p, l.Card
+			}
+		}
+		if path != "" {
+			ft, f := st.s.cardinalityField(dt, path, 0)
+			if f == nil || seen[f] {
+				continue
+			}
+			seen[f] = true
+			where := fmt.Sprintf("%s (generated on %s)", path, ft.Type)
+			if f.ProductionCardinality > 0 {
+				out = append(out, fmt.Sprintf("%s: stated production values: %.4g (cardinality %d seeded)", where, f.ProductionCardinality, f.Cardinality))
+				continue
+			}
+			prod := math.Min(float64(f.Cardinality)*ps.growth(ft), ps.count(ft, 0))
+			out = append(out, fmt.Sprintf("%s: cardinality %d seeded, assumed to grow with documents: %d → %.4g (state productionCardinality if production has a fixed number)", where, f.Cardinality, f.Cardinality, prod))
+		}
+	}
+	return out
 }

@@ -124,13 +124,13 @@ func Patterns(ctx context.Context, d *design.Design, sp *seed.Plan, seedN int64)
 			out = append(out, record.Projection{ID: ap.ID, Production: ct.plan.ProductionScale, Point: true, Factor: 1,
 				Note: "point operation: its charge does not change with scale"})
 		default:
-			out = append(out, ct.project(pi, ap, pl.Patterns[pi].ScopeGrowth))
+			out = append(out, ct.project(pi, ap, pl.Patterns[pi].ScopeGrowth, pl.Patterns[pi].ScopeBasis))
 		}
 	}
 	return out, nil
 }
 
-func (ct *container) project(pi int, ap *design.AccessPattern, growth float64) record.Projection {
+func (ct *container) project(pi int, ap *design.AccessPattern, growth float64, scopeBasis []string) record.Projection {
 	pr := record.Projection{ID: ap.ID, Production: ct.plan.ProductionScale, Factor: 1}
 	q, err := sql.Parse(ap.Query)
 	if err != nil {
@@ -210,7 +210,7 @@ func (ct *container) project(pi int, ap *design.AccessPattern, growth float64) r
 		parts = ct.plan.Partitions
 	}
 	m := plan.ProjectDraws(cost.Current, ex1, ex2, growth, parts, ct.plan.StorageBasis, plan.LimitOf(sql.Analyze(q, ct.pol)))
-	m.HalfChildren = children
+	m.HalfChildren, m.ScopeBasis = children, scopeBasis
 
 	pr.SeededRU, pr.ProjectedRU = round2(m.SeededRU), round2(m.ProjectedRU)
 	pr.Factor = m.Factor()
