@@ -255,6 +255,11 @@ type Field struct {
 
 	// Cardinality limits the generator to this many distinct values (e.g. 50 tenants).
 	Cardinality int `yaml:"cardinality,omitempty" json:"cardinality,omitempty"`
+	// ProductionCardinality is how many distinct values the generator has at production (25 tenants
+	// whatever the seeded volume). Without it the cardinality is assumed to grow with the type's
+	// documents (each value keeping its share of them), which is what the production-scale
+	// projection then reasons from.
+	ProductionCardinality float64 `yaml:"productionCardinality,omitempty" json:"productionCardinality,omitempty"`
 	// Dist is how values are drawn among Cardinality: uniform (default), zipf or hot.
 	Dist string `yaml:"dist,omitempty" json:"dist,omitempty"`
 	// Skew is the zipf exponent s (> 1, default 1.2).

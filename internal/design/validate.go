@@ -696,6 +696,7 @@ func (v *validator) checkField(path string, f *Field, x docCtx, depth int) {
 	opt("weights", f.Weights != nil, kind == "oneOf", "oneOf")
 	opt("of", f.Of != nil, kind == "array", "array")
 	opt("dist", f.Dist != "", f.Cardinality > 0, "generators with a cardinality")
+	opt("productionCardinality", f.ProductionCardinality != 0, f.Cardinality > 0, "generators with a cardinality")
 	opt("skew", f.Skew != 0, f.Dist == "zipf", "dist zipf")
 	opt("hotShare", f.HotShare != 0, f.Dist == "hot", "dist hot")
 
@@ -704,6 +705,15 @@ func (v *validator) checkField(path string, f *Field, x docCtx, depth int) {
 	}
 	if f.Cardinality < 0 || f.Cardinality > maxCardinality {
 		v.errf(path+".cardinality", "must be between 1 and %d (got %d)", maxCardinality, f.Cardinality)
+	}
+	switch pc := f.ProductionCardinality; {
+	case pc == 0:
+	case pc < 1 || pc != math.Trunc(pc):
+		v.errf(path+".productionCardinality", "must be a whole number of values, at least 1 (got %g)", pc)
+	case pc > MaxProductionDocuments:
+		v.errf(path+".productionCardinality", "must be at most %g (got %g)", float64(MaxProductionDocuments), pc)
+	case x.t != nil && x.t.Production > 0 && pc > x.t.Production:
+		v.errf(path+".productionCardinality", "%g values need at least as many documents, but type %s states production: %g; lower it to at most %g or raise production", pc, x.t.Type, x.t.Production, x.t.Production)
 	}
 	if f.Unique && f.Cardinality > 0 {
 		v.errf(path+".unique", "unique values and a fixed cardinality exclude each other")

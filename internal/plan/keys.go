@@ -157,9 +157,13 @@ func (s *sizer) fieldDist(dt *design.DocType, f *design.Field, n float64, depth 
 		}
 		return keyDist{Card: float64(len(f.OneOf)), Share: top / sum, Known: true}
 	case f.Cardinality > 0:
-		// A cardinality is the number of values of the seeded volume; at production it grows with
-		// the type's documents (assumed, as HalfScale assumes between the seeded sizes).
+		// A cardinality is the number of values of the seeded volume; at production it is the
+		// stated productionCardinality, or else it grows with the type's documents (assumed, as
+		// HalfScale assumes between the seeded sizes).
 		card := math.Min(float64(f.Cardinality)*s.growth(dt), n)
+		if f.ProductionCardinality > 0 && s.prod != nil {
+			card = math.Min(f.ProductionCardinality, n)
+		}
 		return keyDist{Card: card, Share: distShare(f.Dist, card, f.Skew, f.HotShare), Known: true,
 			Drawn: drawnMedianShare(f.Dist, card, f.Skew, f.HotShare)}
 	case f.Gen == "bool":
@@ -265,4 +269,25 @@ func (s *sizer) prefixDist(dt *design.DocType, k int) keyDist {
 	d.Card = math.Min(d.Card, n)
 	d.Share = math.Max(d.Share, 1/n)
 	return d
+}
+
+// cardinalityField is the generator with a cardinality that a key path's values come from (through
+// copies of a parent's or the document's own fields), nil when they come from anything else.
+func (s *sizer) cardinalityField(dt *design.DocType, path string, depth int) (*design.DocType, *design.Field) {
+	if dt == nil || depth > 8 {
+		return nil, nil
+	}
+	f := fieldAt(dt, path)
+	switch {
+	case f == nil:
+		return nil, nil
+	case f.Cardinality > 0:
+		return dt, f
+	case f.Copy == "" || f.Copy == "id":
+		return nil, nil
+	}
+	if ref, ok := strings.CutPrefix(f.Copy, "parent."); ok && dt.Parent != nil {
+		return s.cardinalityField(s.docType(dt.Parent.Type), "/"+strings.ReplaceAll(ref, ".", "/"), depth+1)
+	}
+	return s.cardinalityField(dt, "/"+strings.ReplaceAll(f.Copy, ".", "/"), depth+1)
 }

@@ -81,6 +81,9 @@ type Pattern struct {
 	// ScopeGrowth is the documents one execution of a query has in scope at production over those
 	// at the seeded scale (1 without a production scale): the figure run's projection uses too.
 	ScopeGrowth float64 `json:"scopeGrowth,omitempty"`
+	// ScopeBasis says, for each partition-key value the query's scope follows that a generator
+	// with a cardinality sets, how many values production has and whether the design states it.
+	ScopeBasis []string `json:"scopeBasis,omitempty"`
 	// JudgedOn is the figure the estimate is judged against: "projected" (ProductionRU, a query
 	// when the design states a production scale) or "seeded" (ModelRU). DiffRU and DiffPct are
 	// against it.
@@ -315,6 +318,7 @@ func (b *builder) project(st *cstate, ap *design.AccessPattern, pp *Pattern) {
 	}
 	growth := st.scopeGrowth(ap)
 	pp.ScopeGrowth = round(growth, 6)
+	pp.ScopeBasis = st.scopeBasis(ap)
 	if !st.stated {
 		return
 	}
@@ -330,7 +334,7 @@ func (b *builder) project(st *cstate, ap *design.AccessPattern, pp *Pattern) {
 		}
 	}
 	pr := Project(b.rc, q1.Facts, q2.Facts, q1.Scope, q2.Scope, growth, q1.Facts.PartitionsChecked, st.plan.StorageBasis, q1.Limit)
-	pr.HalfChildren = children
+	pr.HalfChildren, pr.ScopeBasis = children, pp.ScopeBasis
 	pp.ProductionRU = round(pr.ProjectedRU, 2)
 	pp.Projection = pr.Arithmetic()
 	pp.JudgedOn = "projected"
@@ -541,9 +545,9 @@ func (b *builder) hotPartitions(st *cstate) {
 		busiestGB += bytes * full.Share
 		prefixGB += bytes * prefix.Share
 	}
-	cp.BusiestGB = round(busiestGB, 3)
+	cp.BusiestGB = sig(busiestGB, 3)
 	np := float64(max(cp.Partitions, 1))
-	cp.BusiestRUs = round(st.single, 1)
+	cp.BusiestRUs = sig(st.single, 3)
 	physical := st.single + (st.singleTotal-st.single)/np + st.cross/np
 	prov := float64(cp.Designed.RU)
 	cp.Hot = rc.HotPartition(cost.HotInput{ProvisionedRU: prov, Partitions: cp.Partitions,

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"text/tabwriter"
 
@@ -148,12 +149,23 @@ func num(x float64) string {
 	switch {
 	case x == 0:
 		return "0"
+	case x < 0.01:
+		return fmt.Sprintf("%.2g", x) // a small figure keeps its significant digits, never "0"
 	case x >= 100:
 		return fmt.Sprintf("%.0f", x)
 	case x >= 10:
 		return fmt.Sprintf("%.1f", x)
 	}
 	return fmt.Sprintf("%.2f", x)
+}
+
+// sig is x rounded to n significant digits (a busiest partition of 0.00004 GB is not 0 GB).
+func sig(x float64, n int) float64 {
+	if x == 0 || math.IsInf(x, 0) || math.IsNaN(x) {
+		return x
+	}
+	p := math.Pow(10, float64(n)-math.Ceil(math.Log10(math.Abs(x))))
+	return math.Round(x*p) / p
 }
 
 func usd(x float64) string { return fmt.Sprintf("$%.2f", x) }

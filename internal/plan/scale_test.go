@@ -139,7 +139,7 @@ func TestBuild_HotPartitionAtProductionKeys(t *testing.T) {
 	}
 	// A million customers share the single-partition traffic: the busiest gets about 2 millionths
 	// of it (ten seeded customers would give it about a fifth).
-	if c.BusiestRUs != 0 || c.Documents[1].ProductionBusiestShare > 1e-5 {
+	if c.BusiestRUs > 0.05 || c.Documents[1].ProductionBusiestShare > 1e-5 {
 		t.Errorf("busiest logical partition %.2f RU/s, orders' busiest share %.3g: want the production key values' share",
 			c.BusiestRUs, c.Documents[1].ProductionBusiestShare)
 	}

@@ -14,7 +14,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/design"
@@ -26,9 +25,12 @@ import (
 	"github.com/cosmosdv/validate/internal/seed"
 )
 
-// Draws is how many parameter draws each query pattern is executed with at each size; the median
-// of every fact is fitted.
-const Draws = 9
+// Draws is how many parameter draws each query pattern is executed with at each size. The draws
+// pick the same sample documents at every size (the first of their type, which the seeded sizes
+// share: the same roots, with the same values), spread evenly over them, and every fact's growth is
+// fitted on its sum over the draws (plan.ProjectDraws). In process a draw costs one pass over the
+// container's seeded documents.
+const Draws = 32
 
 // pageSize is the service's default maximum item count per page, which the probe keeps.
 const pageSize = 100
@@ -122,19 +124,13 @@ func Patterns(ctx context.Context, d *design.Design, sp *seed.Plan, seedN int64)
 			out = append(out, record.Projection{ID: ap.ID, Production: ct.plan.ProductionScale, Point: true, Factor: 1,
 				Note: "point operation: its charge does not change with scale"})
 		default:
-			out = append(out, ct.project(pi, ap, pl.Patterns[pi].ScopeGrowth))
+			out = append(out, ct.project(pi, ap, pl.Patterns[pi].ScopeGrowth, pl.Patterns[pi].ScopeBasis))
 		}
 	}
 	return out, nil
 }
 
-// execution is one parameter draw executed at one seeded size.
-type execution struct {
-	f cost.QueryFacts
-	n int // documents in scope
-}
-
-func (ct *container) project(pi int, ap *design.AccessPattern, growth float64) record.Projection {
+func (ct *container) project(pi int, ap *design.AccessPattern, growth float64, scopeBasis []string) record.Projection {
 	pr := record.Projection{ID: ap.ID, Production: ct.plan.ProductionScale, Factor: 1}
 	q, err := sql.Parse(ap.Query)
 	if err != nil {
@@ -142,13 +138,18 @@ func (ct *container) project(pi int, ap *design.AccessPattern, growth float64) r
 		return pr
 	}
 	var key []any
+	// shared is how many sample documents every size holds (the draws pick among those).
+	shared := 0
+	if ap.Sample != "" {
+		shared = min(count(ct.docs, ap.Sample), count(ct.smaller, ap.Sample))
+	}
 	// runAt executes the draws over docs.
-	runAt := func(docs []*doc) ([]execution, string) {
-		var ex []execution
+	runAt := func(docs []*doc) ([]plan.Draw, string) {
+		var ex []plan.Draw
 		for i := range Draws {
 			var sample map[string]any
 			if ap.Sample != "" {
-				s, ok := pick(docs, ap.Sample, i*7919+pi)
+				s, ok := pick(docs, ap.Sample, spread(i, shared))
 				if !ok {
 					return nil, "no seeded document of type " + ap.Sample
 				}
@@ -180,8 +181,8 @@ func (ct *container) project(pi int, ap *design.AccessPattern, growth float64) r
 		pr.Note = note
 		return pr
 	}
-	n1, n2 := medianScope(ex1), medianScope(ex2)
-	children := plan.UseHalfChildren(float64(n1), float64(n2), growth)
+	n1, n2 := plan.CentralScope(cost.Current, ex1), plan.CentralScope(cost.Current, ex2)
+	children := plan.UseHalfChildren(n1, n2, growth)
 	if children {
 		// One key value's documents: HalfScale leaves them as they are, HalfChildren does not.
 		docs, err := ct.children()
@@ -189,18 +190,18 @@ func (ct *container) project(pi int, ap *design.AccessPattern, growth float64) r
 			pr.Note = err.Error()
 			return pr
 		}
+		if ap.Sample != "" && count(docs, ap.Sample) < shared {
+			// The sample is a child type: draw among the documents all three sizes hold.
+			shared = count(docs, ap.Sample)
+			if ex1, note = runAt(ct.docs); note != "" {
+				pr.Note = note
+				return pr
+			}
+		}
 		if ex2, note = runAt(docs); note != "" {
 			pr.Note = note
 			return pr
 		}
-		n2 = medianScope(ex2)
-	}
-	f1, f2 := make([]cost.QueryFacts, len(ex1)), make([]cost.QueryFacts, len(ex2))
-	for i := range ex1 {
-		f1[i] = ex1[i].f
-	}
-	for i := range ex2 {
-		f2[i] = ex2[i].f
 	}
 	// Without a key the query checks every physical partition; a key or a hierarchical prefix is
 	// assumed to sit in one, as the plan assumes.
@@ -208,13 +209,12 @@ func (ct *container) project(pi int, ap *design.AccessPattern, growth float64) r
 	if len(key) == 0 {
 		parts = ct.plan.Partitions
 	}
-	m := plan.Project(cost.Current, plan.MedianFacts(f1), plan.MedianFacts(f2), float64(n1), float64(n2), growth, parts, ct.plan.StorageBasis,
-		plan.LimitOf(sql.Analyze(q, ct.pol)))
-	m.HalfChildren = children
+	m := plan.ProjectDraws(cost.Current, ex1, ex2, growth, parts, ct.plan.StorageBasis, plan.LimitOf(sql.Analyze(q, ct.pol)))
+	m.HalfChildren, m.ScopeBasis = children, scopeBasis
 
 	pr.SeededRU, pr.ProjectedRU = round2(m.SeededRU), round2(m.ProjectedRU)
 	pr.Factor = m.Factor()
-	pr.ScopeSeeded, pr.ScopeSmaller, pr.ScopeProduction = n1, n2, math.Round(float64(n1)*growth)
+	pr.ScopeSeeded, pr.ScopeSmaller, pr.ScopeProduction = int(m.N1), int(m.N2), math.Round(m.N1*growth)
 	pr.Partitions = m.Partitions
 	pr.Growth = m.Fit
 	pr.Arithmetic = m.Arithmetic()
@@ -222,6 +222,29 @@ func (ct *container) project(pi int, ap *design.AccessPattern, growth float64) r
 		pr.Note = "no production scale in the design: production scale is the seeded one (" + ct.plan.StorageBasis + ")"
 	}
 	return pr
+}
+
+// count is the number of documents of type typ.
+func count(docs []*doc, typ string) int {
+	n := 0
+	for _, d := range docs {
+		if d.typ == typ {
+			n++
+		}
+	}
+	return n
+}
+
+// spread is the sample document draw i picks among the first shared of its type: evenly spread,
+// so that the draws stand for the type's documents and not for a few of them.
+func spread(i, shared int) int {
+	if shared <= 0 {
+		return i
+	}
+	if shared < Draws {
+		return i % shared
+	}
+	return (2*i + 1) * shared / (2 * Draws)
 }
 
 // pick returns the n-th document of type typ (modulo their number).
@@ -239,7 +262,7 @@ func pick(docs []*doc, typ string, n int) (map[string]any, bool) {
 }
 
 // execute runs the query over the documents in the scope of key.
-func (ct *container) execute(q *sql.Query, docs []*doc, params map[string]any, key []any) (execution, error) {
+func (ct *container) execute(q *sql.Query, docs []*doc, params map[string]any, key []any) (plan.Draw, error) {
 	var src sliceSource
 	for _, d := range docs {
 		if inScope(d.pk, key) {
@@ -248,22 +271,9 @@ func (ct *container) execute(q *sql.Query, docs []*doc, params map[string]any, k
 	}
 	r, err := sql.Execute(q, src, sql.Options{Params: params, Policy: ct.pol})
 	if err != nil {
-		return execution{}, err
+		return plan.Draw{}, err
 	}
-	return execution{f: r.Facts, n: len(src)}, nil
-}
-
-// medianScope is the median number of documents in scope over the executions.
-func medianScope(ex []execution) int {
-	ns := make([]int, len(ex))
-	for i := range ex {
-		ns[i] = ex[i].n
-	}
-	slices.Sort(ns)
-	if len(ns) == 0 {
-		return 0
-	}
-	return ns[len(ns)/2]
+	return plan.Draw{Facts: r.Facts, Scope: float64(len(src))}, nil
 }
 
 // inScope reports whether a document with key values pk is in the scope of a query keyed by key (a
