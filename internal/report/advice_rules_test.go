@@ -83,7 +83,9 @@ func TestBuild_UnknownFieldWarnsWhateverTheResults(t *testing.T) {
 		if p.Verdict != Warn {
 			t.Errorf("%d results: verdict %s, want warn", results, p.Verdict)
 		}
-		if !slices.ContainsFunc(p.Reasons, func(a string) bool { return strings.Contains(a, want) && strings.HasPrefix(a, "lint: owner.yaml:18:36:") }) {
+		if !slices.ContainsFunc(p.Reasons, func(a string) bool {
+			return strings.Contains(a, want) && strings.HasPrefix(a, "lint: owner.yaml:18:36:")
+		}) {
 			t.Errorf("%d results: reasons %q lack lint's finding %q at the query's line", results, p.Reasons, want)
 		}
 		// Without the finding the same charges pass.
