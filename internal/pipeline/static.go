@@ -16,9 +16,14 @@ import (
 // unknown-field findings of each access pattern's query, as lint prints them, by pattern ID.
 func DesignFindings(d *design.Design, seed int64) (capacity []report.CapacityWarning, unknown map[string][]string) {
 	if p, err := plan.Build(d, plan.Options{Seed: seed}); err == nil {
+		peak := map[string]float64{}
+		for _, c := range p.Containers {
+			peak[c.Name] = c.PeakRUs
+		}
 		for _, w := range p.Warnings {
 			if w.Code == "throughput-short" || w.Code == "hot-partition" {
-				capacity = append(capacity, report.CapacityWarning{Code: w.Code, Container: w.Subject, Message: w.Message})
+				capacity = append(capacity, report.CapacityWarning{Code: w.Code, Container: w.Subject, Message: w.Message,
+					PlanPeak: peak[w.Subject]})
 			}
 		}
 	}

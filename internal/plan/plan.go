@@ -530,6 +530,11 @@ func costlierNote(rc *cost.RateCard, cp *Container, best cost.Monthly) string {
 	return fmt.Sprintf("the designed %s costs less than every mode sized for the modeled load; %s", designed, cheapest)
 }
 
+// hotMargin is how far over its even share of the peak the busiest physical partition must be for
+// hot-partition to add to throughput-short (assumed: a designer sizing for the modeled peak keeps
+// about this much headroom; no published figure).
+const hotMargin = 0.1
+
 // hotPartitions finds the busiest logical partition's traffic and size and what the rate card says
 // about it.
 func (b *builder) hotPartitions(st *cstate) {
@@ -553,7 +558,28 @@ func (b *builder) hotPartitions(st *cstate) {
 	cp.Hot = rc.HotPartition(cost.HotInput{ProvisionedRU: prov, Partitions: cp.Partitions,
 		BusiestRU: st.single, PartitionRU: physical, BusiestGB: busiestGB, PrefixGB: prefixGB,
 		Hierarchical: c.IsHierarchical(), Serverless: cp.Designed.Mode == cost.Serverless})
+	// Only key-scoped load makes one partition hotter than the others: a cross-partition query's
+	// load spreads over every physical partition (st.cross/np on each) and so does key-scoped load
+	// spread evenly. When the container is short of its peak (throughput-short), the busiest
+	// physical partition is over its share mostly because every partition is; hot-partition then
+	// reports only a busiest logical partition that keeps its physical partition over the share it
+	// would get with the throughput the peak needs, by more than hotMargin of it.
+	limit := rc.PartitionMaxRU.Value
+	if cp.Designed.Mode == cost.Serverless {
+		limit = rc.ServerlessPartRU.Value
+	}
+	sharedOnly := false // over its share only because every partition is
+	if cp.Designed.Mode != cost.Serverless && prov < cp.PeakRUs {
+		// The throughput the peak needs may need more physical partitions, which spread the shared
+		// load thinner.
+		npPeak := float64(max(cp.Partitions, rc.PartitionsFor(cp.Designed.Mode, cp.StorageGB, int(math.Ceil(cp.PeakRUs)))))
+		atPeak := st.single + (st.singleTotal-st.single)/npPeak + st.cross/npPeak
+		sharedOnly = atPeak <= math.Min(limit, cp.PeakRUs/npPeak)*(1+hotMargin)
+	}
 	for _, f := range cp.Hot.Findings {
+		if sharedOnly && strings.HasPrefix(f, "physical partition of the busiest logical partition") {
+			continue
+		}
 		p.Warnings = append(p.Warnings, Warning{Code: "hot-partition", Subject: c.Name, Message: f + " " + loadWords(cp)})
 	}
 	// The risk follows the utilisation plan prints: a physical partition asked for more than it
@@ -584,7 +610,7 @@ func assumptions(rc *cost.RateCard, a cost.Account, seedN int64) []string {
 		AutoscaleBilling,
 		"serverless bills the average RU/s over the whole month",
 		"document sizes and indexed terms come from the design's generators, plus about 180 bytes of system properties",
-		fmt.Sprintf("query figures are static and rough: document counts are the ones `run --seed %d` seeds and selectivity comes from generator cardinalities, not from executing the query; physical partitions are at production scale", seedN),
+		fmt.Sprintf("query figures are static and rough: document counts are the ones `run --seed %d` seeds and selectivity comes from the generators (cardinalities, oneOf weights, the ranges of numeric and time generators; each query's detail says what it assumed where they tell nothing), not from executing the query; physical partitions are at production scale", seedN),
 		"with a production scale (documents[].production, storageGB), query figures are also projected to it as run projects them: static facts at the seeded size and at half of it, each fact's growth fitted, evaluated at the documents in scope at production (production counts and key values); estimates of queries are judged on that figure, and the container load (RU/s, throughput-short, hot partitions, the cheapest mode, monthly cost) rests on it too; point operations keep their charge, which does not change with scale",
 	}
 }

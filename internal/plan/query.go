@@ -49,6 +49,7 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 
 	a, err := s.analyze(ap.Query)
 	qe.Limit = LimitOf(a)
+	filters := boundFilters(ap, a.Filters)
 	if err != nil {
 		qe.Warnings = append(qe.Warnings, Warning{Code: "query-syntax", Subject: ap.ID, Message: err.Error()})
 		qe.Notes = append(qe.Notes, "the query does not parse: figures assume a scan")
@@ -79,11 +80,12 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 		dt := &s.c.Documents[i]
 		n := s.count(dt, 0) / per
 		allInScope += n
-		m := s.matching(dt, n, a.Filters, false)
+		m := s.matching(dt, n, filters, false)
 		matched += m
 		matchedBytes += m * ests[dt.Type].Bytes
-		served += s.matching(dt, n, a.Filters, true)
+		served += s.matching(dt, n, filters, true)
 	}
+	qe.Notes = append(qe.Notes, s.selectivityNotes(rt, filters)...)
 	// The documents a query returns are of every type its filters keep (a partition holds a
 	// customer and its orders): their average size, not the result type's alone.
 	if matched > 0 {
@@ -186,13 +188,14 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 	}
 
 	// Index entries read (engine/sql/indexreads.go): each served filter reads the entries that match
-	// it alone in scope; a range filter scans half the path's entries (assumed: no bounds are known
-	// before the data), CONTAINS-like functions every entry of the path. A composite index or an
+	// it alone in scope: a range filter the entries in its range, by its field's generator
+	// (filterShare), or half the path's entries when the generator does not tell (rangeFallback);
+	// CONTAINS-like functions every entry of the path. A composite index or an
 	// ordered walk is not estimated: the documents loaded stand for it.
 	// An ORDER BY that streams from the index reads its equality filters' entries in its own walk
 	// (the engine's countIndexReads drops them and counts the walk).
 	streams := len(a.OrderBy) > 0 && a.OrderStreams
-	for _, fl := range a.Filters {
+	for _, fl := range filters {
 		if !fl.Served {
 			continue
 		}
@@ -201,7 +204,7 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 		}
 		switch {
 		case fl.Kind == sql.FilterRange:
-			f.IndexEntriesRead += int(math.Round(allInScope / 2))
+			f.IndexEntriesRead += int(math.Round(s.rangeEntries(fl, per, allInScope)))
 		case fl.Kind == sql.FilterEqual && isKeyPath(s.c, strings.Join(fl.Path, ".")):
 			f.IndexEntriesRead += int(math.Round(allInScope))
 		case fl.Kind == sql.FilterEqual || fl.Kind == sql.FilterIn || fl.Function == "ARRAY_CONTAINS":
@@ -285,10 +288,12 @@ func orderByWarning(id string, err error) (Warning, bool) {
 	return Warning{Code: "query-order-by", Subject: id, Message: err.Error()}, true
 }
 
-// matching estimates how many of the n documents of type dt in scope pass the query's equality and
-// ARRAY_CONTAINS filters (only those the index serves when servedOnly). A filter comparing a string
-// naming a document type keeps that type only; a property this type lacks but another has matches
-// none of it; the partition key is already accounted for by the scope. Other filters are not
+// matching estimates how many of the n documents of type dt in scope pass the query's equality,
+// IN, range and ARRAY_CONTAINS filters (only those the index serves when servedOnly; constants
+// bound by boundFilters). A filter comparing a string naming a document type keeps that type only;
+// a property this type lacks but another has matches none of it; the partition key is already
+// accounted for by the scope. A range or IN the generator cannot size keeps every document (range,
+// rangeFallback) or as many values as it lists among the field's (IN); other filters are not
 // estimated (they keep every document).
 func (s *sizer) matching(dt *design.DocType, n float64, filters []sql.Filter, servedOnly bool) float64 {
 	for _, fl := range filters {
@@ -298,7 +303,18 @@ func (s *sizer) matching(dt *design.DocType, n float64, filters []sql.Filter, se
 		switch {
 		case fl.Kind == sql.FilterFunction && fl.Function == "ARRAY_CONTAINS":
 			n *= s.containsShare(dt, fl.Path[:len(fl.Path)-1])
-		case fl.Kind != sql.FilterEqual || isKeyPath(s.c, strings.Join(fl.Path, ".")):
+		case isKeyPath(s.c, strings.Join(fl.Path, ".")):
+		case fl.Kind == sql.FilterRange:
+			share, _, _ := s.filterShare(dt, fl)
+			n *= share
+		case fl.Kind == sql.FilterIn:
+			if share, _, known := s.filterShare(dt, fl); known {
+				n *= share
+			} else if field := fieldAt(dt, "/"+strings.Join(fl.Path, "/")); field != nil && fl.Op == "IN" {
+				card := math.Max(s.fieldDist(dt, field, math.Max(s.count(dt, 0), 1), 0).Card, 1)
+				n *= math.Min(1, float64(max(len(fl.Values), 1))/card)
+			}
+		case fl.Kind != sql.FilterEqual:
 		default:
 			if lit, ok := fl.Literal.(string); ok && s.docType(lit) != nil {
 				if lit != dt.Type {
@@ -308,6 +324,10 @@ func (s *sizer) matching(dt *design.DocType, n float64, filters []sql.Filter, se
 			}
 			path := "/" + strings.Join(fl.Path, "/")
 			field := fieldAt(dt, path)
+			if share, _, known := s.filterShare(dt, fl); known && field != nil && (field.Const != nil || len(field.OneOf) > 0) {
+				n *= share // a constant the generator names: its weight
+				continue
+			}
 			switch {
 			case field != nil:
 				n /= math.Max(s.fieldDist(dt, field, math.Max(s.count(dt, 0), 1), 0).Card, 1)

@@ -233,7 +233,7 @@ func (j *judge) evaluate(ap *design.AccessPattern) PatternResult {
 		if pr.FanOut = fanOutOf(j.d, obs.checksOn, j.runs[len(j.runs)-1].source); pr.FanOut != nil {
 			pr.Advice = append(pr.Advice, fanOutNote(pr.FanOut))
 		}
-		describeShape(ap, &pr, obs.checksOn, j.unknown[ap.ID])
+		describeShape(ap, &pr, obs.checksOn)
 	}
 
 	if len(obs.errReasons) > 0 {
@@ -247,6 +247,15 @@ func (j *judge) evaluate(ap *design.AccessPattern) PatternResult {
 	v, reasons := chargeVerdict(ap, pr.Modeled, pr.Measured, j.opts)
 	pr.Verdict = worse(pr.Verdict, v)
 	pr.Reasons = append(pr.Reasons, reasons...)
+	// A query that names a field no document type has measures another query than the design means,
+	// whatever it returned (a COUNT returns its 0): lint's finding, in lint's words, makes the
+	// verdict at least warn, so run never passes what lint flags.
+	if u := j.unknown[ap.ID]; len(u) > 0 {
+		pr.Verdict = worse(pr.Verdict, Warn)
+		for _, m := range u {
+			pr.Reasons = append(pr.Reasons, "lint: "+m+": its charge is that of a query filtering on a field no seeded document has, not of the query the design means")
+		}
+	}
 	return pr
 }
 
@@ -323,9 +332,8 @@ func (j *judge) observe(ap *design.AccessPattern, pr *PatternResult, width float
 }
 
 // describeShape records the results, partitions and latency of the pattern's executions, and warns
-// about a query that never found anything, with lint's unknown-field findings for its query (the
-// likeliest reason, in lint's words).
-func describeShape(ap *design.AccessPattern, pr *PatternResult, pat *record.Pattern, unknown []string) {
+// about a query that never found anything.
+func describeShape(ap *design.AccessPattern, pr *PatternResult, pat *record.Pattern) {
 	pr.Results, pr.Partitions = ranges(pat)
 	pr.LatencyMs = medianLatencyMs(pat)
 	// A query that never finds anything is cheaper than the one the design means, and says so
@@ -333,7 +341,6 @@ func describeShape(ap *design.AccessPattern, pr *PatternResult, pat *record.Patt
 	noExpectation := ap.Expect == nil || (ap.Expect.MinResults == nil && ap.Expect.MaxResults == nil && ap.Expect.Status == 0)
 	if ok := okExecutions(ap, pat); ap.Op == design.OpQuery && noExpectation && len(ok) > 0 && pr.Results.Max == 0 {
 		pr.Advice = append(pr.Advice, fmt.Sprintf("the query returned no items in any of its %d successful executions: its filters may name a field or a value the seeded documents do not have, so its charge is not the charge of the query the design means; if finding nothing is right, add expect: {maxResults: 0}", len(ok)))
-		pr.Advice = append(pr.Advice, unknown...)
 	}
 }
 

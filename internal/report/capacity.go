@@ -18,48 +18,68 @@ const (
 	LevelFail = "fail"
 )
 
-// capacityFindings states the design's capacity problems with plan's figures and words (warnings:
-// throughput-short, hot-partition, from the same static plan `validate plan --seed` of the run
-// prints, which the driver passes in), and adds a shortfall the run's own verdict-bearing charges
-// show at the designed peak rates when plan did not already report that container short.
+// capacityFindings tells one capacity story per container. Where the run has its own
+// verdict-bearing load for a provisioned container (the figures of the report's request-rate
+// table: measured when they carry a verdict, else modeled; queries projected to production scale
+// when the design states one), that load decides throughput-short: the run's finding, with the
+// run's peak, replaces plan's, and plan's throughput-short is not repeated, whichever way the two
+// disagree. Plan's hot-partition (the run does not size logical partitions) stays, labelled as
+// plan's static estimate with plan's peak beside the run's. A container without such a load
+// (serverless, or no successful execution) keeps plan's warnings in plan's words.
 func capacityFindings(d *design.Design, loads []ContainerLoad, warnings []CapacityWarning) []record.Finding {
-	var out []record.Finding
-	short := map[string]bool{}
-	for _, w := range warnings {
-		if w.Code != "throughput-short" && w.Code != "hot-partition" {
-			continue
-		}
-		short[w.Container] = short[w.Container] || w.Code == "throughput-short"
-		out = append(out, record.Finding{Stage: StageCapacity, Level: LevelFail, Subject: "container " + w.Container,
-			Message: fmt.Sprintf("%s (plan: %s)", w.Message, w.Code)})
+	type own struct {
+		load *Load
+		peak float64
+		prov float64
 	}
+	runs := map[string]own{}
 	for _, cl := range loads {
 		load := cl.Measured
 		if load == nil {
 			load = cl.Modeled
 		}
-		if load == nil || cl.Provisioned <= 0 || short[cl.Name] {
+		if load == nil || cl.Provisioned <= 0 || d.Container(cl.Name) == nil {
 			continue
 		}
 		_, peak := load.judged()
-		if peak <= cl.Provisioned {
+		runs[cl.Name] = own{load: load, peak: peak, prov: cl.Provisioned}
+	}
+	var out []record.Finding
+	for _, w := range warnings {
+		if w.Code != "throughput-short" && w.Code != "hot-partition" {
 			continue
 		}
-		c := d.Container(cl.Name)
-		if c == nil {
+		r, ok := runs[w.Container]
+		if ok && w.Code == "throughput-short" {
+			continue // the run's own load decides below
+		}
+		msg := fmt.Sprintf("%s (plan: %s)", w.Message, w.Code)
+		if ok {
+			planPeak := ""
+			if w.PlanPeak > 0 {
+				planPeak = fmt.Sprintf(", on plan's peak of %.0f RU/s", w.PlanPeak)
+			}
+			msg = fmt.Sprintf("%s (plan's static estimate: %s%s; this run's %s peak is %.0f RU/s)",
+				w.Message, w.Code, planPeak, r.load.Source, r.peak)
+		}
+		out = append(out, record.Finding{Stage: StageCapacity, Level: LevelFail, Subject: "container " + w.Container, Message: msg})
+	}
+	for _, cl := range loads {
+		r, ok := runs[cl.Name]
+		if !ok || r.peak <= r.prov {
 			continue
 		}
-		mode, ru := "manual", cl.Provisioned
-		if c.Throughput.AutoscaleMax > 0 {
+		mode := "manual"
+		if d.Container(cl.Name).Throughput.AutoscaleMax > 0 {
 			mode = "autoscale"
 		}
 		charges := "this run's median charges × peak request rates"
-		if load.Scale == VerdictOnProjected {
+		if r.load.Scale == VerdictOnProjected {
 			charges = "this run's median charges, queries projected to production scale, × peak request rates"
 		}
 		out = append(out, record.Finding{Stage: StageCapacity, Level: LevelFail, Subject: "container " + cl.Name,
 			Message: fmt.Sprintf("designed %s %.0f RU/s is below the %s peak of %.0f RU/s (%s) (run: throughput-short)",
-				mode, ru, load.Source, peak, charges)})
+				mode, r.prov, r.load.Source, r.peak, charges)})
 	}
 	return out
 }

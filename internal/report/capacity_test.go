@@ -122,3 +122,63 @@ func TestBuild_CapacityAtProductionScale(t *testing.T) {
 		t.Errorf("no production scale: load %+v, findings %+v: want seeded, none", cl.Modeled, r.StageFindings)
 	}
 }
+
+// TestBuild_CapacityTellsOneStory: when the run has its own load for a container, its capacity
+// findings use the figures of the report's request-rate table; plan's throughput-short for that
+// container (a static estimate, with another peak) is not repeated, whichever way the two
+// disagree, and plan's hot-partition is labelled as plan's with both peaks (issue 14's
+// walkthrough: "below the modeled peak of 317074 RU/s (plan: throughput-short)" beside a table
+// saying 3168 RU/s).
+func TestBuild_CapacityTellsOneStory(t *testing.T) {
+	d, err := design.Parse([]byte(shortDesign), "short.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plans := []CapacityWarning{
+		{Code: "throughput-short", Container: "Feed", Message: "designed autoscale 1000 RU/s is below the modeled peak of 317074 RU/s", PlanPeak: 317074},
+		{Code: "hot-partition", Container: "Feed", Message: "busiest logical partition needs 12000 RU/s, over the 10000 RU/s a physical partition serves", PlanPeak: 317074},
+	}
+	model := runOf(record.ChargeModel, execs(3, 200, 1, 1, 3))
+	model.Patterns[0].ID = "AP1"
+	capacityOf := func(r *Report) []string {
+		var out []string
+		for _, f := range r.StageFindings {
+			if f.Stage == StageCapacity {
+				out = append(out, f.Message)
+			}
+		}
+		return out
+	}
+
+	// The run's load, 3 RU × 2000/s = 6000 RU/s, is short too: one throughput-short, the run's.
+	r := Build(Input{Design: d, Modeled: model, Measured: model, Capacity: plans})
+	got := capacityOf(r)
+	if peak := r.Containers[0].Modeled.Peak; peak != 6000 {
+		t.Fatalf("request-rate table's modeled peak %v, want 6000", peak)
+	}
+	if len(got) != 2 || !strings.Contains(got[1], "peak of 6000 RU/s") || !strings.Contains(got[1], "(run: throughput-short)") {
+		t.Errorf("findings %q: want plan's hot-partition and the run's throughput-short at 6000 RU/s", got)
+	}
+	for _, m := range got {
+		if strings.Contains(m, "(plan: throughput-short)") || strings.Contains(m, "peak of 317074 RU/s (") {
+			t.Errorf("plan's throughput-short repeated beside the run's: %q", m)
+		}
+	}
+	if want := "(plan's static estimate: hot-partition, on plan's peak of 317074 RU/s; this run's model peak is 6000 RU/s)"; !strings.HasSuffix(got[0], want) {
+		t.Errorf("hot-partition %q: want it labelled %q", got[0], want)
+	}
+
+	// The run's load fits (3 RU × 200/s): plan's throughput-short is not the run's story.
+	d.AccessPatterns[0].RPS = design.RPS{Avg: 100, Peak: 200}
+	r = Build(Input{Design: d, Modeled: model, Measured: model, Capacity: plans[:1]})
+	if got := capacityOf(r); len(got) != 0 {
+		t.Errorf("run's peak %v fits 1000 RU/s: findings %q, want none", r.Containers[0].Modeled.Peak, got)
+	}
+
+	// Without the run's own load (no successful execution) plan's words stay, as plan's.
+	failedRun := runOf(record.ChargeModel, failed(3, 500, "boom", ""))
+	r = Build(Input{Design: d, Modeled: failedRun, Measured: failedRun, Capacity: plans[:1]})
+	if got := capacityOf(r); len(got) != 1 || !strings.HasSuffix(got[0], "(plan: throughput-short)") {
+		t.Errorf("no run load: findings %q, want plan's throughput-short", got)
+	}
+}

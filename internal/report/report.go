@@ -95,7 +95,8 @@ type Input struct {
 	Version string
 	// Capacity are plan's capacity warnings for the design at the run's seed (throughput-short,
 	// hot-partition; at production scale when the design states one), as the driver got them from
-	// the static plan (pipeline.DesignFindings): report states them as failing findings of the run.
+	// the static plan (pipeline.DesignFindings): report states them as failing findings of the run,
+	// except where the run's own load decides (capacityFindings).
 	Capacity []CapacityWarning
 	// UnknownFields are lint's unknown-field findings of each access pattern's query, as lint prints
 	// them, keyed by access-pattern ID (pipeline.DesignFindings): the advice of a query that found
@@ -109,6 +110,9 @@ type CapacityWarning struct {
 	Code      string
 	Container string
 	Message   string
+	// PlanPeak is the container's peak RU/s in plan's static estimate, the load the warning rests
+	// on (0 when unknown): a report that has the run's own load shows the two side by side.
+	PlanPeak float64
 }
 
 // Report is the result of one validation: the verdict of every access pattern and the evidence.

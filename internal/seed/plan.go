@@ -577,3 +577,27 @@ func (p *Plan) Counts() map[string]int {
 	}
 	return out
 }
+
+// Range is the interval a numeric or time generator draws its values from, with the defaults the
+// seeder applies: int, decimal and money between min and max; epoch and isoTime between from and
+// to, as Unix seconds (isoTime writes them as "2006-01-02T15:04:05Z"). ok is false for any other
+// field, invalid options, and a unique int (it counts up from min).
+func Range(f *design.Field) (lo, hi float64, ok bool) {
+	if f == nil || f.Gen == "" {
+		return 0, 0, false
+	}
+	c := &cfield{}
+	if err := compileGen(c, f); err != nil {
+		return 0, 0, false
+	}
+	switch c.gen {
+	case "int", "decimal", "money":
+		if c.unique && c.gen == "int" {
+			return 0, 0, false
+		}
+		return c.min, c.max, true
+	case "epoch", "isoTime":
+		return float64(c.from.Unix()), float64(c.to.Unix()), true
+	}
+	return 0, 0, false
+}

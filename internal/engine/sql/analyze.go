@@ -109,6 +109,13 @@ type Filter struct {
 	Literal    any
 	HasLiteral bool
 	Param      string
+	// Op is the comparison of a FilterRange as if the path were on the left ("<", "<=", ">", ">=",
+	// "!=") or "BETWEEN", "NOT BETWEEN"; "IN" or "NOT IN" for a FilterIn.
+	Op string
+	// Values are the constants of a FilterRange (one bound, or BETWEEN's two) or a FilterIn (the
+	// list), in order; each is a literal's value, or a Param for a parameter. Values is nil when a
+	// constant is neither (an array, an object, an expression).
+	Values []any
 	// Function is the system function of a FilterFunction, e.g. "ARRAY_CONTAINS".
 	Function string
 	// Served reports that the index serves the predicate.
@@ -261,19 +268,31 @@ func describeFilter(q *Query, c expr) Filter {
 				f.Param = v.name
 			}
 		case "!=", "<", ">", "<=", ">=":
-			f.Kind = FilterRange
+			f.Kind, f.Op = FilterRange, x.op
+			if pl, ok := pathOf(x.l, q.slotPaths); !ok || !slices.Equal(pl, p) {
+				f.Op = flipped[x.op] // constant < path reads as path > constant
+			}
+			f.Values = constValues(val)
 		default:
 			return f
 		}
 		f.Path = p
 	case *between:
 		if p, ok := pathOf(x.x, q.slotPaths); ok && isConst(x.lo) && isConst(x.hi) {
-			f.Kind, f.Path = FilterRange, p
+			f.Kind, f.Path, f.Op = FilterRange, p, "BETWEEN"
+			if x.not {
+				f.Op = "NOT BETWEEN"
+			}
+			f.Values = constValues(x.lo, x.hi)
 		}
 	case *inExpr:
 		p, ok := pathOf(x.x, q.slotPaths)
 		if ok && !slices.ContainsFunc(x.list, func(e expr) bool { return !isConst(e) }) {
-			f.Kind, f.Path = FilterIn, p
+			f.Kind, f.Path, f.Op = FilterIn, p, "IN"
+			if x.not {
+				f.Op = "NOT IN"
+			}
+			f.Values = constValues(x.list...)
 		}
 	case *call:
 		if x.fn == nil || x.fn.agg || len(x.args) == 0 {
@@ -289,6 +308,32 @@ func describeFilter(q *Query, c expr) Filter {
 		f.Kind, f.Path, f.Function = FilterFunction, p, x.fn.name
 	}
 	return f
+}
+
+// Param names a query parameter among a Filter's Values.
+type Param string
+
+// flipped is the comparison with its operands swapped.
+var flipped = map[string]string{"<": ">", ">": "<", "<=": ">=", ">=": "<=", "!=": "!="}
+
+// constValues is the values of constant expressions: a literal's value or a Param; nil when one is
+// neither.
+func constValues(es ...expr) []any {
+	out := make([]any, 0, len(es))
+	for _, e := range es {
+		switch v := e.(type) {
+		case *literal:
+			if isUndefined(v.val) {
+				return nil
+			}
+			out = append(out, v.val)
+		case *param:
+			out = append(out, Param(v.name))
+		default:
+			return nil
+		}
+	}
+	return out
 }
 
 // appendCalls appends the names of the system functions e calls (not inside subqueries).

@@ -65,9 +65,20 @@ func TestAnalyze(t *testing.T) {
 			pol:   all,
 			want: Analysis{Top: -1, Narrowing: true, IndexLookups: 5, Projection: star,
 				Filters: []Filter{
-					{Text: "(c.ts > 5)", Kind: FilterRange, Path: path("ts"), Served: true},
-					{Text: "(c.n BETWEEN 1 AND 2)", Kind: FilterRange, Path: path("n"), Served: true},
-					{Text: `(c.k IN ("a", "b", "c"))`, Kind: FilterIn, Path: path("k"), Served: true},
+					{Text: "(c.ts > 5)", Kind: FilterRange, Path: path("ts"), Op: ">", Values: []any{5.0}, Served: true},
+					{Text: "(c.n BETWEEN 1 AND 2)", Kind: FilterRange, Path: path("n"), Op: "BETWEEN", Values: []any{1.0, 2.0}, Served: true},
+					{Text: `(c.k IN ("a", "b", "c"))`, Kind: FilterIn, Path: path("k"), Op: "IN", Values: []any{"a", "b", "c"}, Served: true},
+				}},
+		},
+		{
+			name:  "a constant on the left reads as the path on the left; parameters are named",
+			query: "SELECT * FROM c WHERE 5 < c.ts AND c.n NOT BETWEEN @lo AND 2 AND c.k NOT IN (@a)",
+			pol:   all,
+			want: Analysis{Top: -1, Narrowing: true, IndexLookups: 3, Projection: star,
+				Filters: []Filter{
+					{Text: "(5 < c.ts)", Kind: FilterRange, Path: path("ts"), Op: ">", Values: []any{5.0}, Served: true},
+					{Text: "(c.n NOT BETWEEN @lo AND 2)", Kind: FilterRange, Path: path("n"), Op: "NOT BETWEEN", Values: []any{Param("@lo"), 2.0}, Served: true},
+					{Text: "(c.k NOT IN (@a))", Kind: FilterIn, Path: path("k"), Op: "NOT IN", Values: []any{Param("@a")}, Served: true},
 				}},
 		},
 		{
