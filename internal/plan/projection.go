@@ -157,12 +157,9 @@ type Limit struct {
 	// Top is k of TOP k, 0 when the query has no TOP (or its count is a parameter).
 	Top int
 	// Stops reports that execution stops once Top items are produced: no in-memory sort, grouping,
-	// aggregate, DISTINCT or JOIN, so the documents loaded and evaluated, and the entries an
-	// ordered walk reads, are bounded with the output.
+	// aggregate, DISTINCT or JOIN, so the documents loaded and evaluated, and the index entries
+	// read, are bounded with the output.
 	Stops bool
-	// Walk reports that an ORDER BY streams from the index: its entries read follow the documents
-	// walked, so they are bounded too (other index reads, an equality's posting, are not).
-	Walk bool
 }
 
 // LimitOf is the Limit of a query analysed against its container's policy.
@@ -173,13 +170,16 @@ func LimitOf(a sql.Analysis) Limit {
 	ordered := a.Shape.OrderBy > 0 || len(a.OrderBy) > 0
 	stops := len(a.Aggregates) == 0 && !a.Shape.GroupBy && !a.Shape.Distinct && !a.SearchSort &&
 		len(a.Joins) == 0 && (!ordered || a.OrderStreams)
-	return Limit{Top: a.Top, Stops: stops, Walk: stops && ordered}
+	return Limit{Top: a.Top, Stops: stops}
 }
 
 // bound applies l to production facts f over partitions physical partitions (each returns at most
 // Top items to the merge): the output is capped and, when execution stops at Top, the documents
-// loaded and evaluated, their bytes and function calls, and the index entries of an ordered walk
-// scale down with it. Nothing goes below the seeded facts, which were measured with the same TOP.
+// loaded and evaluated, their bytes and function calls, and the index entries read scale down with
+// it: an ordered walk reads the entries of the documents it walks, and an intersection of postings
+// streamed until Top documents are found reads that share of each list, as the engine charges an
+// execution that stops early (sql.stoppedEarly). Nothing goes below the seeded facts, which were
+// measured with the same TOP.
 func (l Limit) bound(f *cost.QueryFacts, seeded cost.QueryFacts, partitions int) {
 	k := l.Top * max(partitions, 1)
 	if l.Top <= 0 || f.DocsOutput <= k {
@@ -195,9 +195,7 @@ func (l Limit) bound(f *cost.QueryFacts, seeded cost.QueryFacts, partitions int)
 	f.BytesLoaded = max(int64(float64(f.BytesLoaded)*r), seeded.BytesLoaded)
 	f.DocsEvaluated = scale(f.DocsEvaluated, seeded.DocsEvaluated)
 	f.FunctionCalls = scale(f.FunctionCalls, seeded.FunctionCalls)
-	if l.Walk {
-		f.IndexEntriesRead = scale(f.IndexEntriesRead, seeded.IndexEntriesRead)
-	}
+	f.IndexEntriesRead = scale(f.IndexEntriesRead, seeded.IndexEntriesRead)
 }
 
 // Project fits every fact of f1 (n1 documents in scope) and f2 (n2, the smaller seeded size),

@@ -13,6 +13,11 @@ func TestProjectBoundsTop(t *testing.T) {
 	walk := func(n int) cost.QueryFacts {
 		return cost.QueryFacts{IndexEntriesRead: n, DocsLoaded: n, BytesLoaded: int64(1000 * n), DocsOutput: n, BytesOutput: int64(1000 * n)}
 	}
+	postings := func(n int) cost.QueryFacts { // an equality and a second filter, two postings intersected
+		f := walk(n)
+		f.IndexEntriesRead = 2 * n
+		return f
+	}
 	sorted := func(n int) cost.QueryFacts {
 		f := walk(n)
 		f.SortedInMemory = n
@@ -25,10 +30,11 @@ func TestProjectBoundsTop(t *testing.T) {
 		lim                  Limit
 		loaded, out, entries int
 	}{
-		{"streamed walk", walk(7), walk(5), 1, Limit{Top: 10, Stops: true, Walk: true}, 10, 10, 10},
+		{"streamed walk", walk(7), walk(5), 1, Limit{Top: 10, Stops: true}, 10, 10, 10},
+		{"an intersection stops at TOP", postings(7), postings(5), 1, Limit{Top: 10, Stops: true}, 10, 10, 20},
 		{"sorted in memory loads every match", sorted(7), sorted(5), 1, Limit{Top: 10}, 48, 10, 48},
 		{"no TOP", walk(7), walk(5), 1, Limit{}, 48, 48, 48},
-		{"each partition returns its TOP", walk(7), walk(5), 4, Limit{Top: 10, Stops: true, Walk: true}, 40, 40, 40},
+		{"each partition returns its TOP", walk(7), walk(5), 4, Limit{Top: 10, Stops: true}, 40, 40, 40},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -48,21 +54,21 @@ func TestLimitOf(t *testing.T) {
 	for _, c := range []struct {
 		q           string
 		top         int
-		stops, walk bool
+		stops bool
 	}{
-		{"SELECT TOP 10 * FROM c ORDER BY c.t DESC", 10, true, true},
-		{"SELECT TOP 10 * FROM c WHERE c.k = 1 ORDER BY c.t DESC", 10, false, false}, // sorted in memory without a composite index
-		{"SELECT TOP 10 * FROM c WHERE c.k = 1", 10, true, false},
-		{"SELECT * FROM c ORDER BY c.t", 0, false, false},
-		{"SELECT TOP 5 c.k, COUNT(1) AS n FROM c GROUP BY c.k", 5, false, false},
+		{"SELECT TOP 10 * FROM c ORDER BY c.t DESC", 10, true},
+		{"SELECT TOP 10 * FROM c WHERE c.k = 1 ORDER BY c.t DESC", 10, false}, // sorted in memory without a composite index
+		{"SELECT TOP 10 * FROM c WHERE c.k = 1", 10, true},
+		{"SELECT * FROM c ORDER BY c.t", 0, false},
+		{"SELECT TOP 5 c.k, COUNT(1) AS n FROM c GROUP BY c.k", 5, false},
 	} {
 		q, err := sql.Parse(c.q)
 		if err != nil {
 			t.Fatal(err)
 		}
 		l := LimitOf(sql.Analyze(q, nil))
-		if l.Top != c.top || l.Stops != c.stops || l.Walk != c.walk {
-			t.Errorf("%s: %+v, want top %d stops %v walk %v", c.q, l, c.top, c.stops, c.walk)
+		if l.Top != c.top || l.Stops != c.stops {
+			t.Errorf("%s: %+v, want top %d stops %v", c.q, l, c.top, c.stops)
 		}
 	}
 }
