@@ -1,14 +1,7 @@
 package engine
 
 import (
-	"bytes"
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/base64"
-	"net/http"
-	"net/http/httptest"
-	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -16,20 +9,7 @@ import (
 
 // signedSend sends one signed request to s and returns the status and body.
 func signedSend(s *Server, method, path string, hdr map[string]string, body string) (int, string) {
-	segs := strings.Split(strings.Trim(path, "/"), "/")
-	rtype, link := resourceOf(segs)
-	date := time.Now().UTC().Format(http.TimeFormat)
-	mac := hmac.New(sha256.New, s.key)
-	mac.Write([]byte(strings.ToLower(method) + "\n" + rtype + "\n" + link + "\n" + strings.ToLower(date) + "\n\n"))
-	r := httptest.NewRequest(method, "http://x/", bytes.NewReader([]byte(body)))
-	r.URL.Path = path
-	r.Header.Set("Authorization", url.QueryEscape("type=master&ver=1.0&sig="+base64.StdEncoding.EncodeToString(mac.Sum(nil))))
-	r.Header.Set("x-ms-date", date)
-	for k, v := range hdr {
-		r.Header.Set(k, v)
-	}
-	w := httptest.NewRecorder()
-	s.ServeHTTP(w, r)
+	w := signedRecorder(s, method, path, hdr, body)
 	return w.Code, w.Body.String()
 }
 
