@@ -52,8 +52,8 @@ func TestProjectBoundsTop(t *testing.T) {
 
 func TestLimitOf(t *testing.T) {
 	for _, c := range []struct {
-		q           string
-		top         int
+		q     string
+		top   int
 		stops bool
 	}{
 		{"SELECT TOP 10 * FROM c ORDER BY c.t DESC", 10, true},
