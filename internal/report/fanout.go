@@ -22,8 +22,12 @@ type FanOut struct {
 	Hypothetical bool `json:"hypothetical,omitempty"`
 	// RU is the median pipeline charge per execution (plan plus every page of every range).
 	RU float64 `json:"ru"`
-	// Partitions are the ranges touched, in EPK order, with the median charge of each.
+	// Partitions are the ranges touched across the executions, in EPK order, with the median charge
+	// of each over the executions that touched it.
 	Partitions []PartitionCharge `json:"partitions"`
+	// PerExecution is the median number of ranges one execution touched: fewer than Partitions when
+	// the executions' key prefixes reached different ranges.
+	PerExecution int `json:"perExecution"`
 	// Source labels the figures, as Charge.Source does.
 	Source record.ChargeSource `json:"source"`
 }
@@ -47,12 +51,13 @@ func fanOutOf(d *design.Design, p *record.Pattern, source record.ChargeSource) *
 		return nil
 	}
 	f := &FanOut{SDK: d.SDKName(), Hypothetical: runs[0].Hypothetical, Source: source}
-	var totals []float64
+	var totals, touched []float64
 	per := map[string][]float64{}
 	pages := map[string]int{}
 	var order []string
 	for _, r := range runs {
 		totals = append(totals, r.RU)
+		touched = append(touched, float64(len(r.Ranges)))
 		for _, rc := range r.Ranges {
 			if _, ok := per[rc.ID]; !ok {
 				order = append(order, rc.ID)
@@ -62,6 +67,7 @@ func fanOutOf(d *design.Design, p *record.Pattern, source record.ChargeSource) *
 		}
 	}
 	f.RU = round2(medianOf(totals))
+	f.PerExecution = int(medianOf(touched) + 0.5)
 	for _, id := range order {
 		f.Partitions = append(f.Partitions, PartitionCharge{ID: id, RU: round2(medianOf(per[id])), Pages: pages[id]})
 	}
@@ -85,6 +91,10 @@ func fanOutNote(f *FanOut) string {
 	sdk := "an SDK with a query engine (app.sdk not set)"
 	if f.SDK != "" {
 		sdk = "the " + f.SDK + " SDK"
+	}
+	if f.PerExecution > 0 && f.PerExecution < len(f.Partitions) {
+		return fmt.Sprintf("fan-out through the query pipeline of %s: %s RU (%s) over %s an execution; the executions' keys reached %s in all (%s)",
+			sdk, fmtRU(f.RU), f.Source, design.Count(f.PerExecution, "partition"), design.Count(len(f.Partitions), "partition"), each)
 	}
 	return fmt.Sprintf("fan-out through the query pipeline of %s: %s RU (%s) over %s touched (%s)",
 		sdk, fmtRU(f.RU), f.Source, design.Count(len(f.Partitions), "partition"), each)

@@ -68,3 +68,25 @@ func TestPartitionList_Bounded(t *testing.T) {
 		t.Errorf("three partitions: %q", got)
 	}
 }
+
+// A key-prefix query whose executions each reached one partition, a different one for different
+// prefixes, says so: one partition an execution, not a fan-out over all it saw.
+func TestFanOut_PrefixReachesOnePartitionEach(t *testing.T) {
+	d := shopDesign()
+	d.App = &design.App{SDK: design.SDKDotNet}
+	run := embeddedRun()
+	ex := execs(4, 200, 10, 1, 3.4)
+	for i := range ex {
+		ex[i].Pipeline = &record.PipelineRun{RU: 3.4, Ranges: []record.RangeCharge{{ID: fmt.Sprint(i), RU: 3.4, Pages: 1}}}
+	}
+	run.Patterns[3].Executions = ex
+	r := Build(Input{Design: d, Measured: run, Modeled: run, Version: "test"})
+	f := r.Patterns[3].FanOut
+	if f == nil || f.PerExecution != 1 || len(f.Partitions) != 4 {
+		t.Fatalf("fan-out %+v", f)
+	}
+	want := "over 1 partition an execution; the executions' keys reached 4 partitions in all"
+	if got := fanOutNote(f); !strings.Contains(got, want) {
+		t.Errorf("note %q does not say %q", got, want)
+	}
+}
