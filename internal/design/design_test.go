@@ -215,6 +215,7 @@ func TestLoad_BadInput(t *testing.T) {
 		{"non-string key", write("key.yaml", []byte(strings.Replace(minimal, "name: mini", "name: mini\nscale: {[a]: 1}", 1))), "keys must be plain strings"},
 		{"NaN estimate", write("nan.yaml", []byte(strings.Replace(minimal, "ru: 1", "ru: .nan", 1))), "finite number"},
 		{"huge integer", write("bigint.yaml", []byte(strings.Replace(minimal, "count: 3", "count: 99999999999999999999999", 1))), "must be an integer"},
+		{"storage past any production", write("storage.yaml", []byte(strings.Replace(minimal, "name: mini", "name: mini\nscale: {storageGB: 1e30}", 1))), "scale.storageGB: must be at most 2.097e+09 GB"},
 		{"trillion documents", write("trillion.yaml", []byte(strings.Replace(minimal, "count: 3", "count: 1000000000000", 1))), "must be at most 2000000"},
 	}
 	for _, tt := range tests {

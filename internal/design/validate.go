@@ -18,6 +18,11 @@ const (
 	// MaxProductionDocuments caps a type's production count: 10^12 documents is petabytes even at
 	// 1 KB each, beyond any design this tool can reason about.
 	MaxProductionDocuments = 1_000_000_000_000
+	// MaxStorageGB caps a storage figure (scale.storageGB, a container's storageGB): the most
+	// MaxProductionDocuments documents of MaxDocumentBytes can hold, about 2.1 billion GB. Past it
+	// the figures derived from storage (partitions, throughput, the projection's growth) leave the
+	// range the arithmetic holds.
+	MaxStorageGB = MaxProductionDocuments * MaxDocumentBytes / 1e9
 	// MaxDocumentBytes is the service's item size limit, 2 MB (source: learn.microsoft.com,
 	// "Azure Cosmos DB service quotas", per-item limits).
 	MaxDocumentBytes = 2 << 20
@@ -131,6 +136,8 @@ func (v *validator) run() {
 	}
 	if d.Scale.StorageGB < 0 {
 		v.errf("scale.storageGB", "must not be negative")
+	} else if d.Scale.StorageGB > MaxStorageGB {
+		v.errf("scale.storageGB", "must be at most %.4g GB (%g documents of 2 MB; got %g)", float64(MaxStorageGB), float64(MaxProductionDocuments), d.Scale.StorageGB)
 	}
 	if p := d.Pricing; p != nil {
 		for name, x := range map[string]float64{"manualPer100RUsHour": p.ManualPer100RUsHour,
@@ -285,6 +292,8 @@ func (v *validator) checkContainer(path string, c *Container) {
 	}
 	if c.StorageGB < 0 {
 		v.errf(path+".storageGB", "must not be negative")
+	} else if c.StorageGB > MaxStorageGB {
+		v.errf(path+".storageGB", "must be at most %.4g GB (%g documents of 2 MB; got %g)", float64(MaxStorageGB), float64(MaxProductionDocuments), c.StorageGB)
 	}
 	if len(c.Documents) == 0 {
 		v.errf(path+".documents", "must list at least one document type")

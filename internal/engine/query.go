@@ -270,10 +270,19 @@ func (s *Server) queryItems(q *request, c *container) (int, error) {
 	case ex != nil && ex.next != nil:
 		// An ORDER BY streamed in index order: this page resumes the walk where the last stopped.
 		ex, err = s.execute(c, p, lpk, pq, params, metricsWanted, &sql.Page{Size: size, MaxBytes: maxPageBytes, After: ex.next, Emitted: ct.Offset})
+		if err == nil {
+			return s.streamedPage(q, c, p, ct, ex, metricsWanted, len(parts))
+		}
+		if !errors.Is(err, sql.ErrNotStreamed) {
+			return 0, err
+		}
+		// The query no longer streams (the index policy changed between pages): run it whole and
+		// go on from the items already sent, as for an execution no longer cached.
+		ex, err = s.execute(c, p, lpk, pq, params, metricsWanted, nil)
 		if err != nil {
 			return 0, err
 		}
-		return s.streamedPage(q, c, p, ct, ex, metricsWanted, len(parts))
+		key = ""
 	case ex == nil && ct.Offset == 0:
 		ex, err = s.execute(c, p, lpk, pq, params, metricsWanted, &sql.Page{Size: size, MaxBytes: maxPageBytes})
 		if err != nil {
@@ -411,6 +420,9 @@ func (s *Server) execute(c *container, p *partition, lpk string, pq *sql.Query, 
 	res, err := sql.Execute(pq, src, sql.Options{Params: params, Policy: c.policy, PopulateIndexMetrics: metrics, SizeOf: sizeOf, Search: c.search, Page: page})
 	if err != nil {
 		p.mu.RUnlock()
+		if errors.Is(err, sql.ErrNotStreamed) {
+			return nil, err // the caller runs the query whole
+		}
 		return nil, queryError(err)
 	}
 	ex := &execution{items: make([][]byte, len(res.Items)), facts: res.Facts, metrics: res.IndexMetrics,

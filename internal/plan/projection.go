@@ -33,15 +33,30 @@ func factValue(f *cost.QueryFacts, i int) float64 {
 	return float64(*factInts(f)[i])
 }
 
+// setFact sets fact i of f to v, saturated: a projection past what the count holds (a fact growing
+// as n^2 over a growth of 10^10) is the largest count, never the negative number a float64 beyond
+// the int range converts to, which cost.Query would read as 0 and price below the seeded charge.
 func setFact(f *cost.QueryFacts, i int, v float64) {
+	n := saturatedCount(v)
 	switch FactNames[i] {
 	case "bytesLoaded":
-		f.BytesLoaded = int64(v)
+		f.BytesLoaded = n
 	case "bytesOutput":
-		f.BytesOutput = int64(v)
+		f.BytesOutput = n
 	default:
-		*factInts(f)[i] = int(math.Round(v))
+		*factInts(f)[i] = int(n)
 	}
+}
+
+// saturatedCount is v rounded to a count in [0, MaxInt64]; NaN is 0.
+func saturatedCount(v float64) int64 {
+	switch {
+	case !(v > 0): // NaN too
+		return 0
+	case v >= math.MaxInt64: // 2^63 as a float64: beyond every int64
+		return math.MaxInt64
+	}
+	return int64(math.Round(v))
 }
 
 func factInts(f *cost.QueryFacts) []*int {
@@ -230,8 +245,10 @@ func ProjectDraws(rc *cost.RateCard, d1, d2 []Draw, growth float64, partitions i
 	fp.IndexReads = nil
 	for i, name := range FactNames {
 		c := countOf(i)
-		k := exponent(s1[i], s2[i], p.Sum1, p.Sum2, s1[c], s2[c])
-		p.Fit[name] = round(k, 2)
+		// The exponent as Arithmetic prints it, so that the production facts follow from the lines
+		// shown (seeded × growth^k).
+		k := round(exponent(s1[i], s2[i], p.Sum1, p.Sum2, s1[c], s2[c]), 2)
+		p.Fit[name] = k
 		setFact(&fp, i, factValue(&f1, i)*math.Pow(math.Max(growth, 0), k))
 	}
 	limit.bound(&fp, f1, p.Partitions)
@@ -315,7 +332,13 @@ func medianScope(ds []Draw) float64 {
 }
 
 // Pages is the number of requests a query returning out items takes at the default page size.
-func Pages(out int) int { return max(1, (out+defaultPageSize-1)/defaultPageSize) }
+func Pages(out int) int {
+	n := out / defaultPageSize
+	if out%defaultPageSize != 0 {
+		n++ // out+defaultPageSize-1 would overflow a saturated count
+	}
+	return max(1, n)
+}
 
 // Factor is ProjectedRU ÷ SeededRU, the factor reports apply to a seeded charge (1 when there is
 // no seeded charge).

@@ -3,6 +3,7 @@
 package sql
 
 import (
+	"errors"
 	"time"
 
 	"github.com/cosmosdv/validate/internal/cost"
@@ -88,6 +89,11 @@ type Options struct {
 	// walk is tested against. Its facts are the whole execution's.
 	Whole bool
 }
+
+// ErrNotStreamed is Execute's error for a Page to resume (Page.After) when the query does not
+// stream from the source: the index policy or the source changed since the page before. The
+// caller runs the query whole instead.
+var ErrNotStreamed = errors.New("execute: a page to resume, but the query does not stream from this source")
 
 // Result is the outcome of an execution over one Source.
 type Result struct {

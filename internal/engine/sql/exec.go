@@ -120,7 +120,7 @@ func Execute(q *Query, src Source, opts Options) (*Result, error) {
 		res.Streamed = true
 		streams = true
 	} else if opts.Page != nil && opts.Page.After != nil {
-		return nil, errors.New("execute: a page to resume, but the query does not stream from this source")
+		return nil, ErrNotStreamed
 	} else if q.from == nil {
 		lv.runNoFrom()
 	} else if lv.remaining != 0 && src != nil {
