@@ -27,7 +27,20 @@ func ceilDiv(x, y float64) int {
 	if x <= 0 || y <= 0 {
 		return 0
 	}
-	return int(math.Ceil(x/y - 1e-9))
+	return CeilInt(x/y - 1e-9)
+}
+
+// CeilInt is x rounded up to a whole number, saturating: 0 for NaN and what is not positive, and
+// math.MaxInt past it, where a plain conversion wraps to a negative count (a projected load of
+// 10^20 RU/s must read as more than any throughput, never as a negative one).
+func CeilInt(x float64) int {
+	switch {
+	case math.IsNaN(x) || x <= 0:
+		return 0
+	case x >= math.MaxInt64:
+		return math.MaxInt
+	}
+	return int(math.Ceil(x))
 }
 
 // PhysicalPartitions is the number of physical partitions of a container created with ru RU/s of
@@ -62,9 +75,13 @@ func (c *RateCard) PartitionsFor(mode Mode, storageGB float64, ru int) int {
 
 func roundUp(x, step float64) int {
 	if step <= 0 {
-		return int(math.Ceil(x))
+		return CeilInt(x)
 	}
-	return int(math.Ceil(x/step-1e-9) * step)
+	n := CeilInt(x/step - 1e-9)
+	if n > math.MaxInt/int(math.Max(step, 1)) {
+		return math.MaxInt
+	}
+	return CeilInt(float64(n) * step)
 }
 
 // ManualFor is the least manual throughput (RU/s) that holds peak RU/s and storageGB.

@@ -155,3 +155,23 @@ func TestHotPartition(t *testing.T) {
 		t.Errorf("hierarchical prefix: findings %v notes %v, want one note", h.Findings, h.Notes)
 	}
 }
+
+// A projected load past the int range reads as the most throughput and partitions there are, never
+// as a negative count (a plain conversion wraps).
+func TestCapacity_SaturatesHugeLoads(t *testing.T) {
+	rc := Current
+	for _, peak := range []float64{1e19, 1e25, math.Inf(1)} {
+		if got := rc.ManualFor(peak, 0); got <= 0 {
+			t.Errorf("ManualFor(%g) = %d", peak, got)
+		}
+		if got := rc.AutoscaleFor(peak, 0); got <= 0 {
+			t.Errorf("AutoscaleFor(%g) = %d", peak, got)
+		}
+		if got := rc.PartitionsFor(Autoscale, 1e30, CeilInt(peak)); got <= 0 {
+			t.Errorf("PartitionsFor(%g) = %d", peak, got)
+		}
+	}
+	if CeilInt(math.NaN()) != 0 || CeilInt(-3) != 0 || CeilInt(2.1) != 3 {
+		t.Errorf("CeilInt: NaN %d, -3 %d, 2.1 %d", CeilInt(math.NaN()), CeilInt(-3), CeilInt(2.1))
+	}
+}

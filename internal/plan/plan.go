@@ -572,7 +572,7 @@ func (b *builder) hotPartitions(st *cstate) {
 	if cp.Designed.Mode != cost.Serverless && prov < cp.PeakRUs {
 		// The throughput the peak needs may need more physical partitions, which spread the shared
 		// load thinner.
-		npPeak := float64(max(cp.Partitions, rc.PartitionsFor(cp.Designed.Mode, cp.StorageGB, int(math.Ceil(cp.PeakRUs)))))
+		npPeak := float64(max(cp.Partitions, rc.PartitionsFor(cp.Designed.Mode, cp.StorageGB, cost.CeilInt(cp.PeakRUs))))
 		atPeak := st.single + (st.singleTotal-st.single)/npPeak + st.cross/npPeak
 		sharedOnly = atPeak <= math.Min(limit, cp.PeakRUs/npPeak)*(1+hotMargin)
 	}
