@@ -26,7 +26,7 @@ ORDER BY without its composite index), read with the engine's own parser and poi
 character in the design file, with the YAML to paste; an estimate below what the pattern can cost,
 a query shape the Go SDK cannot run across partitions (when app.sdk is go; a design naming no SDK
 gets one note), a unique key some document type does not have, a price in the wrong unit, a hot
-partition, throughput below the peak.
+partition, throughput below the peak, production counts that disagree with scale.storageGB.
 'validate run' explains the same problems in the same words.
 
 With --format json, standard output is JSON Lines: one document per design file, one per line, with

@@ -205,14 +205,29 @@ func TestConfig_PrecedenceAndRedaction(t *testing.T) {
 	if code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{
-		"samples            7", "(file " + cfg + ")",
-		"seed               5", "(env CDV_SEED)",
-		"key                <redacted>",
-		"concurrency        16", "(default)",
+	rows := map[string]string{}
+	valueCol := -1
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 3 {
+			t.Fatalf("config line %q: want key, value, (source)", line)
+		}
+		rows[f[0]] = strings.Join(f[1:], " ")
+		// Every value starts in the same column, the longest key's included.
+		col := len(f[0]) + strings.Index(line[len(f[0]):], f[1])
+		if valueCol >= 0 && col != valueCol {
+			t.Errorf("config line %q: value at column %d, others at %d", line, col, valueCol)
+		}
+		valueCol = col
+	}
+	for key, want := range map[string]string{
+		"samples":     "7 (file " + cfg + ")",
+		"seed":        "5 (env CDV_SEED)",
+		"key":         "<redacted> (env CDV_KEY)",
+		"concurrency": "16 (default)",
 	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("config output lacks %q:\n%s", want, out)
+		if rows[key] != want {
+			t.Errorf("config %s = %q, want %q:\n%s", key, rows[key], want, out)
 		}
 	}
 	if strings.Contains(out, "c2VjcmV0") {

@@ -22,7 +22,7 @@ designer's estimate, RU/s at average and peak; per container the cheapest throug
 the peak, physical partitions, hot-partition risk and monthly cost. Every figure can be checked by
 hand from the rate card printed with it.
 
-Static query charges are rough: 'validate run' measures them on a real engine. When the design
+Static query charges are rough: 'validate run' executes the queries on an engine. When the design
 states a production scale (documents[].production or storageGB), each query also gets a PRODUCTION
 figure, projected as 'validate run' projects it (with the arithmetic), and its estimate is judged
 on that figure; the plan says which figure it judged on.

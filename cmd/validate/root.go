@@ -128,7 +128,12 @@ func (a *app) configCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "config",
 		Short: "Print the effective configuration and where each value comes from (secrets redacted)",
-		Args:  noArgs,
+		Long: `Config prints every setting of every command, its effective value and where it comes from: a flag,
+a CDV_* environment variable (CDV_ and the key in upper case, dashes as underscores: --samples is
+CDV_SAMPLES), the configuration file (validate.yaml in the working directory, or --config FILE,
+whose keys are the long flag names) or the default. Keys and connection strings are shown as
+<redacted>. An unknown key or a value of the wrong type is an error naming the file, line and key.`,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, err := a.viper(cmd)
 			if err != nil {

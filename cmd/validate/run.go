@@ -22,6 +22,13 @@ const runLong = `Run provisions each design's containers on a target, seeds synt
 pattern --samples times and reports, pattern by pattern, the designer's estimate, the modeled charge
 and the measured charge with its source, and a verdict.
 
+Each query is also projected to the design's production scale (documents[].production,
+productionCardinality, scale.storageGB): executed in process at the seeded size and a smaller one,
+each execution fact's growth fitted and carried to production (the PRODUCTION column, with the
+arithmetic in a "Production scale" section). When the design states a production scale, query
+verdicts judge the projected figure; point operations do not change with scale. Without one,
+production is the seeded scale and the report says so. Projected figures are modeled.
+
 Targets (--target):
   auto      the default: the emulator when Docker is reachable and its image is present, else embedded
   embedded  our own engine in this process: charges from the cost model ("model")

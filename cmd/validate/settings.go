@@ -316,6 +316,10 @@ func printConfig(w io.Writer, v *viper.Viper, flags *pflag.FlagSet) {
 		keys = append(keys, s.key)
 	}
 	sort.Strings(keys)
+	width := 0
+	for _, k := range keys {
+		width = max(width, len(k))
+	}
 	for _, k := range keys {
 		s := settingFor(k)
 		val := fmt.Sprint(v.Get(k))
@@ -325,7 +329,7 @@ func printConfig(w io.Writer, v *viper.Viper, flags *pflag.FlagSet) {
 		if s.secret {
 			val = redact(v.GetString(k))
 		}
-		fmt.Fprintf(w, "%-18s %-28s (%s)\n", k, quoteEmpty(val), sourceOf(v, flags, k))
+		fmt.Fprintf(w, "%-*s  %-28s (%s)\n", width, k, quoteEmpty(val), sourceOf(v, flags, k))
 	}
 }
 

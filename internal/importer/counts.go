@@ -126,8 +126,14 @@ func (b *builder) sizeCounts() {
 			}
 		}
 	}
-	// Keys of root types that are not their own id: how many distinct values there are decides the
-	// partitions; a guess is marked.
+}
+
+// keyCardinalities sets how many distinct values the keys of root types that are not their own id
+// have: seeded (cardinality, which decides the seeded partitions) and, where the requirements
+// give the key's entity a production count ("400 tenants"), at production (productionCardinality,
+// which decides how many documents a key value holds there). It runs after productionCounts, whose
+// production counts bound productionCardinality. A guess is marked.
+func (b *builder) keyCardinalities() {
 	for _, cg := range b.groups {
 		c := &b.d.Containers[cg.idx]
 		for ti := range c.Documents {
@@ -145,13 +151,20 @@ func (b *builder) sizeCounts() {
 					continue
 				}
 				ent := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(segs[0], "Id"), "_id"), "ID")
+				fp := fmt.Sprintf("%s.documents[%d].fields.%s", cg.path, ti, segs[0])
 				n := max(2, t.Count/10)
-				if v, ok := b.scaleOf(ent); ok && v > 0 {
+				v, from, ok := b.scaleWithSource(ent)
+				if ok && v >= 1 {
 					n = max(2, min(int(v), t.Count/2))
 				}
 				f.Cardinality = n
-				b.todo(fmt.Sprintf("%s.documents[%d].fields.%s", cg.path, ti, segs[0]),
-					"key %s drawn from %d distinct values (a guess): set how many there are and dist zipf or hot to reproduce the hot-partition analysis", kp, n)
+				if ok && v >= 1 && (t.Production == 0 || math.Round(v) <= t.Production) {
+					f.ProductionCardinality = math.Round(v)
+					b.todo(fp, "key %s: %d distinct values seeded; productionCardinality %s from the requirements' scale: %s. Set dist zipf or hot to reproduce the hot-partition analysis",
+						kp, n, human(v), from)
+					continue
+				}
+				b.todo(fp, "key %s drawn from %d distinct values (a guess): set cardinality (seeded), productionCardinality (in production; without it they are assumed to grow with the documents) and dist zipf or hot to reproduce the hot-partition analysis", kp, n)
 			}
 		}
 	}

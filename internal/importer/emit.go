@@ -301,6 +301,9 @@ func (b *builder) field(path string, f *design.Field) *yaml.Node {
 		if f.Cardinality > 0 {
 			b.kv(m, "", "cardinality", intNode(f.Cardinality))
 		}
+		if f.ProductionCardinality > 0 {
+			b.kv(m, "", "productionCardinality", floatNode(f.ProductionCardinality))
+		}
 		if f.Dist != "" {
 			b.kv(m, "", "dist", str(f.Dist))
 		}

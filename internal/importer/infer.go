@@ -39,6 +39,7 @@ func (b *builder) buildTypes() {
 	}
 	b.sizeCounts()
 	b.productionCounts()
+	b.keyCardinalities()
 	b.scaleNote()
 }
 

@@ -81,10 +81,12 @@ func New(o Options) (*mcp.Server, error) {
 		"strict format errors, then design findings (estimates below the floor, query shapes the Go SDK cannot run, hot " +
 		"partitions, short throughput, price units)."}, s.lintTool)
 	mcp.AddTool(srv, &mcp.Tool{Name: "plan", Annotations: ro, Description: "Static charges, RU/s, partitions, hot partitions and " +
-		"monthly cost of a design from the cost model alone (no database)."}, s.planTool)
+		"monthly cost of a design from the cost model alone (no database); each query's charge at the seeded scale and projected to " +
+		"the design's production scale (documents[].production, scale.storageGB), with the arithmetic."}, s.planTool)
 	mcp.AddTool(srv, &mcp.Tool{Name: "run", Annotations: ro, Description: "Provision the design on the embedded Cosmos DB engine, seed " +
 		"synthetic documents, run every access pattern through the Go SDK and return the report: per pattern the estimate, " +
-		"the modeled charge and a verdict. Bounded in documents, samples and time; writes nothing."}, s.runTool)
+		"the modeled charge, each query's charge projected to the design's production scale (projection) and a verdict, which " +
+		"judges queries at production scale when the design states one. Bounded in documents, samples and time; writes nothing."}, s.runTool)
 	mcp.AddTool(srv, &mcp.Tool{Name: "explain", Annotations: ro, Description: "Run one access pattern of a design on the embedded engine " +
 		"and return its execution facts (charges, pages, partitions, query and index metrics, errors) with the static plan " +
 		"and advice (composite indexes to add, cross-partition shapes)."}, s.explainTool)
@@ -179,9 +181,19 @@ func (s *server) load(in DesignInput) (*design.Design, error) {
 		if isMarkdownText("", data) {
 			return nil, errors.New("this is markdown, not a design file; draft one with the import tool")
 		}
+		if looksLikeFileName(in.Design) {
+			return nil, fmt.Errorf("design holds the design's YAML text; %q looks like a file name: give it as path (a file under the server's root %s)", strings.TrimSpace(in.Design), s.root)
+		}
 	}
 	// The design package's errors are what `validate lint` prints: file:line:col: path: message.
 	return design.Parse(data, name)
+}
+
+// looksLikeFileName reports whether a design text is one line naming a YAML file
+// ("designs/shop.yaml"), which an agent gave as design instead of path.
+func looksLikeFileName(text string) bool {
+	t := strings.ToLower(strings.TrimSpace(text))
+	return !strings.ContainsAny(t, "\n{") && (strings.HasSuffix(t, ".yaml") || strings.HasSuffix(t, ".yml"))
 }
 
 func isMarkdownText(name string, data []byte) bool {

@@ -124,6 +124,10 @@ func TestToolErrorsAreTheCLIText(t *testing.T) {
 	if !res.IsError || !strings.Contains(text, "markdown") || !strings.Contains(text, "import") {
 		t.Fatalf("markdown to lint: %v %q", res.IsError, text)
 	}
+	res, text = call(t, cs, "plan", map[string]any{"design": "designs/saas.yaml"})
+	if !res.IsError || !strings.Contains(text, "give it as path") {
+		t.Fatalf("a file name given as design: %v %q, want the hint to give it as path", res.IsError, text)
+	}
 	res, text = call(t, cs, "explain", map[string]any{"design": tiny, "pattern": "AP9"})
 	if !res.IsError || !strings.Contains(text, `no access pattern "AP9" (have AP1)`) {
 		t.Fatalf("explain AP9: %q", text)

@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/design"
@@ -46,8 +47,9 @@ type doc struct {
 type container struct {
 	c       *design.Container
 	pol     *index.Compiled
-	docs    []*doc // the seeded documents
-	smaller []*doc // the documents of the smaller seeded size (plan.HalfScale)
+	search  *sql.Search // the container's full-text and vector settings, as the engine reads them
+	docs    []*doc      // the seeded documents
+	smaller []*doc      // the documents of the smaller seeded size (plan.HalfScale)
 	plan    *plan.Container
 	// children returns the documents of plan.HalfChildren (halfChildren), generated on first use.
 	children     func() ([]*doc, error)
@@ -71,7 +73,7 @@ func Patterns(ctx context.Context, d *design.Design, sp *seed.Plan, seedN int64)
 		if err != nil {
 			pol = nil // everything indexed, as the plan does
 		}
-		cs[c.Name] = &container{c: c, pol: pol}
+		cs[c.Name] = &container{c: c, pol: pol, search: searchOf(c)}
 	}
 	for i := range pl.Containers {
 		if ct := cs[pl.Containers[i].Name]; ct != nil {
@@ -119,12 +121,18 @@ func Patterns(ctx context.Context, d *design.Design, sp *seed.Plan, seedN int64)
 			out = append(out, record.Projection{ID: ap.ID, Factor: 1, Note: "no such container"})
 		case ap.Op == design.OpChangeFeed:
 			out = append(out, record.Projection{ID: ap.ID, Production: ct.plan.ProductionScale, Unprojected: true, Factor: 1,
-				Note: "change feed: not projected; its charge follows the changes it reads, which the design does not state at production scale"})
+				Note: "a change feed's charge follows the changes it reads, which the design does not state at production scale"})
 		case ap.Op != design.OpQuery:
 			out = append(out, record.Projection{ID: ap.ID, Production: ct.plan.ProductionScale, Point: true, Factor: 1,
 				Note: "point operation: its charge does not change with scale"})
 		default:
-			out = append(out, ct.project(pi, ap, pl.Patterns[pi].ScopeGrowth, pl.Patterns[pi].ScopeBasis))
+			pr := ct.project(pi, ap, pl.Patterns[pi].ScopeGrowth, pl.Patterns[pi].ScopeBasis)
+			if len(pr.Arithmetic) == 0 {
+				// Not projected (the Note says why): reports show and judge the seeded figure as
+				// such, never as a projection by ×1.
+				pr.Unprojected = true
+			}
+			out = append(out, pr)
 		}
 	}
 	return out, nil
@@ -269,7 +277,7 @@ func (ct *container) execute(q *sql.Query, docs []*doc, params map[string]any, k
 			src = append(src, &d.d)
 		}
 	}
-	r, err := sql.Execute(q, src, sql.Options{Params: params, Policy: ct.pol})
+	r, err := sql.Execute(q, src, sql.Options{Params: params, Policy: ct.pol, Search: ct.search})
 	if err != nil {
 		return plan.Draw{}, err
 	}
@@ -291,6 +299,34 @@ func inScope(pk, key []any) bool {
 		}
 	}
 	return true
+}
+
+// searchOf is the container's full-text policy and index and its vector embedding policy as the
+// engine reads them from the container provision creates (nil when it has none), so that a search
+// query executes in process as it does in the run.
+func searchOf(c *design.Container) *sql.Search {
+	if c.FullText == nil && len(c.Vectors) == 0 {
+		return nil
+	}
+	s := &sql.Search{FullText: map[string]bool{}, FullTextIndexed: map[string]bool{}, Vectors: map[string]string{}}
+	if c.FullText != nil {
+		for _, p := range c.FullText.Paths {
+			s.FullText[p] = true
+		}
+	}
+	if c.Indexing != nil {
+		for _, p := range c.Indexing.FullText {
+			s.FullTextIndexed[p] = true
+		}
+	}
+	for _, v := range c.Vectors {
+		dist := strings.ToLower(v.Distance)
+		if dist == "" {
+			dist = "cosine"
+		}
+		s.Vectors[v.Path] = dist
+	}
+	return s
 }
 
 func round2(v float64) float64 { return math.Round(v*100) / 100 }

@@ -167,3 +167,78 @@ func TestProjection_ChildrenPerParentAtProduction(t *testing.T) {
 		t.Errorf("plan projects %.2f RU, run %.2f RU: more than ±25%% apart", got, p.ProjectedRU)
 	}
 }
+
+// TestProjectionSearch: a full-text or vector query executes in process under the container's
+// search settings and is projected like any other query; a query that cannot be executed is marked
+// unprojected, so that reports do not present its seeded figure as a projection by ×1.
+func TestProjectionSearch(t *testing.T) {
+	y := `version: 1
+name: s
+containers:
+  - name: Tickets
+    partitionKey: [/tenantId]
+    throughput: {manual: 400}
+    indexing:
+      fullText: [/body]
+      vector: [{path: /embedding, type: flat}]
+    fullText: {paths: [/body]}
+    vectors:
+      - {path: /embedding, dimensions: 4}
+    documents:
+      - type: ticket
+        count: 200
+        production: 200000
+        id: "ticket-{seq}"
+        fields:
+          tenantId: {gen: code, prefix: t-, cardinality: 10, productionCardinality: 10}
+          body: {gen: text, bytes: 200}
+          embedding: {gen: vector, dimensions: 4}
+accessPatterns:
+  - id: AP1
+    name: words
+    container: Tickets
+    op: query
+    sample: ticket
+    query: SELECT c.id FROM c WHERE c.tenantId = @t AND FullTextContains(c.body, 'the')
+    params: {"@t": "{tenantId}"}
+    partitionKey: ["{tenantId}"]
+    rps: {avg: 1}
+    estimate: {ru: 3}
+  - id: AP2
+    name: ranked
+    container: Tickets
+    op: query
+    sample: ticket
+    query: SELECT TOP 5 c.id FROM c WHERE c.tenantId = @t ORDER BY RANK FullTextScore(c.body, 'the')
+    params: {"@t": "{tenantId}"}
+    partitionKey: ["{tenantId}"]
+    rps: {avg: 1}
+    estimate: {ru: 3}
+  - id: AP3
+    name: not in the full-text policy
+    container: Tickets
+    op: query
+    sample: ticket
+    query: SELECT c.id FROM c WHERE c.tenantId = @t AND FullTextContains(c.id, 'x')
+    params: {"@t": "{tenantId}"}
+    partitionKey: ["{tenantId}"]
+    rps: {avg: 1}
+    estimate: {ru: 3}
+`
+	d, err := design.Parse([]byte(y), "s.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range projections(t, d) {
+		switch p.ID {
+		case "AP1", "AP2":
+			if p.Unprojected || len(p.Arithmetic) == 0 || p.Factor < 100 {
+				t.Errorf("%s: a tenant 1,000× larger: want a projection growing with it, got factor %v, unprojected %v, note %q", p.ID, p.Factor, p.Unprojected, p.Note)
+			}
+		case "AP3":
+			if !p.Unprojected || !strings.Contains(p.Note, "fails in process") {
+				t.Errorf("AP3: a query that fails in process: want unprojected with a note, got %+v", p)
+			}
+		}
+	}
+}

@@ -12,7 +12,8 @@ type Projection struct {
 	// Point is true for point operations and batches: their charge does not change with scale.
 	Point bool `json:"point,omitempty"`
 	// Unprojected is true for a pattern whose charge the projection does not carry to production
-	// (a change feed); Note says why and reports show the seeded figure as such.
+	// (a change feed, a query that cannot be executed in process); Note says why and reports show
+	// the seeded figure as such.
 	Unprojected bool `json:"unprojected,omitempty"`
 	// SeededRU and ProjectedRU are the model's charges of the in-process execution at the seeded scale
 	// and at production (median over the parameter draws); Factor = ProjectedRU / SeededRU, the

@@ -182,3 +182,31 @@ func TestBuild_CapacityTellsOneStory(t *testing.T) {
 		t.Errorf("no run load: findings %q, want plan's throughput-short", got)
 	}
 }
+
+// TestBuild_UnprojectedQuery: a query the projection could not carry to production (its note says
+// why) is judged and shown at its seeded median, labelled not projected, and the report says why;
+// it is never presented as a projection by ×1.
+func TestBuild_UnprojectedQuery(t *testing.T) {
+	d, err := design.Parse([]byte(shortDesign), "short.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := runOf(record.ChargeModel, execs(3, 200, 1, 1, 3))
+	model.Patterns[0].ID = "AP1"
+	model.Projections = []record.Projection{{ID: "AP1", Production: true, Unprojected: true, Factor: 1,
+		Note: "the query fails in process: something the engine refuses"}}
+	r := Build(Input{Design: d, Modeled: model, Measured: model})
+	if c := r.Patterns[0].Modeled; c == nil || c.VerdictOn != VerdictOnSeeded {
+		t.Fatalf("modeled charge %+v: want the verdict on the seeded median", c)
+	}
+	var buf strings.Builder
+	if err := Render(&buf, r, "text"); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{"= seeded (not projected)", "AP1 " + r.Patterns[0].Name + ": not projected", "something the engine refuses"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text report lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -80,7 +80,6 @@ func projectedCell(p PatternResult) string {
 	return fmtRU(c.Projected) + " " + SourceLabel(c.Source)
 }
 
-// projectionLines are the arithmetic of every projected query, for the renderers.
 // judgedCharge is the charge a pattern's verdict rests on: the measured one when it carries a
 // verdict, else the modeled one.
 func judgedCharge(p PatternResult) *Charge {
@@ -90,10 +89,17 @@ func judgedCharge(p PatternResult) *Charge {
 	return p.Modeled
 }
 
+// projectionLines are the arithmetic of every projected query, and why a pattern was not
+// projected, for the renderers.
 func projectionLines(r *Report) []string {
 	var out []string
 	for _, p := range r.Patterns {
 		pj := p.Projection
+		if pj != nil && pj.Unprojected && pj.Note != "" {
+			// Why the PRODUCTION column repeats the seeded figure.
+			out = append(out, fmt.Sprintf("%s %s: not projected, the PRODUCTION column and the verdict use the seeded figure: %s", p.ID, p.Name, pj.Note))
+			continue
+		}
 		if pj == nil || pj.Point || len(pj.Arithmetic) == 0 {
 			continue
 		}
