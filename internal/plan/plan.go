@@ -393,13 +393,20 @@ type sized struct {
 // hold the key: each type's documents over its key values, at production and seeded. A key that is
 // a document's id stays at one document; a copy of a parent's id follows the production children
 // per parent; values from a fixed set (oneOf, const, bool, int range) carry every production
-// document; a cardinality grows with the documents (each value keeps its share).
+// document; a cardinality grows with the documents (each value keeps its share). When the index
+// serves a filter that keeps only some types (c.type = 'user'), the scope grows as those types do:
+// the facts of such a query follow the documents the index hands over, and a production mix can
+// differ from the seeded one (200,000 users beside 30 million events).
 func (st *cstate) scopeGrowth(ap *design.AccessPattern) float64 {
 	ps := st.keySizer()
 	k := len(ap.PartitionKey)
+	kept := st.keptTypes(ap)
 	var seeded, prod float64
 	for i := range st.s.c.Documents {
 		dt := &st.s.c.Documents[i]
+		if kept != nil && !kept[dt.Type] {
+			continue
+		}
 		n, np := st.s.count(dt, 0), ps.count(dt, 0)
 		if k > 0 {
 			ds, dp := st.s.prefixDist(dt, k), ps.prefixDist(dt, k)
@@ -415,6 +422,27 @@ func (st *cstate) scopeGrowth(ap *design.AccessPattern) float64 {
 		return 1
 	}
 	return prod / seeded
+}
+
+// keptTypes is the document types a query's index-served filters can match, nil when they keep
+// every type (or none is served, and the query loads every document in scope).
+func (st *cstate) keptTypes(ap *design.AccessPattern) map[string]bool {
+	a, err := st.s.analyze(ap.Query)
+	if err != nil || !a.Narrowing {
+		return nil
+	}
+	filters := boundFilters(ap, a.Filters)
+	kept := map[string]bool{}
+	for i := range st.s.c.Documents {
+		dt := &st.s.c.Documents[i]
+		if st.s.matching(dt, 1, filters, true) > 0 {
+			kept[dt.Type] = true
+		}
+	}
+	if len(kept) == 0 || len(kept) == len(st.s.c.Documents) {
+		return nil
+	}
+	return kept
 }
 
 // keySizer is the sizer whose key distribution the container's traffic and sizes follow: the

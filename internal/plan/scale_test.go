@@ -104,7 +104,8 @@ func TestBuild_JudgesQueriesOnTheProjectedFigure(t *testing.T) {
 			msg = w.Message
 		}
 	}
-	if ap3.ProductionRU < 100*ap3.ModelRU || !strings.Contains(msg, "projected to production scale") {
+	// 10 customers seeded, 1,000,000 in production: the count reads each eu customer's index entry.
+	if ap3.ProductionRU < 10*ap3.ModelRU || !strings.Contains(msg, "projected to production scale") {
 		t.Errorf("estimate at the seeded %.2f RU, far from the projected %.2f RU: want an estimate-off judged on the projected figure, got %q",
 			ap3.ModelRU, ap3.ProductionRU, msg)
 	}
@@ -205,7 +206,7 @@ func TestZipfH_Tail(t *testing.T) {
 // keep theirs); the same design without one is sized on the seeded charges and fits its 400 RU/s.
 func TestBuild_CapacityAtProductionScale(t *testing.T) {
 	d := shopDesign(t, 3)
-	d.AccessPatterns[2].RPS = design.RPS{Avg: 1, Peak: 2} // the every-partition count, once a second
+	d.AccessPatterns[2].RPS = design.RPS{Avg: 2, Peak: 4} // the every-partition count, twice a second
 	p, err := Build(d, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -342,5 +343,23 @@ func TestBuild_ScaleStorageDisagreement(t *testing.T) {
 		if !strings.Contains(msgs[0], want) {
 			t.Errorf("finding %q lacks %q", msgs[0], want)
 		}
+	}
+}
+
+// TestBuild_ScopeGrowsWithTheTypesTheIndexKeeps: a query whose index-served filter keeps only
+// customers (c.region is a customer field) grows as the customers do (10 seeded, 1,000,000 in
+// production: ×100,000), not as the container's documents do (orders are 50 per customer in
+// production, about 5 seeded: ×850,000 or so).
+func TestBuild_ScopeGrowsWithTheTypesTheIndexKeeps(t *testing.T) {
+	p, err := Build(shopDesign(t, 3), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := patternOf(t, p, "AP3").ScopeGrowth; math.Abs(g-1e5) > 1 {
+		t.Errorf("AP3 scope growth ×%.6g, want ×100,000 (the customers')", g)
+	}
+	// A filter on the key only keeps every type: the customer and its orders.
+	if g := patternOf(t, p, "AP1").ScopeGrowth; g < 5 {
+		t.Errorf("AP1 scope growth ×%.3g, want the customer and its orders'", g)
 	}
 }
