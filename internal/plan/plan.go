@@ -12,6 +12,7 @@ import (
 
 	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/indexpolicy"
 	"github.com/cosmosdv/validate/internal/seed"
 )
 
@@ -280,7 +281,7 @@ func (b *builder) sizeContainers() error {
 		if len(c.Documents) == 0 {
 			return fmt.Errorf("plan: container %s has no document types", c.Name)
 		}
-		pol, err := compilePolicy(c.Indexing)
+		pol, err := indexpolicy.Compile(c.Indexing)
 		if err != nil {
 			// The service would refuse the container; plan it as if everything were indexed.
 			p.Warnings = append(p.Warnings, Warning{Code: "indexing-policy", Subject: c.Name,

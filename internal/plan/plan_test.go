@@ -10,6 +10,7 @@ import (
 
 	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/indexpolicy"
 	"github.com/cosmosdv/validate/internal/seed"
 )
 
@@ -291,7 +292,7 @@ func TestCompilePolicy_Indexed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			pol, err := compilePolicy(tt.ix)
+			pol, err := indexpolicy.Compile(tt.ix)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -20,6 +20,7 @@ import (
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/engine/index"
 	"github.com/cosmosdv/validate/internal/engine/sql"
+	"github.com/cosmosdv/validate/internal/indexpolicy"
 	"github.com/cosmosdv/validate/internal/plan"
 	"github.com/cosmosdv/validate/internal/probe"
 	"github.com/cosmosdv/validate/internal/record"
@@ -69,7 +70,7 @@ func Patterns(ctx context.Context, d *design.Design, sp *seed.Plan, seedN int64)
 	cs := map[string]*container{}
 	for i := range d.Containers {
 		c := &d.Containers[i]
-		pol, err := plan.CompilePolicy(c.Indexing)
+		pol, err := indexpolicy.Compile(c.Indexing)
 		if err != nil {
 			pol = nil // everything indexed, as the plan does
 		}
