@@ -199,7 +199,9 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 		if !fl.Served {
 			continue
 		}
-		if streams && (fl.Kind == sql.FilterEqual || fl.Function == "ARRAY_CONTAINS") {
+		if streams {
+			// The walk reads the index in ORDER BY order from the equalities' prefix and the
+			// range's bound: one entry per document walked (below), no posting per filter.
 			continue
 		}
 		switch {
@@ -222,6 +224,11 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 	}
 	if streams {
 		f.IndexEntriesRead += whole(loaded)
+	} else if stopsEarly(&a) && loadedAll > 0 && loaded < loadedAll {
+		// Execution stops once TOP items are produced: the postings of the served filters are
+		// read as far as the documents loaded, as the engine charges an early stop
+		// (sql.stoppedEarly).
+		f.IndexEntriesRead = whole(float64(f.IndexEntriesRead) * loaded / loadedAll)
 	}
 	if a.IndexOnlyAggregate {
 		// The index answers the aggregate (engine/sql/aggindex.go): the aggregated paths' entries of
@@ -241,6 +248,13 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 	f.DocsOutput = whole(out)
 	f.BytesOutput = whole64(out * projectionBytes(&a, est))
 	return qe
+}
+
+// stopsEarly reports whether execution of a query stops once its TOP items are produced: no
+// in-memory sort, grouping, aggregate, DISTINCT, search ranking or JOIN.
+func stopsEarly(a *sql.Analysis) bool {
+	return a.Top > 0 && len(a.Aggregates) == 0 && !a.Shape.GroupBy && !a.Shape.Distinct && !a.SearchSort &&
+		len(a.Joins) == 0 && (len(a.OrderBy) == 0 || a.OrderStreams)
 }
 
 // defaultPageSize is the service's default maximum item count per page, which the probe keeps.
