@@ -55,6 +55,7 @@ bench:            ## engine, query, seeding and start-up benchmarks (figures in 
 	$(GO) test -run '^$$' -bench . -skip 'OrderByGrowth|OrderByHTTPS' -benchmem ./internal/engine/...
 	$(GO) test -run '^$$' -bench SeedCeiling -benchtime 5x -count 3 ./internal/pipeline/
 	$(GO) test -run '^$$' -bench ServeStartup -benchtime 10x -count 3 ./cmd/validate/
+	$(GO) test -count=1 -run TestEstimatorMatchesExecutionAtScale ./internal/pipeline/ -consistency.n 200000
 	for i in 1 2 3; do $(GO) test -count=1 -run '^$$' -bench OrderByGrowth -benchtime 1x ./internal/engine/sql/ || exit 1; done
 	for i in 1 2 3; do $(GO) test -count=1 -run '^$$' -bench OrderByHTTPS -benchtime 1x ./internal/engine/ || exit 1; done
 

@@ -338,6 +338,7 @@ func (s *Server) queryItems(q *request, c *container) (int, error) {
 	pageHeaders(q, p, nextPage(ct, more, hi, key, len(parts)), hi-lo)
 	setHeader(q.out, "x-ms-session-token", p.id+":-1#"+strconv.FormatInt(s.lsn.Load(), 10))
 	setHeader(q.out, "x-ms-documentdb-query-metrics", queryMetrics(f, ex.took))
+	setHeader(q.out, cost.FactsHeader, cost.FactsText(f))
 	if metricsWanted && ex.metrics != nil {
 		setHeader(q.out, "x-ms-cosmos-index-utilization", indexUtilization(ex.metrics))
 	}
@@ -375,6 +376,7 @@ func (s *Server) streamedPage(q *request, c *container, p *partition, ct continu
 	pageHeaders(q, p, nextPage(ct, ex.next != nil, hi, key, ranges), len(ex.items))
 	setHeader(q.out, "x-ms-session-token", p.id+":-1#"+strconv.FormatInt(s.lsn.Load(), 10))
 	setHeader(q.out, "x-ms-documentdb-query-metrics", queryMetrics(f, ex.took))
+	setHeader(q.out, cost.FactsHeader, cost.FactsText(f))
 	if metricsWanted && ex.metrics != nil {
 		setHeader(q.out, "x-ms-cosmos-index-utilization", indexUtilization(ex.metrics))
 	}

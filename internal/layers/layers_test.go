@@ -44,9 +44,8 @@ var roles = map[string]string{
 	"internal/indexpolicy": "reader",
 	"internal/querycheck":  "reader",
 	// tools beside the pipeline: static analysis of a design.
-	"internal/plan":    "tool",
-	"internal/lint":    "tool",
-	"internal/project": "tool",
+	"internal/plan": "tool",
+	"internal/lint": "tool",
 	// import drafts a design from markdown; it reads only the design format.
 	"internal/importer": "tool",
 	// drivers: pipeline runs the stages, cmd/validate maps flags to it.

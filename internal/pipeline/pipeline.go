@@ -15,7 +15,6 @@ import (
 
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/probe"
-	"github.com/cosmosdv/validate/internal/project"
 	"github.com/cosmosdv/validate/internal/provision"
 	"github.com/cosmosdv/validate/internal/record"
 	"github.com/cosmosdv/validate/internal/sdk"
@@ -147,7 +146,7 @@ func Run(ctx context.Context, d *design.Design, client *azcosmos.Client, info re
 	if err != nil {
 		return out, fmt.Errorf("probe: %w", err)
 	}
-	if out.Projections, err = project.Patterns(ctx, d, plan, o.Seed); err != nil {
+	if out.Projections, err = Estimates(d, o.Seed, nil); err != nil {
 		out.Findings = append(out.Findings, record.Finding{Stage: "probe", Level: "warn", Subject: "projection", Message: err.Error()})
 	}
 	return out, nil

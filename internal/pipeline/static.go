@@ -3,9 +3,11 @@ package pipeline
 import (
 	"fmt"
 
+	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/lint"
 	"github.com/cosmosdv/validate/internal/plan"
+	"github.com/cosmosdv/validate/internal/record"
 	"github.com/cosmosdv/validate/internal/report"
 )
 
@@ -47,4 +49,53 @@ func DesignFindings(d *design.Design, seed int64) (capacity []report.CapacityWar
 		}
 	}
 	return capacity, unknown
+}
+
+// Estimates is the one estimator's figures for every access pattern of d, as a run records them
+// (record.Run.Projections): each query's facts and charge at the seeded scale, which the run's
+// execution checks, and at the design's production scale, the PRODUCTION figure every report shows.
+// They are plan's (plan.Build at the run's seed and rate card): `validate plan` prints the same.
+func Estimates(d *design.Design, seed int64, rc *cost.RateCard) ([]record.Projection, error) {
+	p, err := plan.Build(d, plan.Options{Seed: seed, RateCard: rc})
+	if err != nil {
+		return nil, err
+	}
+	parts := map[string]plan.Container{}
+	for _, c := range p.Containers {
+		parts[c.Name] = c
+	}
+	out := make([]record.Projection, 0, len(p.Patterns))
+	for _, pp := range p.Patterns {
+		c := parts[pp.Container]
+		pr := record.Projection{ID: pp.ID, Production: c.ProductionScale, SeededRU: pp.ModelRU, ProjectedRU: pp.ModelRU}
+		switch {
+		case pp.Op == design.OpChangeFeed:
+			pr.Unprojected = true
+			pr.Note = "a change feed's charge follows the changes it reads, which the design does not state at production scale"
+		case pp.Op != design.OpQuery:
+			pr.Point = true
+			pr.Note = "point operation: its charge does not change with scale"
+		case pp.Unestimated != "":
+			pr.Unprojected = true
+			pr.Note = "the estimator cannot estimate " + pp.Unestimated + ": reports show the executed seeded figure, labelled as such"
+		default:
+			if pp.Facts != nil {
+				pr.Estimated = pp.Facts.Named()
+			}
+			pr.ScopeSeeded, pr.ScopeProduction = pp.Scope, pp.Scope
+			if pp.JudgedOn == "projected" {
+				pr.ProjectedRU = pp.ProductionRU
+				pr.ScopeProduction = pp.ProductionScope
+				pr.Arithmetic = pp.Projection
+				if pp.ProductionFacts != nil {
+					pr.ProductionFacts = pp.ProductionFacts.Named()
+					pr.Partitions = pp.ProductionFacts.PartitionsChecked
+				}
+			} else {
+				pr.Note = "no production scale in the design: production scale is the seeded one (" + c.StorageBasis + ")"
+			}
+		}
+		out = append(out, pr)
+	}
+	return out, nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/seed"
 )
 
 // keyDist is the static picture of how a document type's partition-key values spread.
@@ -164,10 +165,17 @@ func (s *sizer) fieldDist(dt *design.DocType, f *design.Field, n float64, depth 
 		if f.ProductionCardinality > 0 && s.prod != nil {
 			card = math.Min(f.ProductionCardinality, n)
 		}
+		if v := float64(seed.Vocabulary(f.Gen)); v > 0 {
+			// Each of the card values is drawn from the generator's list: some coincide.
+			card = math.Max(1, v*(1-math.Pow(1-1/v, card)))
+		}
 		return keyDist{Card: card, Share: distShare(f.Dist, card, f.Skew, f.HotShare), Known: true,
 			Drawn: drawnMedianShare(f.Dist, card, f.Skew, f.HotShare)}
 	case f.Gen == "bool":
 		return keyDist{Card: 2, Share: 0.5, Known: true}
+	case seed.Vocabulary(f.Gen) > 0:
+		card := math.Min(float64(seed.Vocabulary(f.Gen)), n)
+		return keyDist{Card: card, Share: 1 / card, Known: true}
 	case f.Gen == "int" && f.Min != nil && f.Max != nil && *f.Max >= *f.Min:
 		card := math.Min(math.Floor(*f.Max-*f.Min)+1, n)
 		return keyDist{Card: card, Share: 1 / card, Known: true}

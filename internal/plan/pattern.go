@@ -60,6 +60,9 @@ func estimatePattern(rc *cost.RateCard, s *sizer, ests map[string]docEstimate, a
 		pp.ModelRU = rc.QueryPages(qe.Facts, qe.Pages)
 		f := qe.Facts
 		pp.Facts = &f
+		pp.Pages = qe.Pages
+		pp.Scope = qe.Scope
+		pp.Unestimated = qe.Unestimated
 		pp.FloorRU = rc.MinQuery(f.PartitionsChecked, level)
 		pp.Detail = fmt.Sprintf("%d loaded (%.1f KB), %d index entries, %d returned in %d page(s), %d partition(s)", f.DocsLoaded, float64(f.BytesLoaded)/1024, f.IndexEntriesRead, f.DocsOutput, qe.Pages, f.PartitionsChecked)
 		if len(qe.Notes) > 0 {

@@ -74,11 +74,22 @@ type Pattern struct {
 	Basis string `json:"basis"`
 	// Detail says what the estimate assumed (size, terms, partitions, …).
 	Detail string `json:"detail"`
-	// ProductionRU is the query's charge projected to the design's production scale, when the
-	// design states one (0 otherwise): the static facts at the seeded size and at HalfScale, fitted
-	// and carried to production as `run` projects (Project). Projection spells it out.
-	ProductionRU float64  `json:"productionRU,omitempty"`
-	Projection   []string `json:"projection,omitempty"`
+	// ProductionRU is the query's charge at the design's production scale, when the design states
+	// one (0 otherwise): the one estimator's facts over the production documents and key values,
+	// priced by the rate card. `validate run` reports this same figure. Projection spells it out;
+	// ProductionFacts are the facts it prices.
+	ProductionRU    float64          `json:"productionRU,omitempty"`
+	Projection      []string         `json:"projection,omitempty"`
+	ProductionFacts *cost.QueryFacts `json:"productionFacts,omitempty"`
+	ProductionPages int              `json:"productionPages,omitempty"`
+	// Scope and ProductionScope are the documents one execution has in scope at the seeded scale
+	// and at production.
+	Scope           float64 `json:"scope,omitempty"`
+	ProductionScope float64 `json:"productionScope,omitempty"`
+	// Unestimated names what of a query the estimator cannot estimate (a query that does not parse,
+	// a clause it does not model); its figures then rest on assumptions the detail states, and a
+	// run shows the executed figure instead.
+	Unestimated string `json:"unestimated,omitempty"`
 	// ScopeGrowth is the documents one execution of a query has in scope at production over those
 	// at the seeded scale (1 without a production scale): the figure run's projection uses too.
 	ScopeGrowth float64 `json:"scopeGrowth,omitempty"`
@@ -101,8 +112,10 @@ type Pattern struct {
 	PeakRUs    float64 `json:"peakRUs"`
 	// SinglePartition is true when the pattern targets one logical partition.
 	SinglePartition bool `json:"singlePartition"`
-	// Facts are the static query facts (queries only).
+	// Facts are the estimator's query facts at the seeded scale (queries only), what a run's
+	// execution checks, and Pages the result pages they take.
 	Facts *cost.QueryFacts `json:"facts,omitempty"`
+	Pages int              `json:"pages,omitempty"`
 }
 
 // Container is one container's capacity, partitions, hot-partition risk and cost.
@@ -243,10 +256,6 @@ type builder struct {
 	states map[string]*cstate
 	order  []*cstate
 	seedN  int64
-	// smallerDesign and smallerCounts are the design at the projection's second size and its
-	// seeded counts: [0] HalfScale, [1] HalfChildren; made on first use.
-	smallerDesign [2]*design.Design
-	smallerCounts [2]map[string]int
 }
 
 // cstate is one container's sizers, document estimates and seeded bytes, and the traffic its
@@ -264,12 +273,9 @@ type cstate struct {
 	// unstatedScale is the factor from the seeded to the production count of the types that state
 	// no production count (scaleContainers).
 	unstatedScale float64
-	// smaller sizes the same container at the projection's second seeded size: [0] HalfScale,
-	// [1] HalfChildren; made on first use.
-	smaller     [2]*sized
-	single      float64 // peak RU/s of single-partition patterns × their busiest share
-	singleTotal float64 // peak RU/s of single-partition patterns
-	cross       float64 // peak RU/s of cross-partition patterns
+	single        float64 // peak RU/s of single-partition patterns × their busiest share
+	singleTotal   float64 // peak RU/s of single-partition patterns
+	cross         float64 // peak RU/s of cross-partition patterns
 }
 
 // sizeContainers estimates every document type of every container: size, index terms, count at
@@ -311,7 +317,11 @@ func (b *builder) sizeContainers() error {
 }
 
 // project sets a pattern's scope growth and, when the design states a production scale, its
-// projected charge and the figure its estimate is judged on.
+// production charge and the figure its estimate is judged on. The production charge is the one
+// estimator's (estimateQuery) run over the production sizer: the same statistics, the documents and
+// key values production holds, priced by the cost model. Nothing is fitted or carried by a ratio:
+// the seeded figure and the production figure are two evaluations of one estimate, and `validate
+// run` shows this figure too (it checks the seeded evaluation against the engine's execution).
 func (b *builder) project(st *cstate, ap *design.AccessPattern, pp *Pattern) {
 	pp.JudgedOn = "seeded"
 	if ap.Op != design.OpQuery {
@@ -323,69 +333,20 @@ func (b *builder) project(st *cstate, ap *design.AccessPattern, pp *Pattern) {
 	if !st.stated {
 		return
 	}
-	q1 := st.s.estimateQuery(ap, st.ests, st.plan.Partitions)
-	q2 := q1 // without the smaller size no growth is seen
-	if h := b.smaller(st, false); h != nil {
-		q2 = h.s.estimateQuery(ap, h.ests, st.plan.Partitions)
-	}
-	children := false
-	if UseHalfChildren(q1.Scope, q2.Scope, growth) {
-		if h := b.smaller(st, true); h != nil {
-			q2, children = h.s.estimateQuery(ap, h.ests, st.plan.Partitions), true
-		}
-	}
-	pr := Project(b.rc, q1.Facts, q2.Facts, q1.Scope, q2.Scope, growth, q1.Facts.PartitionsChecked, st.plan.StorageBasis, q1.Limit)
-	pr.HalfChildren, pr.ScopeBasis = children, pp.ScopeBasis
-	pp.ProductionRU = round(pr.ProjectedRU, 2)
-	pp.Projection = pr.Arithmetic()
+	seeded := st.s.estimateQuery(ap, st.ests, st.plan.Partitions)
+	prod := st.ps.estimateQuery(ap, st.ests, st.plan.Partitions)
+	pf := prod.Facts
+	pp.ProductionFacts = &pf
+	pp.ProductionPages = prod.Pages
+	pp.ProductionScope = prod.Scope
+	pp.ProductionRU = round(b.rc.QueryPages(pf, prod.Pages), 2)
+	pp.Projection = productionArithmetic(b.rc, seeded, prod, pp.ScopeBasis, st.plan.StorageBasis)
 	pp.JudgedOn = "projected"
 	pp.DiffRU = round(pp.EstimateRU-pp.ProductionRU, 2)
 	pp.DiffPct = 0
 	if pp.ProductionRU > 0 {
 		pp.DiffPct = round(100*pp.DiffRU/pp.ProductionRU, 1)
 	}
-}
-
-// smaller sizes the container at the projection's second seeded size (HalfChildren when children,
-// else HalfScale), once; nil when its documents cannot be generated.
-func (b *builder) smaller(st *cstate, children bool) *sized {
-	k := 0
-	if children {
-		k = 1
-	}
-	if b.seeded == nil || st.smaller[k] != nil {
-		return st.smaller[k]
-	}
-	if b.smallerCounts[k] == nil {
-		hd := HalfScale(b.d)
-		if children {
-			hd = HalfChildren(b.d)
-		}
-		sp, err := seed.Compile(hd, b.seedN)
-		if err != nil {
-			return nil
-		}
-		b.smallerDesign[k], b.smallerCounts[k] = hd, sp.Counts()
-	}
-	hd := b.smallerDesign[k]
-	for i := range b.d.Containers {
-		if &b.d.Containers[i] != st.s.c {
-			continue
-		}
-		h := &sized{s: &sizer{d: hd, c: &hd.Containers[i], pol: st.s.pol, seeded: b.smallerCounts[k]}, ests: map[string]docEstimate{}}
-		for j := range h.s.c.Documents {
-			dt := &h.s.c.Documents[j]
-			h.ests[dt.Type] = h.s.estimate(dt)
-		}
-		st.smaller[k] = h
-	}
-	return st.smaller[k]
-}
-
-// sized is a container's sizer and document estimates at one seeded size.
-type sized struct {
-	s    *sizer
-	ests map[string]docEstimate
 }
 
 // scopeGrowth is how many times more documents one execution of ap has in scope at production than

@@ -25,8 +25,8 @@ type queryEstimate struct {
 	Warnings []Warning
 	// Scope is the documents in the query's scope: the container's, or one key value's.
 	Scope float64
-	// Limit bounds the production projection by the query's TOP.
-	Limit Limit
+	// Unestimated names what the estimator cannot estimate, "" when it estimates the whole query.
+	Unestimated string
 }
 
 // estimateQuery guesses the facts of pattern ap in container c with the given physical partitions.
@@ -48,11 +48,11 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 	}
 
 	a, err := s.analyze(ap.Query)
-	qe.Limit = LimitOf(a)
 	filters := boundFilters(ap, a.Filters)
 	if err != nil {
 		qe.Warnings = append(qe.Warnings, Warning{Code: "query-syntax", Subject: ap.ID, Message: err.Error()})
 		qe.Notes = append(qe.Notes, "the query does not parse: figures assume a scan")
+		qe.Unestimated = "a query that does not parse"
 	}
 	if w, ok := orderByWarning(ap.ID, a.OrderByErr); ok {
 		qe.Warnings = append(qe.Warnings, w)
@@ -144,10 +144,10 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 			out = 1 // an aggregate without GROUP BY returns one value
 		}
 	case a.SearchSort:
-		f.SortedInMemory = int(math.Round(matched))
+		f.SortedInMemory = whole(matched)
 		qe.Notes = append(qe.Notes, "ranked by a search score: sorted in memory")
 	case len(a.OrderBy) > 0 && !a.OrderStreams:
-		f.SortedInMemory = int(math.Round(matched))
+		f.SortedInMemory = whole(matched)
 		if a.OrderByErr == nil {
 			qe.Notes = append(qe.Notes, "ORDER BY not served by a composite index: sorted in memory")
 		}
@@ -165,7 +165,7 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 		loaded = loadedAll * limit / matched
 	}
 	if n := len(a.Functions); n > 0 {
-		f.FunctionCalls = int(math.Round(loaded)) * n
+		f.FunctionCalls = whole(loaded) * n
 	}
 
 	// JOINs over arrays multiply rows per loaded document.
@@ -183,7 +183,7 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 				rows *= n
 			}
 		}
-		f.JoinRows = int(math.Round(loaded * math.Max(rows-1, 0)))
+		f.JoinRows = whole(loaded * math.Max(rows-1, 0))
 		qe.Notes = append(qe.Notes, fmt.Sprintf("%d JOIN(s): about %.0f rows per document", len(a.Joins), rows))
 	}
 
@@ -199,48 +199,62 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 		if !fl.Served {
 			continue
 		}
-		if streams && (fl.Kind == sql.FilterEqual || fl.Function == "ARRAY_CONTAINS") {
+		if streams {
+			// The walk reads the index in ORDER BY order from the equalities' prefix and the
+			// range's bound: one entry per document walked (below), no posting per filter.
 			continue
 		}
 		switch {
 		case fl.Kind == sql.FilterRange:
-			f.IndexEntriesRead += int(math.Round(s.rangeEntries(fl, per, allInScope)))
+			f.IndexEntriesRead += whole(s.rangeEntries(fl, per, allInScope))
 		case fl.Kind == sql.FilterEqual && isKeyPath(s.c, strings.Join(fl.Path, ".")):
-			f.IndexEntriesRead += int(math.Round(allInScope))
+			f.IndexEntriesRead += whole(allInScope)
 		case fl.Kind == sql.FilterEqual || fl.Kind == sql.FilterIn || fl.Function == "ARRAY_CONTAINS":
 			one := 0.0
 			for i := range s.c.Documents {
 				dt := &s.c.Documents[i]
 				one += s.matching(dt, s.count(dt, 0)/per, []sql.Filter{fl}, true)
 			}
-			f.IndexEntriesRead += int(math.Round(math.Max(one, 1)))
+			f.IndexEntriesRead += whole(math.Max(one, 1))
 		case fl.Kind == sql.FilterFunction && fl.Function != "STARTSWITH":
-			f.IndexEntriesRead += int(math.Round(allInScope))
+			f.IndexEntriesRead += whole(allInScope)
 		default:
-			f.IndexEntriesRead += int(math.Round(math.Max(loadedAll, 1)))
+			f.IndexEntriesRead += whole(math.Max(loadedAll, 1))
 		}
 	}
 	if streams {
-		f.IndexEntriesRead += int(math.Round(loaded))
+		f.IndexEntriesRead += whole(loaded)
+	} else if stopsEarly(&a) && loadedAll > 0 && loaded < loadedAll {
+		// Execution stops once TOP items are produced: the postings of the served filters are
+		// read as far as the documents loaded, as the engine charges an early stop
+		// (sql.stoppedEarly).
+		f.IndexEntriesRead = whole(float64(f.IndexEntriesRead) * loaded / loadedAll)
 	}
 	if a.IndexOnlyAggregate {
 		// The index answers the aggregate (engine/sql/aggindex.go): the aggregated paths' entries of
 		// the matching documents are read instead of the documents.
-		f.IndexEntriesRead += int(math.Round(loadedAll)) * len(a.AggregatePaths)
+		f.IndexEntriesRead += whole(loadedAll) * len(a.AggregatePaths)
 		loaded = 0
 		qe.Notes = append(qe.Notes, "aggregate answered from the index: no document loaded")
 	}
 	if len(a.Filters) > 0 && (a.FullScan || hasResidual(a.Filters)) {
-		f.DocsEvaluated = int(math.Round(loaded))
+		f.DocsEvaluated = whole(loaded)
 	}
 	qe.Pages = max(1, int(math.Ceil(out/defaultPageSize)))
 	qe.Scope = allInScope
 
-	f.DocsLoaded = int(math.Round(loaded))
-	f.BytesLoaded = int64(loaded * est.Bytes)
-	f.DocsOutput = int(math.Round(out))
-	f.BytesOutput = int64(out * projectionBytes(&a, est))
+	f.DocsLoaded = whole(loaded)
+	f.BytesLoaded = whole64(loaded * est.Bytes)
+	f.DocsOutput = whole(out)
+	f.BytesOutput = whole64(out * projectionBytes(&a, est))
 	return qe
+}
+
+// stopsEarly reports whether execution of a query stops once its TOP items are produced: no
+// in-memory sort, grouping, aggregate, DISTINCT, search ranking or JOIN.
+func stopsEarly(a *sql.Analysis) bool {
+	return a.Top > 0 && len(a.Aggregates) == 0 && !a.Shape.GroupBy && !a.Shape.Distinct && !a.SearchSort &&
+		len(a.Joins) == 0 && (len(a.OrderBy) == 0 || a.OrderStreams)
 }
 
 // defaultPageSize is the service's default maximum item count per page, which the probe keeps.

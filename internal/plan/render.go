@@ -50,7 +50,7 @@ func renderText(w io.Writer, p *Plan) error {
 	ew.printf("Plan for %s (static: no database was used)\n", p.Design)
 	ew.printf("Rate card %s, dated %s. Prices in %s.\n\n", p.RateCard.Version, p.RateCard.Date, p.RateCard.Currency)
 
-	ew.printf("Access patterns (RU per execution; seeded = static estimate at the seeded volume, queries rough; production = projected to the design's production scale)\n")
+	ew.printf("Access patterns (RU per execution; seeded = the estimator at the seeded volume, which a run's execution checks; production = the estimator at the design's production scale)\n")
 	tw := tabwriter.NewWriter(ew.w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	twp := func(format string, a ...any) {
 		if ew.err == nil {
@@ -76,14 +76,10 @@ func renderText(w io.Writer, p *Plan) error {
 			continue
 		}
 		if !projected {
-			ew.printf("\nProduction scale (queries, the same projection as run's; point operations do not change with scale):\n")
+			ew.printf("\nProduction scale (queries: the one estimator at the production documents, the figure run reports too; point operations do not change with scale):\n")
 			projected = true
 		}
-		factor := 1.0
-		if pt.ModelRU > 0 {
-			factor = pt.ProductionRU / pt.ModelRU
-		}
-		ew.printf("  %s %s: ×%.4g (seeded %s → production %s RU)\n", pt.ID, pt.Name, factor, num(pt.ModelRU), num(pt.ProductionRU))
+		ew.printf("  %s %s: estimated %s RU at the seeded scale, %s RU at production\n", pt.ID, pt.Name, num(pt.ModelRU), num(pt.ProductionRU))
 		for _, l := range pt.Projection {
 			ew.printf("      %s\n", l)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
 
+	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/probe/fanout"
 	"github.com/cosmosdv/validate/internal/querycheck"
@@ -377,6 +378,16 @@ func (x *exec) query(ctx context.Context) (record.Execution, error) {
 			if id := page.RawResponse.Header.Get("x-ms-documentdb-partitionkeyrangeid"); id != "" {
 				for _, part := range strings.Split(id, ",") {
 					ranges[strings.TrimSpace(part)] = true
+				}
+			}
+		}
+		if page.RawResponse != nil {
+			if h := page.RawResponse.Header.Get(cost.FactsHeader); h != "" {
+				if ex.Facts == nil {
+					ex.Facts = map[string]float64{}
+				}
+				if err := cost.AddFactsText(ex.Facts, h); err != nil {
+					ex.Facts = nil // a target that sends the header malformed reports no facts
 				}
 			}
 		}

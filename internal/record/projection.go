@@ -1,37 +1,36 @@
 package record
 
-// Projection is what a pattern costs at the design's production scale. For a query it comes from
-// execution facts measured at the seeded scale and at a second, smaller seeded size: each fact's
-// growth with the documents in scope is fitted and carried to the documents in scope at production
-// (internal/project). Point operations do not change with scale.
+// Projection is what a pattern costs at the design's production scale and what the one estimator
+// said it would cost at the seeded scale. For a query both figures are the estimator's
+// (internal/plan): its facts over the production documents and key values, and over the seeded ones,
+// priced by the rate card; `validate plan` shows the same figures. The seeded estimate is what the
+// run's execution checks (Estimated beside the executions' Facts, as EXPLAIN ANALYZE puts a
+// planner's estimate beside what ran). Point operations do not change with scale.
 type Projection struct {
 	ID string `json:"id"`
 	// Production is true when the design states a production scale (document counts or storageGB);
-	// false means production scale is the seeded one and Factor is 1.
+	// false means production scale is the seeded one.
 	Production bool `json:"production"`
 	// Point is true for point operations and batches: their charge does not change with scale.
 	Point bool `json:"point,omitempty"`
-	// Unprojected is true for a pattern whose charge the projection does not carry to production
-	// (a change feed, a query that cannot be executed in process); Note says why and reports show
-	// the seeded figure as such.
+	// Unprojected is true for a pattern the estimator does not carry to production (a change feed,
+	// a query it cannot estimate); Note says why and reports show the executed seeded figure as such.
 	Unprojected bool `json:"unprojected,omitempty"`
-	// SeededRU and ProjectedRU are the model's charges of the in-process execution at the seeded scale
-	// and at production (median over the parameter draws); Factor = ProjectedRU / SeededRU, the
-	// factor reports apply to the run's median.
+	// SeededRU is the estimator's charge at the seeded scale; ProjectedRU its charge at production
+	// (the PRODUCTION figure of every report).
 	SeededRU    float64 `json:"seededRU"`
 	ProjectedRU float64 `json:"projectedRU"`
-	Factor      float64 `json:"factor"`
-	// ScopeSeeded, ScopeSmaller and ScopeProduction are the documents in the query's scope at the two
-	// seeded sizes and at production (median draw).
-	ScopeSeeded     int     `json:"scopeSeeded,omitempty"`
-	ScopeSmaller    int     `json:"scopeSmaller,omitempty"`
+	// Estimated is the estimator's facts at the seeded scale, by fact name (FactNames), and
+	// ProductionFacts its facts at production.
+	Estimated       map[string]float64 `json:"estimated,omitempty"`
+	ProductionFacts map[string]float64 `json:"productionFacts,omitempty"`
+	// ScopeSeeded and ScopeProduction are the documents in one execution's scope at each scale.
+	ScopeSeeded     float64 `json:"scopeSeeded,omitempty"`
 	ScopeProduction float64 `json:"scopeProduction,omitempty"`
 	// Partitions is the physical partitions a query checks at production.
 	Partitions int `json:"partitions,omitempty"`
-	// Growth is each execution fact's exponent: fact ∝ (documents in scope)^exponent.
-	Growth map[string]float64 `json:"growth,omitempty"`
-	// Arithmetic spells the projection out so a reader can check it by hand.
+	// Arithmetic spells the production figure out so a reader can check it by hand.
 	Arithmetic []string `json:"arithmetic,omitempty"`
-	// Note says why there is no projection or what limits it.
+	// Note says why there is no production figure or what limits it.
 	Note string `json:"note,omitempty"`
 }

@@ -124,6 +124,10 @@ type Execution struct {
 	Explanation string `json:"explanation,omitempty"`
 	// QueryMetrics is the query-metrics header decoded into name → value (queries only).
 	QueryMetrics map[string]float64 `json:"queryMetrics,omitempty"`
+	// Facts are the query's execution facts by name (cost.FactNames), summed over its pages, as the
+	// embedded engine and `validate serve` report them (x-cdv-query-facts); nil on other targets. A
+	// report puts them beside the estimator's (Projection.Estimated).
+	Facts map[string]float64 `json:"facts,omitempty"`
 	// IndexMetrics is the decoded index-metrics header (queries only, when the target returned one).
 	IndexMetrics *IndexMetrics `json:"indexMetrics,omitempty"`
 	// Pipeline is set when the query ran (or, for the Go SDK, would run) through the client-side

@@ -327,6 +327,9 @@ func (j *judge) observe(ap *design.AccessPattern, pr *PatternResult, width float
 		} else {
 			pr.Measured = c
 		}
+		if ec := checkEstimator(rv.name, j.proj[ap.ID], ok); ec != nil && (pr.EstimatorCheck == nil || rv.name == "modeled") {
+			pr.EstimatorCheck = ec
+		}
 	}
 	return obs
 }

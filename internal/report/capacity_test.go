@@ -92,7 +92,7 @@ func TestBuild_CapacityAtProductionScale(t *testing.T) {
 	d.AccessPatterns[0].Estimate.RU = 300
 	model := runOf(record.ChargeModel, execs(3, 200, 1, 1, 3))
 	model.Patterns[0].ID = "AP1"
-	model.Projections = []record.Projection{{ID: "AP1", Production: true, SeededRU: 3, ProjectedRU: 300, Factor: 100}}
+	model.Projections = []record.Projection{{ID: "AP1", Production: true, SeededRU: 3, ProjectedRU: 300}}
 	r := Build(Input{Design: d, Modeled: model, Measured: model})
 	cl := r.Containers[0]
 	if cl.Modeled == nil || cl.Modeled.Scale != VerdictOnProjected || cl.Modeled.Peak != 120 || cl.Modeled.ProductionPeak != 12000 {
@@ -116,7 +116,7 @@ func TestBuild_CapacityAtProductionScale(t *testing.T) {
 	}
 
 	// Without a production scale the same medians fit the 1000 RU/s.
-	model.Projections[0] = record.Projection{ID: "AP1", SeededRU: 3, ProjectedRU: 3, Factor: 1}
+	model.Projections[0] = record.Projection{ID: "AP1", SeededRU: 3, ProjectedRU: 3}
 	r = Build(Input{Design: d, Modeled: model, Measured: model})
 	if cl := r.Containers[0]; cl.Modeled.Scale != VerdictOnSeeded || failing(r.StageFindings) != 0 {
 		t.Errorf("no production scale: load %+v, findings %+v: want seeded, none", cl.Modeled, r.StageFindings)
@@ -193,7 +193,7 @@ func TestBuild_UnprojectedQuery(t *testing.T) {
 	}
 	model := runOf(record.ChargeModel, execs(3, 200, 1, 1, 3))
 	model.Patterns[0].ID = "AP1"
-	model.Projections = []record.Projection{{ID: "AP1", Production: true, Unprojected: true, Factor: 1,
+	model.Projections = []record.Projection{{ID: "AP1", Production: true, Unprojected: true,
 		Note: "the query fails in process: something the engine refuses"}}
 	r := Build(Input{Design: d, Modeled: model, Measured: model})
 	if c := r.Patterns[0].Modeled; c == nil || c.VerdictOn != VerdictOnSeeded {
@@ -204,7 +204,7 @@ func TestBuild_UnprojectedQuery(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	for _, want := range []string{"= seeded (not projected)", "AP1 " + r.Patterns[0].Name + ": not projected", "something the engine refuses"} {
+	for _, want := range []string{"= seeded (not estimated)", "AP1 " + r.Patterns[0].Name + ": no production figure", "something the engine refuses"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text report lacks %q:\n%s", want, out)
 		}

@@ -17,7 +17,14 @@ var seriesColor = map[string]string{
 	string(record.ChargeService):             "#1a9e5c",
 	string(record.ChargeEmulatorIndicative):  "#d98b1a",
 	string(record.ChargeEmulatorPlaceholder): "#ffffff",
+	seriesProduction:                         "#6a3fb5",
 }
+
+// seriesProduction is the pattern chart's series of the estimator's production figures.
+const seriesProduction = "production"
+
+// patternBars is the most bars a pattern's group has: estimate, modeled, measured, production.
+const patternBars = 4
 
 // renderHTML writes one self-contained page: inline CSS, inline SVG charts drawn here, no script and
 // no network access.
@@ -57,6 +64,8 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 	"measured":        func(r *Report, c *Charge) string { return measuredCell(r, c) },
 	"projected":       projectedCell,
 	"projectionLines": projectionLines,
+	"estimatorLines":  estimatorLines,
+	"estimatorHead":   func() string { return estimatorHead },
 	"load":            loadCell,
 	"mark":            verdictMark,
 }).Parse(`<!DOCTYPE html>
@@ -122,6 +131,10 @@ footer{margin-top:2rem;color:#5b6372;font-size:.85rem}
 {{with projectionLines .R}}<h2>Production scale</h2>
 <pre>{{range .}}{{.}}
 {{end}}</pre>{{end}}
+{{with estimatorLines .R}}<h2>Estimator check at the seeded scale</h2>
+<p>{{estimatorHead}}</p>
+<pre>{{range .}}{{.}}
+{{end}}</pre>{{end}}
 {{if .R.Containers}}<h2>Request rate per container (RU/s)</h2>
 <div class="scroll">{{.LoadChart}}</div>
 <div class="scroll"><table>
@@ -169,7 +182,13 @@ func seriesLegend(r *Report) []legendItem {
 		if s != record.ChargeModel {
 			label = "measured (" + string(s) + ")"
 		}
-		items = append(items, legendItem{Label: label, Color: seriesColor[string(s)], Hollow: s == record.ChargeEmulatorPlaceholder})
+		items = append(items, legendItem{Label: label + " at the seeded scale", Color: seriesColor[string(s)], Hollow: s == record.ChargeEmulatorPlaceholder})
+	}
+	for _, p := range r.Patterns {
+		if c := judgedCharge(p); c != nil && c.VerdictOn == VerdictOnProjected {
+			items = append(items, legendItem{Label: "production (the estimator's, at the design's production scale)", Color: seriesColor[seriesProduction]})
+			break
+		}
 	}
 	return items
 }
@@ -200,20 +219,24 @@ func shortLabel(s string) string {
 	return s
 }
 
-// patternChart draws grouped bars, one group per pattern: estimate, modeled and measured, with the
-// tolerance band around the estimate shaded behind them.
+// patternChart draws grouped bars, one group per pattern: estimate, modeled and measured at the
+// seeded scale (the executions' medians), and the estimator's production figure where the design
+// states a production scale, with the tolerance band around the estimate shaded behind them.
 func patternChart(r *Report) string {
 	groups := make([][]bar, len(r.Patterns))
 	maxV, minV := 0.0, 0.0
 	for i, p := range r.Patterns {
-		// Each bar is the figure its verdict judged: the median, or its projection to the design's
-		// production scale.
+		// Each bar is labelled with the figure it is: a seeded median is never drawn as a
+		// production figure, nor the production figure over a column labelled modeled.
 		g := []bar{{series: "estimate", label: "estimate", value: p.Estimate}}
 		if p.Modeled != nil {
-			g = append(g, bar{series: string(record.ChargeModel), label: "modeled" + atScale(p.Modeled), value: p.Modeled.judged()})
+			g = append(g, bar{series: string(record.ChargeModel), label: "modeled at the seeded scale", value: p.Modeled.Median})
 		}
 		if p.Measured != nil {
-			g = append(g, bar{series: string(p.Measured.Source), label: "measured (" + SourceLabel(p.Measured.Source) + ")" + atScale(p.Measured), value: p.Measured.judged()})
+			g = append(g, bar{series: string(p.Measured.Source), label: "measured (" + SourceLabel(p.Measured.Source) + ") at the seeded scale", value: p.Measured.Median})
+		}
+		if c := judgedCharge(p); c != nil && c.VerdictOn == VerdictOnProjected {
+			g = append(g, bar{series: seriesProduction, label: "production (estimated)", value: c.Projected})
 		}
 		groups[i] = g
 		for _, b := range g {
@@ -231,25 +254,25 @@ func patternChart(r *Report) string {
 	if logScale {
 		title += " (logarithmic scale: the charges span more than three orders of magnitude)"
 	}
-	scale := chartFrameScaled(&sb, title, len(groups), 3, minV, maxV, "RU", logScale)
+	scale := chartFrameScaled(&sb, title, len(groups), patternBars, minV, maxV, "RU", logScale)
 	for i, p := range r.Patterns {
-		x0 := chartLeft + groupGap/2 + float64(i)*(3*barWidth+groupGap)
+		x0 := chartLeft + groupGap/2 + float64(i)*(patternBars*barWidth+groupGap)
 		fmt.Fprintf(&sb, `<g class="bar-group" data-pattern="%s">`, esc(p.ID))
 		band := bandRU(p.Tolerance, p.Estimate)
 		lo, hi := math.Max(p.Estimate-band, 0), p.Estimate+band
 		fmt.Fprintf(&sb, `<rect class="band" x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#1a9e5c" fill-opacity="0.10"><title>%s tolerance: %s–%s RU</title></rect>`,
-			x0-3, scale(hi), 3*barWidth+6, math.Max(scale(lo)-scale(hi), 0.5), esc(p.ID), fmtRU(lo), fmtRU(hi))
+			x0-3, scale(hi), patternBars*barWidth+6, math.Max(scale(lo)-scale(hi), 0.5), esc(p.ID), fmtRU(lo), fmtRU(hi))
 		for j, b := range groups[i] {
 			drawBar(&sb, x0+float64(j)*barWidth, b, scale, p.ID)
 		}
 		if p.Modeled == nil && p.Measured == nil {
 			fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f" text-anchor="middle" font-size="9" fill="#7b1fa2">no charge</text>`,
-				x0+2*barWidth, chartTop+chartHeight-4)
+				x0+patternBars/2.0*barWidth, chartTop+chartHeight-4)
 		}
 		fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f" text-anchor="middle" class="v-%s">%s</text>`,
-			x0+1.5*barWidth, chartTop+chartHeight+16, p.Verdict, esc(shortLabel(p.ID)))
+			x0+patternBars/2.0*barWidth, chartTop+chartHeight+16, p.Verdict, esc(shortLabel(p.ID)))
 		fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f" text-anchor="middle" font-size="10" class="v-%s">%s %s</text>`,
-			x0+1.5*barWidth, chartTop+chartHeight+30, p.Verdict, verdictMark(p.Verdict), esc(string(p.Verdict)))
+			x0+patternBars/2.0*barWidth, chartTop+chartHeight+30, p.Verdict, verdictMark(p.Verdict), esc(string(p.Verdict)))
 		sb.WriteString(`</g>`)
 	}
 	sb.WriteString(`</svg>`)

@@ -33,6 +33,13 @@ func renderMarkdown(w io.Writer, r *Report) error {
 		}
 		fmt.Fprintln(bw, "```")
 	}
+	if lines := estimatorLines(r); len(lines) > 0 {
+		fmt.Fprintf(bw, "\n### Estimator check at the seeded scale\n\n%s\n\n```\n", mdEscape(estimatorHead))
+		for _, l := range lines {
+			fmt.Fprintln(bw, l)
+		}
+		fmt.Fprintln(bw, "```")
+	}
 
 	var details []PatternResult
 	for _, p := range r.Patterns {
@@ -82,15 +89,16 @@ func renderMarkdown(w io.Writer, r *Report) error {
 		}
 	}
 
-	fmt.Fprintln(bw, "\n<sub>Charge sources: "+mdEscape(strings.Join(legendLines(r), "; "))+".</sub>")
+	fmt.Fprintln(bw, "\n<sub>Legend: "+mdEscape(strings.Join(legendLines(r), "; "))+".</sub>")
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("render md: %w", err)
 	}
 	return nil
 }
 
+// legendLines is the report's legend: how its three figures relate, then each charge source used.
 func legendLines(r *Report) []string {
-	var out []string
+	out := []string{FiguresLegend}
 	for _, s := range sourcesUsed(r) {
 		out = append(out, legendLine(s))
 	}

@@ -26,21 +26,18 @@ func projectionsByID(runs ...*record.Run) map[string]*record.Projection {
 	return m
 }
 
-// project carries c to production scale with p's factor, and chooses the figure the verdict judges:
-// the projected one when the design states a production scale, the seeded median otherwise.
+// project sets c's production figure and chooses the figure the verdict judges: the one
+// estimator's charge at production (p.ProjectedRU, the figure `validate plan` prints too) when the
+// design states a production scale, the seeded median otherwise. Nothing is carried by a ratio: the
+// run's executed median is the seeded figure, the estimator's production charge the production one.
 func project(c *Charge, p *record.Projection) {
 	c.VerdictOn = VerdictOnSeeded
-	if p == nil {
+	c.Projected = c.Median
+	if p == nil || p.Point || p.Unprojected || !p.Production {
 		return
 	}
-	f := p.Factor
-	if f <= 0 || p.Point || p.Unprojected {
-		f = 1
-	}
-	c.Projected = round2(c.Median * f)
-	if p.Production && !p.Point && !p.Unprojected {
-		c.VerdictOn = VerdictOnProjected
-	}
+	c.Projected = round2(p.ProjectedRU)
+	c.VerdictOn = VerdictOnProjected
 }
 
 // judged is the figure the verdict rests on.
@@ -59,13 +56,10 @@ func (c *Charge) judgedName() string {
 	return "median"
 }
 
-// projectedCell is the production-scale column: the projected charge of the figure the verdict
-// rests on, or why it equals the seeded one.
+// projectedCell is the production-scale column: the one estimator's production charge, or why the
+// column repeats the seeded figure.
 func projectedCell(p PatternResult) string {
-	c := p.Measured
-	if c == nil || !c.CarriesVerdict {
-		c = p.Modeled
-	}
+	c := judgedCharge(p)
 	pj := p.Projection
 	switch {
 	case c == nil || pj == nil:
@@ -73,11 +67,11 @@ func projectedCell(p PatternResult) string {
 	case pj.Point:
 		return "= seeded (point op)"
 	case pj.Unprojected:
-		return "= seeded (not projected)"
+		return "= seeded (not estimated)"
 	case !pj.Production:
 		return "= seeded (no scale)"
 	}
-	return fmtRU(c.Projected) + " " + SourceLabel(c.Source)
+	return fmtRU(c.Projected) + " " + SourceLabel(record.ChargeModel) + " (estimated)"
 }
 
 // judgedCharge is the charge a pattern's verdict rests on: the measured one when it carries a
@@ -89,36 +83,30 @@ func judgedCharge(p PatternResult) *Charge {
 	return p.Modeled
 }
 
-// projectionLines are the arithmetic of every projected query, and why a pattern was not
-// projected, for the renderers.
+// projectionLines are the arithmetic of every production figure, and why a pattern has none, for
+// the renderers.
 func projectionLines(r *Report) []string {
 	var out []string
 	for _, p := range r.Patterns {
 		pj := p.Projection
 		if pj != nil && pj.Unprojected && pj.Note != "" {
 			// Why the PRODUCTION column repeats the seeded figure.
-			out = append(out, fmt.Sprintf("%s %s: not projected, the PRODUCTION column and the verdict use the seeded figure: %s", p.ID, p.Name, pj.Note))
+			out = append(out, fmt.Sprintf("%s %s: no production figure, the PRODUCTION column and the verdict use the executed seeded figure: %s", p.ID, p.Name, pj.Note))
 			continue
 		}
 		if pj == nil || pj.Point || len(pj.Arithmetic) == 0 {
 			continue
 		}
-		head := fmt.Sprintf("%s %s: ×%.3g (in-process model %s → %s RU)", p.ID, p.Name, pj.Factor, fmtRU(pj.SeededRU), fmtRU(pj.ProjectedRU))
-		if !pj.Production {
-			head += "; " + pj.Note
-		}
-		out = append(out, head)
+		out = append(out, fmt.Sprintf("%s %s: estimated %s RU at the seeded scale, %s RU at production", p.ID, p.Name, fmtRU(pj.SeededRU), fmtRU(pj.ProjectedRU)))
 		for _, a := range pj.Arithmetic {
 			out = append(out, "    "+a)
-		}
-		if c := judgedCharge(p); c != nil && pj.Factor > 0 && !pj.Unprojected {
-			// The PRODUCTION column carries the factor to the run's own median, which may differ a
-			// little from the in-process model's seeded figure above.
-			out = append(out, fmt.Sprintf("    PRODUCTION column: the run's median %s RU × %.4g = %s RU", fmtRU(c.Median), pj.Factor, fmtRU(c.Projected)))
 		}
 	}
 	return out
 }
+
+// FiguresLegend is how the three figures of a pattern relate, stated once in every report.
+const FiguresLegend = "ESTIMATE is the designer's figure. MODELED is the engine's charge for the executions at the seeded scale (the median; the cost model's, not a measurement). PRODUCTION is the one estimator's charge at the design's production scale, the figure `validate plan` prints; the estimator's facts at the seeded scale are checked against the executions' (Estimator check)."
 
 // scaleBasis says at which scale the verdicts judged charges, for the summary's basis.
 func scaleBasis(ps []PatternResult) string {

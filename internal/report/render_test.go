@@ -247,17 +247,21 @@ func TestRender_HTMLReadsAtAGlance(t *testing.T) {
 }
 
 // The pattern chart switches to a logarithmic axis when the charges span more than three orders of
-// magnitude, and its bars show the figure the verdict judged (a projection when there is one).
+// magnitude, and its bars are labelled with the figure they show: the seeded median as modeled, the
+// estimator's production figure as production, never one over the other's label.
 func TestPatternChart_LogScaleAndJudgedFigure(t *testing.T) {
 	r := &Report{Patterns: []PatternResult{
 		{ID: "A", Estimate: 3, Verdict: Pass, Modeled: &Charge{Source: "model", Median: 3.1}},
 		{ID: "B", Estimate: 300000, Verdict: Pass, Modeled: &Charge{Source: "model", Median: 13, Projected: 310000, VerdictOn: VerdictOnProjected}},
 	}}
 	svg := patternChart(r)
-	for _, want := range []string{"logarithmic scale", ">100k<", "modeled, projected to production: 310000"} {
+	for _, want := range []string{"logarithmic scale", ">100k<", "B modeled at the seeded scale: 13<", "B production (estimated): 310000<"} {
 		if !strings.Contains(svg, want) {
 			t.Errorf("chart lacks %q", want)
 		}
+	}
+	if strings.Contains(svg, "modeled at the seeded scale: 310000") {
+		t.Error("the production figure is drawn over the modeled label")
 	}
 	r.Patterns = r.Patterns[:1]
 	if svg := patternChart(r); strings.Contains(svg, "logarithmic") {

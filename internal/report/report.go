@@ -218,7 +218,10 @@ type PatternResult struct {
 	Measured *Charge `json:"measured,omitempty"`
 	// Projection is how the pattern's charge carries to production scale, with the arithmetic.
 	Projection *record.Projection `json:"projection,omitempty"`
-	Verdict    Verdict            `json:"verdict"`
+	// EstimatorCheck is the estimator's facts at the seeded scale beside the executed ones (queries
+	// on a target that reports facts).
+	EstimatorCheck *EstimatorCheck `json:"estimatorCheck,omitempty"`
+	Verdict        Verdict         `json:"verdict"`
 	// Reasons explain the verdict in words, most important first.
 	Reasons []string `json:"reasons"`
 	// Checks are the design's expectations and how each run fared.

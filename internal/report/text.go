@@ -55,6 +55,12 @@ func renderText(w io.Writer, r *Report) error {
 			fmt.Fprintf(bw, "  %s\n", l)
 		}
 	}
+	if lines := estimatorLines(r); len(lines) > 0 {
+		fmt.Fprintf(bw, "\nEstimator check at the seeded scale (%s):\n", estimatorHead)
+		for _, l := range lines {
+			fmt.Fprintf(bw, "  %s\n", l)
+		}
+	}
 
 	if len(r.Containers) > 0 {
 		fmt.Fprintln(bw, "\nRequest rate per container (RU/s = RU per execution × requests per second; \"production\": queries at their projected charge):")
@@ -82,9 +88,9 @@ func renderText(w io.Writer, r *Report) error {
 		}
 	}
 
-	fmt.Fprintln(bw, "\nCharge sources:")
-	for _, s := range sourcesUsed(r) {
-		fmt.Fprintf(bw, "  %s\n", legendLine(s))
+	fmt.Fprintln(bw, "\nLegend:")
+	for _, l := range legendLines(r) {
+		fmt.Fprintf(bw, "  %s\n", l)
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("render text: %w", err)

@@ -53,3 +53,17 @@ var countries = []string{
 	"Singapore", "South Africa", "South Korea", "Spain", "Sweden", "Switzerland", "Turkey",
 	"United Kingdom", "United States",
 }
+
+// Vocabulary is the number of distinct values a generator draws from when it has a fixed list
+// (city, country), 0 when its values are unbounded (names and words carry a suffix). The estimator
+// sizes equality filters with it: a cardinality of 40 over 44 cities, each of the 40 values drawn
+// from the list, holds about 26 distinct cities.
+func Vocabulary(gen string) int {
+	switch gen {
+	case "city":
+		return len(cities)
+	case "country":
+		return len(countries)
+	}
+	return 0
+}

@@ -317,19 +317,20 @@ func (c *Compiled) Indexed(path []string) bool {
 	return false
 }
 
-// ArrayLeafTerms is the number of index terms of one scalar inside an array: its positional path
-// and the "/[]" path (see Terms).
-const ArrayLeafTerms = 2
+// ArrayLeafTerms is the number of index terms of one scalar inside an array: one, like any other
+// leaf. An earlier card counted two (its positional path and the "/[]" path) from a reading of
+// index-overview.md's tree; no published figure supports a second term, and independent measurements
+// of array-heavy writes under the default policy came out below what two terms charge, by more than
+// the model's ±30%, so the assumption is dropped (see Terms).
+const ArrayLeafTerms = 1
 
 // Terms counts the index terms of a document under the policy.
 //
 // The service does not define an "index term"; this package assumes one term per scalar leaf value
 // (null, boolean, number, string) whose path is indexed, plus one term per composite index whose
-// paths all hold a scalar in the document. A leaf inside an array counts twice (ArrayLeafTerms): the
-// index tree labels every array entry by its position (index-overview.md, "/locations/0/country")
-// and queries address the elements together through "/[]" (index-policy.md), so the index keeps the
-// value under both paths — an assumption from first principles, no document counts terms. The cost
-// model's write charges are calibrated against this count, not against the service's internals.
+// paths all hold a scalar in the document. A leaf inside an array counts ArrayLeafTerms (one), like
+// any other — an assumption, no document counts terms. The cost model's write charges are
+// calibrated against this count, not against the service's internals.
 func (c *Compiled) Terms(body map[string]any) int {
 	if c != nil && c.mode == ModeNone {
 		return 0

@@ -244,6 +244,13 @@ func planStream(q *Query, pl *plan, pol *index.Compiled, order []index.OrderItem
 			}
 			return -1
 		}
+		// pinned holds the equality constants of ORDER BY items; ranges the comparisons of each.
+		pinned := map[int]expr{}
+		type cmpBound struct {
+			lo, hi     expr
+			loIn, hiIn bool
+		}
+		ranges := map[int][]cmpBound{}
 		for _, c := range q.conjuncts {
 			if !served[c] {
 				continue // residual: evaluated on each document walked
@@ -254,21 +261,8 @@ func planStream(q *Query, pl *plan, pol *index.Compiled, order []index.OrderItem
 				if !ok {
 					return nil
 				}
-				switch inOrder(p) {
-				case 0:
-					op := b.op
-					if _, onLeft := pathOf(b.l, q.slotPaths); !onLeft {
-						op = mirrored(op)
-					}
-					switch op {
-					case "=":
-						sp.bound(val, true, val, true)
-					case ">", ">=":
-						sp.bound(val, op == ">=", nil, false)
-					case "<", "<=":
-						sp.bound(nil, false, val, op == "<=")
-					}
-				case -1:
+				i := inOrder(p)
+				if i < 0 {
 					if b.op != "=" {
 						return nil
 					}
@@ -281,18 +275,72 @@ func planStream(q *Query, pl *plan, pol *index.Compiled, order []index.OrderItem
 						}
 						sp.eqs = append(sp.eqs, val)
 					}
+					continue
+				}
+				op := b.op
+				if _, onLeft := pathOf(b.l, q.slotPaths); !onLeft {
+					op = mirrored(op)
+				}
+				switch op {
+				case "=":
+					if _, dup := pinned[i]; !dup {
+						pinned[i] = val
+					}
+				case ">", ">=":
+					ranges[i] = append(ranges[i], cmpBound{lo: val, loIn: op == ">="})
+				case "<", "<=":
+					ranges[i] = append(ranges[i], cmpBound{hi: val, hiIn: op == "<="})
 				default:
-					return nil
+					ranges[i] = append(ranges[i], cmpBound{}) // != : checked on each document walked
 				}
 			case *between:
 				p, ok := pathOf(b.x, q.slotPaths)
-				if !ok || len(order) == 0 || !slices.Equal(p, order[0].Path) || !isConst(b.lo) || !isConst(b.hi) {
+				i := -1
+				if ok {
+					i = inOrder(p)
+				}
+				if i < 0 || !isConst(b.lo) || !isConst(b.hi) {
 					return nil
 				}
-				sp.bound(b.lo, true, b.hi, true)
+				ranges[i] = append(ranges[i], cmpBound{lo: b.lo, loIn: true, hi: b.hi, hiIn: true})
 			default:
 				return nil
 			}
+		}
+		// The ORDER BY items an equality pins from the first on act as a prefix of the walk (the
+		// composite index's entries of those values, in the order of the items after them); a
+		// range may bound the next item: the walk starts at the bound and stops past the other,
+		// as a composite index serving equality + range + ORDER BY is read (index-policy.md,
+		// "composite indexes": equality filters first, then one range filter, then ORDER BY).
+		m := 0
+		for ; m < len(order); m++ {
+			if _, ok := pinned[m]; !ok {
+				break
+			}
+		}
+		if len(pinned) != m {
+			return nil // an equality on a later item only: not a prefix of the walk
+		}
+		for i := range ranges {
+			if i < m {
+				// A range on a pinned item: the equality decides; the range is checked on each
+				// document walked (the whole WHERE clause is).
+				continue
+			}
+			if i != m {
+				return nil
+			}
+		}
+		if m == len(order) {
+			// Every ORDER BY item pinned: the last one's equality bounds the walk instead.
+			m--
+			ranges[m] = append(ranges[m], cmpBound{lo: pinned[m], loIn: true, hi: pinned[m], hiIn: true})
+		}
+		for i := range m {
+			sp.eqs = append(sp.eqs, pinned[i])
+		}
+		for _, r := range ranges[m] {
+			sp.bound(r.lo, r.loIn, r.hi, r.hiIn)
 		}
 		if len(eqItems) > 0 && !hasCompositeAnyDir(pol, eqItems, order) {
 			return nil

@@ -188,6 +188,14 @@ func filtered(t *testing.T, rng *rand.Rand, pol *index.Compiled, full sliceSourc
 		{"UPPER(c.id) > 'D1'", "c.w DESC", true},
 		{"c.w = @x AND UPPER(c.id) < @z", "c.v", true},
 		{"c.v > @y AND LOWER(c.id) != 'd002'", "c.v DESC", true},
+		// Equality on the leading ORDER BY items, then a range on the next one: the composite
+		// index walked from the bound (the shape index-policy.md shows a composite serving).
+		{"c.v = @y AND c.w > @x", "c.v ASC, c.w DESC", true},
+		{"c.w = @x AND c.v >= @y", "c.w, c.v", true},
+		{"c.w = @x AND c.v < @y AND c.v > @z", "c.w DESC, c.v DESC", true},
+		{"c.w = @x AND c.v = @y", "c.w, c.v", true},
+		{"c.v = @y AND c.w != @x", "c.v ASC, c.w DESC", true},
+		{"c.w > @x AND c.v = @y", "c.w, c.v", false},
 		{"c.w IN (0, 2)", "c.v", false},
 		{"c.w > 0", "c.v", false},
 	}

@@ -1,0 +1,149 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/cosmosdv/validate/internal/record"
+)
+
+// The estimator check puts the one estimator's facts for a query at the seeded scale beside the
+// facts the engine reported for the executions of the same query, as EXPLAIN ANALYZE puts a
+// planner's estimated rows beside the rows a plan produced. Where they disagree, the report says
+// so as a finding against the model, with both sets of facts; nothing is scaled to hide it.
+
+// CheckTolerance is how far an executed fact may be from the estimate and still agree: 10% of the
+// larger of the two, and never less than one item (or one KB for a byte total), since an estimate
+// is an expected value and a count a whole number.
+const CheckTolerance = 0.10
+
+// EstimatorCheck is one query's estimated facts beside its executed ones.
+type EstimatorCheck struct {
+	// Run is the run whose executions were compared ("modeled", or "measured" when that target
+	// reports facts, as `validate serve` does).
+	Run string `json:"run"`
+	// Executions is how many executions reported facts; the executed figure is their median.
+	Executions int         `json:"executions"`
+	Facts      []FactCheck `json:"facts"`
+	// Agree is true when every fact is within CheckTolerance.
+	Agree bool `json:"agree"`
+}
+
+// FactCheck is one fact, estimated and executed.
+type FactCheck struct {
+	Name      string  `json:"name"`
+	Estimated float64 `json:"estimated"`
+	Executed  float64 `json:"executed"`
+	Agree     bool    `json:"agree"`
+}
+
+// checkEstimator compares the estimator's seeded facts of pattern pj with the facts pat's
+// executions reported; nil when either side has none.
+func checkEstimator(run string, pj *record.Projection, ok []record.Execution) *EstimatorCheck {
+	if pj == nil || len(pj.Estimated) == 0 {
+		return nil
+	}
+	var withFacts []map[string]float64
+	for _, e := range ok {
+		if e.Facts != nil {
+			withFacts = append(withFacts, e.Facts)
+		}
+	}
+	if len(withFacts) == 0 {
+		return nil
+	}
+	ec := &EstimatorCheck{Run: run, Executions: len(withFacts), Agree: true}
+	for _, name := range factOrder(pj.Estimated) {
+		vs := make([]float64, len(withFacts))
+		for i, f := range withFacts {
+			vs[i] = f[name]
+		}
+		slices.Sort(vs)
+		exe := vs[len(vs)/2]
+		est := pj.Estimated[name]
+		fc := FactCheck{Name: name, Estimated: round2(est), Executed: exe, Agree: factsAgree(name, est, exe)}
+		ec.Agree = ec.Agree && fc.Agree
+		ec.Facts = append(ec.Facts, fc)
+	}
+	return ec
+}
+
+// factOrder is the names of facts in the order the engine reports them (cost.FactNames, which the
+// estimate was made from); the record carries them as a map.
+func factOrder(m map[string]float64) []string {
+	order := []string{"indexEntriesRead", "docsLoaded", "bytesLoaded", "docsEvaluated", "docsOutput",
+		"bytesOutput", "joinRows", "functionCalls", "sortedInMemory", "partitionsChecked"}
+	var out []string
+	for _, n := range order {
+		if _, ok := m[n]; ok {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// factsAgree applies CheckTolerance.
+func factsAgree(name string, est, exe float64) bool {
+	slack := 1.0
+	if strings.HasPrefix(name, "bytes") {
+		slack = 1024
+	}
+	return math.Abs(est-exe) <= math.Max(CheckTolerance*math.Max(est, exe), slack)
+}
+
+// estimatorHead says how to read the estimator check.
+const estimatorHead = "the one estimator's facts for each query beside the engine's facts for its executions (estimated | executed); ✗ marks a fact off by more than 10% (and more than one item or 1 KB): a finding against the model, not against the design"
+
+// estimatorLines are the estimator check of every query, disagreements first, for the renderers.
+func estimatorLines(r *Report) []string {
+	var off, ok []string
+	for _, p := range r.Patterns {
+		ec := p.EstimatorCheck
+		if ec == nil {
+			continue
+		}
+		var parts, bad []string
+		for _, f := range ec.Facts {
+			if f.Estimated == 0 && f.Executed == 0 {
+				continue
+			}
+			cell := fmt.Sprintf("%s %s | %s", f.Name, factNum(f.Name, f.Estimated), factNum(f.Name, f.Executed))
+			if !f.Agree {
+				cell += " ✗"
+				bad = append(bad, f.Name)
+			}
+			parts = append(parts, cell)
+		}
+		if ec.Agree {
+			ok = append(ok, fmt.Sprintf("%s %s: agree — %s", p.ID, p.Name, strings.Join(parts, ", ")))
+			continue
+		}
+		off = append(off, fmt.Sprintf("%s %s: the model disagrees with itself on %s (estimated | executed, median of %d): %s",
+			p.ID, p.Name, strings.Join(bad, ", "), ec.Executions, strings.Join(parts, ", ")))
+	}
+	return append(off, ok...)
+}
+
+// factNum prints a fact: bytes in KB, counts with at most one decimal.
+func factNum(name string, v float64) string {
+	if strings.HasPrefix(name, "bytes") {
+		return fmt.Sprintf("%.1f KB", v/1024)
+	}
+	if v == math.Trunc(v) {
+		return fmt.Sprintf("%.0f", v)
+	}
+	return fmt.Sprintf("%.1f", v)
+}
+
+// estimatorDisagreements counts the queries whose estimate the execution did not confirm.
+func estimatorDisagreements(r *Report) int {
+	n := 0
+	for _, p := range r.Patterns {
+		if p.EstimatorCheck != nil && !p.EstimatorCheck.Agree {
+			n++
+		}
+	}
+	return n
+}
