@@ -37,9 +37,11 @@ func (s *Server) batch(q *request, c *container) (int, error) {
 	if err := s.admit(c, p); err != nil {
 		return 0, err
 	}
-	p.mu.Lock()
-	results, failed, failure, total, logged := s.applyBatch(q, c, p, lpk, vals, ops, prep)
-	p.mu.Unlock()
+	results, failed, failure, total, logged := func() ([]map[string]any, int, *apiError, float64, uint64) {
+		p.mu.Lock()
+		defer p.mu.Unlock() // deferred: a panic in an operation must not leave the partition locked
+		return s.applyBatch(q, c, p, lpk, vals, ops, prep)
+	}()
 	if failed < 0 {
 		if err := s.durable(logged); err != nil { // acknowledged only once it is on disk
 			return 0, err

@@ -66,6 +66,13 @@ func (p *partition) current(d *doc) bool {
 
 // changesAfter returns up to n current versions with from < lsn <= upto, in LSN order, that
 // pass keep. The caller holds p.mu for reading.
+// lockedChangesAfter is changesAfter under the partition's read lock.
+func (p *partition) lockedChangesAfter(from, upto int64, n int, keep func(*doc) bool) []*doc {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return p.changesAfter(from, upto, n, keep)
+}
+
 func (p *partition) changesAfter(from, upto int64, n int, keep func(*doc) bool) []*doc {
 	log := p.changes.docs
 	i := sort.Search(len(log), func(i int) bool { return log[i].lsn > from })
@@ -162,9 +169,7 @@ func (s *Server) changeFeed(q *request, c *container) (int, error) {
 		if err := s.admit(c, p); err != nil {
 			return 0, err
 		}
-		p.mu.RLock()
-		page = append(page, p.changesAfter(from, upto, size, keep)...)
-		p.mu.RUnlock()
+		page = append(page, p.lockedChangesAfter(from, upto, size, keep)...)
 	}
 	if len(parts) > 1 {
 		sort.Slice(page, func(i, j int) bool { return page[i].lsn < page[j].lsn })

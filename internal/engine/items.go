@@ -347,6 +347,11 @@ func (s *Server) stage(o *overlay, kind, id, ifMatch string, body map[string]any
 		if err != nil {
 			return itemResult{}, err
 		}
+		// The patched item keeps its id and key whatever the operations did (patchable refuses
+		// the paths; this holds every way of reaching them).
+		if nid, _ := nb["id"].(string); nid != id || canonicalPK(c.pkFromBody(nb)) != o.lpk {
+			return itemResult{}, errf(400, "The patch would change the item's id or partition key, which cannot be patched.")
+		}
 		nd, err := s.buildDoc(c, nb, nil, id, o.lpk, o.vals, old.rid)
 		if err != nil {
 			return itemResult{}, err
@@ -472,13 +477,17 @@ func (s *Server) writeOne(q *request, c *container, kind, id string, body map[st
 	if err := s.admit(c, p); err != nil {
 		return nil, itemResult{}, err
 	}
-	p.mu.Lock()
-	o := s.newOverlay(c, p, lpk, vals)
-	res, err := s.stage(o, kind, id, q.header("If-Match"), body, raw, patch, q.consistency())
-	if err == nil {
-		s.commit(o)
-	}
-	p.mu.Unlock()
+	var o *overlay
+	res, err := func() (itemResult, error) {
+		p.mu.Lock()
+		defer p.mu.Unlock() // deferred: a panic in a patch condition must not leave the partition locked
+		o = s.newOverlay(c, p, lpk, vals)
+		res, err := s.stage(o, kind, id, q.header("If-Match"), body, raw, patch, q.consistency())
+		if err == nil {
+			s.commit(o)
+		}
+		return res, err
+	}()
 	if err == nil {
 		err = s.durable(o.logged) // acknowledged only once it is on disk
 	}

@@ -1,0 +1,182 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// robustContainer creates database db and container c (key /pk) with one item, through raw
+// requests.
+func robustContainer(t *testing.T, s *Server) {
+	t.Helper()
+	if resp, b := raw(t, s, "POST", "/dbs", nil, []byte(`{"id":"db"}`)); resp.StatusCode != 201 {
+		t.Fatalf("create database: %d %s", resp.StatusCode, b)
+	}
+	if resp, b := raw(t, s, "POST", "/dbs/db/colls", nil, []byte(`{"id":"c","partitionKey":{"paths":["/pk"],"kind":"Hash","version":2}}`)); resp.StatusCode != 201 {
+		t.Fatalf("create container: %d %s", resp.StatusCode, b)
+	}
+	if resp, b := raw(t, s, "POST", "/dbs/db/colls/c/docs", map[string]string{"x-ms-documentdb-partitionkey": `["p"]`}, []byte(`{"id":"1","pk":"p","s":"abc"}`)); resp.StatusCode != 201 {
+		t.Fatalf("create item: %d %s", resp.StatusCode, b)
+	}
+}
+
+// hangGuard runs f and fails the test if it has not returned after a generous bound: a request
+// that waits on a lock never released would otherwise hang the test binary until its timeout. The
+// bound is not a speed verdict (the requests take milliseconds).
+func hangGuard(t *testing.T, what string, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { defer close(done); f() }()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("%s did not return: a partition lock was left held", what)
+	}
+}
+
+// Issue 30, item 1: `SELECT VALUE SUBSTRING('x', 9223372036854775807, 1) FROM c` panicked on a
+// float-to-int conversion with the partition's read lock held; the connection dropped without an
+// answer and the next write to the partition hung. Every reproduction of the issue now answers,
+// and the partition serves writes after them.
+func TestPanics_ExtremeBuiltinArgsAnswer(t *testing.T) {
+	s, _ := startEngine(t, Options{})
+	robustContainer(t, s)
+	for _, tc := range []struct{ query, want string }{
+		{`SELECT VALUE SUBSTRING('x', 9223372036854775807, 1) FROM c`, `"Documents":[""]`},
+		{`SELECT VALUE LEFT(c.s, 9223372036854775808) FROM c`, `"Documents":["abc"]`},
+		{`SELECT VALUE RIGHT(c.s, 1e308) FROM c`, `"Documents":["abc"]`},
+		{`SELECT VALUE DateTimeBin('2020-01-01T00:00:00Z', 'ns') FROM c`, `"Documents":[]`},
+	} {
+		hangGuard(t, tc.query, func() {
+			status, body, _ := queryPage(t, s, tc.query, "")
+			if status != 200 || !strings.Contains(string(body), tc.want) {
+				t.Errorf("%s: %d %s, want 200 with %s", tc.query, status, body, tc.want)
+			}
+		})
+	}
+	// The same in a patch condition.
+	pk := map[string]string{"x-ms-documentdb-partitionkey": `["p"]`}
+	hangGuard(t, "a patch with LEFT(c.s, 1e308) in its condition", func() {
+		resp, b := raw(t, s, "PATCH", "/dbs/db/colls/c/docs/1", pk,
+			[]byte(`{"condition":"FROM c WHERE LEFT(c.s, 1e308) = 'abc'","operations":[{"op":"set","path":"/n","value":1}]}`))
+		if resp.StatusCode != 200 {
+			t.Errorf("patch: %d %s", resp.StatusCode, b)
+		}
+	})
+	hangGuard(t, "a write after them", func() {
+		if resp, b := raw(t, s, "POST", "/dbs/db/colls/c/docs", pk, []byte(`{"id":"2","pk":"p"}`)); resp.StatusCode != 201 {
+			t.Errorf("write after the queries: %d %s", resp.StatusCode, b)
+		}
+	})
+}
+
+// syncBuffer is a log destination safe for the server's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (w *syncBuffer) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func (w *syncBuffer) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.String()
+}
+
+// A panic in a handler is recovered: logged with the request's activity id and answered 500 with
+// that id, and the partition lock the handler held is released (every lock is taken with a
+// deferred release), so the next write goes through.
+func TestPanics_RecoveredLoggedAnswered500(t *testing.T) {
+	var logs syncBuffer
+	s, _ := startEngine(t, Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	robustContainer(t, s)
+	// A fault inside a partition's write lock, the way a bug in committing a write would fail: the
+	// partition's map of logical partitions taken away, so adding a new one writes to a nil map.
+	c, err := s.lookupContainer("db", "c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := c.parts[0]
+	p.mu.Lock()
+	logical := p.logical
+	p.logical = nil
+	p.mu.Unlock()
+	pk := map[string]string{"x-ms-documentdb-partitionkey": `["q"]`}
+	var resp *http.Response
+	var body []byte
+	hangGuard(t, "the failing request", func() { resp, body = raw(t, s, "POST", "/dbs/db/colls/c/docs", pk, []byte(`{"id":"2","pk":"q"}`)) })
+	hangGuard(t, "taking the partition lock after the fault", func() {
+		p.mu.Lock()
+		p.logical = logical
+		p.mu.Unlock()
+	})
+	id := resp.Header.Get("x-ms-activity-id")
+	if resp.StatusCode != 500 || id == "" || !strings.Contains(string(body), id) {
+		t.Errorf("panicking request: %d %s (activity id %q), want a 500 naming its activity id", resp.StatusCode, body, id)
+	}
+	if l := logs.String(); !strings.Contains(l, id) || !strings.Contains(l, "nil map") {
+		t.Errorf("log does not name activity id %s and the panic:\n%s", id, l)
+	}
+	hangGuard(t, "a write after the panic", func() {
+		if resp, b := raw(t, s, "POST", "/dbs/db/colls/c/docs", map[string]string{"x-ms-documentdb-partitionkey": `["p"]`}, []byte(`{"id":"3","pk":"p"}`)); resp.StatusCode != 201 {
+			t.Errorf("write after the panic: %d %s", resp.StatusCode, b)
+		}
+	})
+}
+
+// Issue 30, item 2: a patch `move` from /id (or from the partition key) answered 200 and stored an
+// item without an id (or with another key), single and in a batch; a --persist server then refused
+// to start ("record 7: no string id"). Such moves are refused like `set /id`, the item is left as it
+// was, and the server restarts on its files.
+func TestPatch_MoveFromIDOrKeyRefused(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "snap.json")
+	s, err := Start(context.Background(), Options{PersistPath: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	robustContainer(t, s)
+	pk := map[string]string{"x-ms-documentdb-partitionkey": `["p"]`}
+	for _, op := range []string{
+		`{"op":"move","from":"/id","path":"/x"}`,
+		`{"op":"move","from":"/pk","path":"/x"}`,
+		`{"op":"move","from":"/_rid","path":"/x"}`,
+		`{"op":"move","from":"/s","path":"/id"}`,
+	} {
+		resp, b := raw(t, s, "PATCH", "/dbs/db/colls/c/docs/1", pk, []byte(`{"operations":[`+op+`]}`))
+		if resp.StatusCode != 400 {
+			t.Errorf("patch %s: %d %s, want 400", op, resp.StatusCode, b)
+		}
+		batch := `[{"operationType":"Patch","id":"1","resourceBody":{"operations":[` + op + `]}}]`
+		resp, b = raw(t, s, "POST", "/dbs/db/colls/c/docs", map[string]string{"x-ms-documentdb-partitionkey": `["p"]`,
+			"x-ms-cosmos-is-batch-request": "true", "x-ms-cosmos-batch-atomic": "true"}, []byte(batch))
+		if resp.StatusCode != 207 || !strings.Contains(string(b), `"statusCode":400`) {
+			t.Errorf("batch patch %s: %d %s, want 207 with the operation's 400", op, resp.StatusCode, b)
+		}
+	}
+	if resp, b := raw(t, s, "GET", "/dbs/db/colls/c/docs/1", pk, nil); resp.StatusCode != 200 || !strings.Contains(string(b), `"id":"1","pk":"p","s":"abc"`) {
+		t.Errorf("item after the refused patches: %d %s", resp.StatusCode, b)
+	}
+	if err := s.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	s2, err := Start(context.Background(), Options{PersistPath: path})
+	if err != nil {
+		t.Fatalf("restart: %v", err)
+	}
+	defer s2.Close(context.Background())
+	if resp, b := raw(t, s2, "GET", "/dbs/db/colls/c/docs/1", pk, nil); resp.StatusCode != 200 {
+		t.Errorf("item after restart: %d %s", resp.StatusCode, b)
+	}
+}
