@@ -1,14 +1,12 @@
 package engine
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"io"
 	"io/fs"
 	"net/http"
 	"os"
@@ -30,9 +28,11 @@ const (
 	PersistSnapshot = "snapshot"
 )
 
-// wal is the append-only log of committed item writes. Each record is framed as a 4-byte length, a
-// 4-byte CRC-32 of the payload and the payload; replay stops at the first torn or corrupt record
-// (a record whose fsync never completed was never acknowledged).
+// wal is the append-only log of committed item writes. Each record is framed as logMagic, a 4-byte
+// length, a 4-byte CRC-32 of the payload and the payload (a logRecord in JSON, with its version).
+// At replay only a torn tail is dropped (a record whose fsync never completed was never
+// acknowledged): a damaged record followed by a valid one stops the start, naming the file and
+// the offset, and the log is kept (replayLog).
 type wal struct {
 	path string
 
@@ -57,18 +57,46 @@ func openWAL(path string) (*wal, error) {
 	return w, nil
 }
 
-// logRecord is one committed overlay: the items of one logical partition, as stored, or null for
-// a deletion.
+// logRecord is one committed overlay: the items of one logical partition, each put as stored or
+// deleted. V is logVersion; replay refuses another version, an unknown field or an unknown op.
 type logRecord struct {
+	V     int         `json:"v"`
 	DB    string      `json:"d"`
 	Coll  string      `json:"c"`
 	Items []logRecDoc `json:"o"`
 }
 
 type logRecDoc struct {
+	Op  string          `json:"op"` // logPut or logDelete
 	ID  string          `json:"i"`
 	LPK string          `json:"k"`
-	Raw json.RawMessage `json:"r"` // null: deleted
+	Raw json.RawMessage `json:"r,omitempty"` // the item as stored (logPut only)
+}
+
+// The log's format: logVersion is in every record; logMagic starts every record's frame, so that
+// replay can tell a damaged record with valid ones after it from a torn tail by finding the next
+// frame. The log of version 1 (no magic, no version, null for a deletion) is still read.
+const (
+	logVersion = 2
+	logPut     = "put"
+	logDelete  = "delete"
+	logFrame   = 12 // magic, length, CRC-32
+)
+
+var logMagic = [4]byte{0xC0, 0xDB, 'L', logVersion}
+
+// maxLogPayload is more than any batch can write; a longer frame is damaged.
+const maxLogPayload = 2*maxRequestBytes + 1<<20
+
+// appendFrame appends rec framed as a log record to b.
+func appendFrame(b []byte, rec *logRecord) []byte {
+	rec.V = logVersion
+	payload, _ := json.Marshal(rec) // stored JSON is valid; ids are strings
+	var head [logFrame]byte
+	copy(head[:4], logMagic[:])
+	binary.LittleEndian.PutUint32(head[4:8], uint32(len(payload)))
+	binary.LittleEndian.PutUint32(head[8:], crc32.ChecksumIEEE(payload))
+	return append(append(b, head[:]...), payload...)
 }
 
 // appendCommit appends the record of a committed overlay and returns its number, for wait. The
@@ -76,18 +104,14 @@ type logRecDoc struct {
 func (w *wal) appendCommit(o *overlay) uint64 {
 	rec := logRecord{DB: o.c.db.id, Coll: o.c.id, Items: make([]logRecDoc, 0, len(o.order))}
 	for _, id := range o.order {
-		r := logRecDoc{ID: id, LPK: o.lpk, Raw: json.RawMessage("null")}
+		r := logRecDoc{Op: logDelete, ID: id, LPK: o.lpk}
 		if d := o.docs[id]; d != nil {
-			r.Raw = d.raw
+			r.Op, r.Raw = logPut, d.raw
 		}
 		rec.Items = append(rec.Items, r)
 	}
-	payload, _ := json.Marshal(rec) // stored JSON is valid; ids are strings
-	var head [8]byte
-	binary.LittleEndian.PutUint32(head[:4], uint32(len(payload)))
-	binary.LittleEndian.PutUint32(head[4:], crc32.ChecksumIEEE(payload))
 	w.mu.Lock()
-	w.buf = append(append(w.buf, head[:]...), payload...)
+	w.buf = appendFrame(w.buf, &rec)
 	w.appended++
 	n := w.appended
 	w.mu.Unlock()
@@ -187,59 +211,175 @@ func syncDir(dir string) {
 	}
 }
 
-// replayLog applies the records of a log file to the loaded state, stopping at the first torn or
-// corrupt record. Records naming a database or container that no longer exists are skipped (it
-// was deleted after the write, and the deletion's checkpoint is what the snapshot holds).
+// replayLog applies the records of a log file to the loaded state. A torn tail — a frame that
+// is incomplete or damaged with no valid frame after it — was never acknowledged and is dropped,
+// with a warning. A damaged frame with a valid one after it, a record of another version, an
+// unknown field or an unknown op is an error naming the file and the offset: the start stops and
+// the log is kept, for the records after the damage were acknowledged. Records naming a database
+// or container that no longer exists are skipped (it was deleted after the write, and the
+// deletion's checkpoint is what the snapshot holds).
 func (s *Server) replayLog(path string) (int, error) {
-	f, err := os.Open(path)
+	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, nil
 	}
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("replay %s: %w", path, err)
 	}
-	defer f.Close()
-	r := bufio.NewReaderSize(f, 1<<20)
+	legacy := len(b) > 0 && !bytes.HasPrefix(b, logMagic[:])
 	n := 0
-	for {
-		var head [8]byte
-		if _, err := io.ReadFull(r, head[:]); err != nil {
-			return n, nil // the end, or a torn header
-		}
-		size := binary.LittleEndian.Uint32(head[:4])
-		if size > 2*maxRequestBytes+1<<20 { // more than any batch can write: a torn or corrupt header
+	for off := 0; off < len(b); {
+		payload, next, why := readFrame(b, off, legacy)
+		if why != "" {
+			if after := nextFrame(b, off+1, legacy); after >= 0 {
+				return n, fmt.Errorf("replay %s: the record at offset %d is damaged (%s) and a valid record follows at offset %d; the log is kept and the engine not started, since the records after the damage were acknowledged: restore the file from a copy, or cut the damaged bytes out by hand", path, off, why, after)
+			}
+			s.log.Warn("engine persist log: dropped a torn tail (a write never acknowledged)", "file", path, "offset", off, "bytes", len(b)-off, "reason", why)
 			return n, nil
 		}
-		payload := make([]byte, size)
-		if _, err := io.ReadFull(r, payload); err != nil || crc32.ChecksumIEEE(payload) != binary.LittleEndian.Uint32(head[4:]) {
-			return n, nil
-		}
-		var rec logRecord
-		if err := json.Unmarshal(payload, &rec); err != nil {
-			return n, fmt.Errorf("replay %s: record %d: %v", path, n, err)
+		rec, err := decodeLogRecord(payload, legacy)
+		if err != nil {
+			return n, fmt.Errorf("replay %s: record %d at offset %d: %v", path, n, off, err)
 		}
 		n++
-		d := s.dbs[rec.DB]
-		if d == nil || d.colls[rec.Coll] == nil {
+		if err := s.applyLogRecord(rec); err != nil {
+			return n, fmt.Errorf("replay %s: record %d at offset %d: %v", path, n-1, off, err)
+		}
+		off = next
+	}
+	return n, nil
+}
+
+// readFrame reads the frame at off: its payload and the offset after it, or why it is not a
+// complete, intact frame.
+func readFrame(b []byte, off int, legacy bool) (payload []byte, next int, why string) {
+	head := logFrame
+	if legacy {
+		head = 8 // length, CRC-32
+	}
+	if len(b)-off < head {
+		return nil, 0, "incomplete frame header"
+	}
+	h := b[off : off+head]
+	if !legacy {
+		if !bytes.Equal(h[:4], logMagic[:]) {
+			return nil, 0, "no record marker"
+		}
+		h = h[4:]
+	}
+	size := int(binary.LittleEndian.Uint32(h[:4]))
+	if size > maxLogPayload {
+		return nil, 0, fmt.Sprintf("length %d past any record", size)
+	}
+	if len(b)-off-head < size {
+		return nil, 0, "incomplete record"
+	}
+	payload = b[off+head : off+head+size]
+	if crc32.ChecksumIEEE(payload) != binary.LittleEndian.Uint32(h[4:8]) {
+		return nil, 0, "checksum mismatch"
+	}
+	return payload, off + head + size, ""
+}
+
+// nextFrame is the offset of the first intact frame at or after from, or -1. In a log of version
+// 2 frames are found by their marker. A version-1 log has none, so only the frame its damaged
+// record's length points to is tried, and, conservatively, any damage that is not at the file's
+// end is treated as followed by valid records.
+func nextFrame(b []byte, from int, legacy bool) int {
+	if legacy {
+		off := from - 1
+		if len(b)-off >= 8 {
+			size := int(binary.LittleEndian.Uint32(b[off : off+4]))
+			if end := off + 8 + size; size <= maxLogPayload && end < len(b) {
+				return end
+			}
+		}
+		return -1
+	}
+	for from < len(b) {
+		i := bytes.Index(b[from:], logMagic[:])
+		if i < 0 {
+			return -1
+		}
+		if _, _, why := readFrame(b, from+i, false); why == "" {
+			return from + i
+		}
+		from += i + 1
+	}
+	return -1
+}
+
+// decodeLogRecord decodes a record's payload strictly: its version, its fields and its ops must be
+// known ones.
+func decodeLogRecord(payload []byte, legacy bool) (*logRecord, error) {
+	var rec logRecord
+	dec := json.NewDecoder(bytes.NewReader(payload))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&rec); err != nil {
+		return nil, fmt.Errorf("not a log record: %v", err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("not a log record: data after the record")
+	}
+	want := logVersion
+	if legacy {
+		want = 0 // version 1 had no version field
+	}
+	if rec.V != want {
+		return nil, fmt.Errorf("record version %d; this engine reads version %d (the log was written by another version of validate)", rec.V, logVersion)
+	}
+	for i := range rec.Items {
+		it := &rec.Items[i]
+		if legacy {
+			if it.Op != "" {
+				return nil, fmt.Errorf("item %d: an op in a version-1 record", i)
+			}
+			it.Op = logPut
+			if bytes.Equal(it.Raw, []byte("null")) {
+				it.Op, it.Raw = logDelete, nil
+			}
+		}
+		switch it.Op {
+		case logPut:
+			if len(it.Raw) == 0 {
+				return nil, fmt.Errorf("item %d: a put without the item", i)
+			}
+		case logDelete:
+			if len(it.Raw) != 0 {
+				return nil, fmt.Errorf("item %d: a delete with an item", i)
+			}
+		default:
+			return nil, fmt.Errorf("item %d: unknown op %q", i, it.Op)
+		}
+	}
+	return &rec, nil
+}
+
+// applyLogRecord applies one replayed record.
+func (s *Server) applyLogRecord(rec *logRecord) error {
+	d := s.dbs[rec.DB]
+	if d == nil || d.colls[rec.Coll] == nil {
+		return nil
+	}
+	c := d.colls[rec.Coll]
+	for _, it := range rec.Items {
+		if it.Op == logDelete {
+			s.replayDelete(c, it.LPK, it.ID)
 			continue
 		}
-		c := d.colls[rec.Coll]
-		for _, it := range rec.Items {
-			if bytes.Equal(it.Raw, []byte("null")) {
-				s.replayDelete(c, it.LPK, it.ID)
-				continue
-			}
-			dd, p, err := s.restoreDoc(c, it.Raw)
-			if err != nil {
-				return n, fmt.Errorf("replay %s: record %d: %v", path, n, err)
-			}
+		dd, p, err := s.restoreDoc(c, it.Raw)
+		if err != nil {
+			return err
+		}
+		func() {
 			p.mu.Lock()
+			defer p.mu.Unlock()
 			o := s.newOverlay(c, p, dd.lpk, dd.pkVals)
 			o.put(dd.id, dd)
 			s.commit(o)
-			p.mu.Unlock()
-		}
+		}()
 	}
+	return nil
 }
 
 func (s *Server) replayDelete(c *container, lpk, id string) {
