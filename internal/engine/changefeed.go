@@ -64,8 +64,6 @@ func (p *partition) current(d *doc) bool {
 	return lp != nil && lp.byID[d.id] == d
 }
 
-// changesAfter returns up to n current versions with from < lsn <= upto, in LSN order, that
-// pass keep. The caller holds p.mu for reading.
 // lockedChangesAfter is changesAfter under the partition's read lock.
 func (p *partition) lockedChangesAfter(from, upto int64, n int, keep func(*doc) bool) []*doc {
 	p.mu.RLock()
@@ -73,6 +71,8 @@ func (p *partition) lockedChangesAfter(from, upto int64, n int, keep func(*doc) 
 	return p.changesAfter(from, upto, n, keep)
 }
 
+// changesAfter returns up to n current versions with from < lsn <= upto, in LSN order, that
+// pass keep. The caller holds p.mu for reading.
 func (p *partition) changesAfter(from, upto int64, n int, keep func(*doc) bool) []*doc {
 	log := p.changes.docs
 	i := sort.Search(len(log), func(i int) bool { return log[i].lsn > from })

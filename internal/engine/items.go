@@ -175,8 +175,15 @@ type overlay struct {
 	now   int64
 	order []string
 	docs  map[string]*doc // nil value = deleted
-	// logged is the number of the commit's record in the persist log, 0 when there is none.
-	logged uint64
+	// Durability (persistlog.go): logged is set once the commit's record is appended to the persist
+	// log; prev holds, per entry of order, the version the commit replaced (nil: none), so that a
+	// record that cannot be written is undone; resolved and durErr are the record's fate, under the
+	// log's lock; nolog marks a commit that is not logged (an undo).
+	logged   bool
+	prev     []*doc
+	resolved bool
+	durErr   error
+	nolog    bool
 }
 
 func (o *overlay) get(id string) *doc {
@@ -246,9 +253,16 @@ func (s *Server) commit(o *overlay) {
 		lp.uniq = append(lp.uniq, map[string]*doc{})
 	}
 	retired := 0
-	for _, id := range o.order {
+	logging := s.wal != nil && !o.nolog
+	if logging {
+		o.prev = make([]*doc, len(o.order))
+	}
+	for i, id := range o.order {
 		nd := o.docs[id]
 		old := lp.byID[id]
+		if logging {
+			o.prev[i] = old
+		}
 		if old != nil {
 			retired++
 			p.unindex(old)
@@ -288,8 +302,8 @@ func (s *Server) commit(o *overlay) {
 	p.changes.retire(p, retired)
 	s.lsn.Add(1)
 	s.dirty.Store(true)
-	if s.wal != nil {
-		o.logged = s.wal.appendCommit(o)
+	if logging {
+		s.wal.appendCommit(o)
 	}
 }
 
@@ -489,7 +503,7 @@ func (s *Server) writeOne(q *request, c *container, kind, id string, body map[st
 		return res, err
 	}()
 	if err == nil {
-		err = s.durable(o.logged) // acknowledged only once it is on disk
+		err = s.durable(o) // acknowledged only once it is on disk
 	}
 	s.consume(c, p, res.charge)
 	q.charge = res.charge

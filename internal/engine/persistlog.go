@@ -8,10 +8,14 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io/fs"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/cosmosdv/validate/internal/engine/index"
+	"github.com/cosmosdv/validate/internal/engine/sql"
 )
 
 // Durability of --persist. Two modes, a stated choice:
@@ -34,25 +38,41 @@ const (
 // acknowledged): a damaged record followed by a valid one stops the start, naming the file and
 // the offset, and the log is kept (replayLog).
 type wal struct {
-	path string
+	path   string
+	revert func(batch []*overlay) // undoes in memory the commits of a batch that could not be written
 
 	mu       sync.Mutex
 	cond     *sync.Cond
-	f        *os.File
-	buf      []byte // records appended and not yet written
+	f        logFile
+	size     int64      // bytes of the file known written and fsynced; a failed flush is cut back to it
+	buf      []byte     // records appended and not yet written
+	pending  []*overlay // their commits, in order
 	spare    []byte
-	appended uint64 // records appended so far
-	synced   uint64 // records written and fsynced
 	flushing bool
-	err      error // a failed write or fsync: the log is unusable, writes fail from then on
+	err      error // the log could not be cut back after a failed write: writes fail from then on
 }
 
-func openWAL(path string) (*wal, error) {
-	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+// logFile is what the log is written through: an *os.File, or in tests one whose disk fills up.
+type logFile interface {
+	Write(b []byte) (int, error)
+	Sync() error
+	Truncate(size int64) error
+	Close() error
+}
+
+// openLogFile opens a log file for appending; tests replace it to simulate a full disk.
+var openLogFile = func(path string, flag int) (logFile, error) { return os.OpenFile(path, flag, 0o600) }
+
+func openWAL(path string, revert func([]*overlay)) (*wal, error) {
+	f, err := openLogFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND)
 	if err != nil {
 		return nil, err
 	}
-	w := &wal{path: path, f: f}
+	var size int64
+	if fi, err := os.Stat(path); err == nil {
+		size = fi.Size()
+	}
+	w := &wal{path: path, f: f, size: size, revert: revert}
 	w.cond = sync.NewCond(&w.mu)
 	return w, nil
 }
@@ -99,9 +119,9 @@ func appendFrame(b []byte, rec *logRecord) []byte {
 	return append(append(b, head[:]...), payload...)
 }
 
-// appendCommit appends the record of a committed overlay and returns its number, for wait. The
-// caller holds the partition's lock, so records of one logical partition are in commit order.
-func (w *wal) appendCommit(o *overlay) uint64 {
+// appendCommit appends the record of a committed overlay, for durable to wait on. The caller
+// holds the partition's lock, so records of one logical partition are in commit order.
+func (w *wal) appendCommit(o *overlay) {
 	rec := logRecord{DB: o.c.db.id, Coll: o.c.id, Items: make([]logRecDoc, 0, len(o.order))}
 	for _, id := range o.order {
 		r := logRecDoc{Op: logDelete, ID: id, LPK: o.lpk}
@@ -112,47 +132,80 @@ func (w *wal) appendCommit(o *overlay) uint64 {
 	}
 	w.mu.Lock()
 	w.buf = appendFrame(w.buf, &rec)
-	w.appended++
-	n := w.appended
+	w.pending = append(w.pending, o)
+	o.logged = true
 	w.mu.Unlock()
-	return n
 }
 
-// wait returns once record n is fsynced. The first waiter to find no flush in progress writes and
-// fsyncs everything appended so far for all waiters (group commit); the others wait for it.
-func (w *wal) wait(n uint64) error {
+// wait returns once o's record is fsynced, or with the error that kept it from the disk (its commit
+// is then undone in memory). The first waiter to find no flush in progress writes and fsyncs
+// everything appended so far for all waiters (group commit); the others wait for it.
+func (w *wal) wait(o *overlay) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	for w.synced < n && w.err == nil {
+	for !o.resolved {
 		if w.flushing {
 			w.cond.Wait()
 			continue
 		}
-		w.flushing = true
-		b, upto := w.buf, w.appended
-		w.buf, w.spare = w.spare[:0], nil
-		w.mu.Unlock()
-		_, err := w.f.Write(b)
+		if w.err != nil {
+			return w.err
+		}
+		w.flushLocked()
+	}
+	return o.durErr
+}
+
+// flushLocked writes and fsyncs the appended records. The caller holds w.mu and no flush is in
+// progress; w.mu is released while writing. When the write or the fsync fails (a full disk), the
+// file is cut back to what was durable before, the batch's commits are undone in memory before any
+// of their writers answers, and each writer gets the error: the next flush starts clean, so the log
+// recovers when space returns. Only when the file cannot be cut back does the log stop taking
+// writes (w.err) until a restart, whose replay drops the torn tail.
+func (w *wal) flushLocked() error {
+	w.flushing = true
+	b, batch := w.buf, w.pending
+	w.buf, w.spare, w.pending = w.spare[:0], nil, nil
+	w.mu.Unlock()
+	var err, fatal error
+	if len(b) > 0 {
+		_, err = w.f.Write(b)
 		if err == nil {
 			err = w.f.Sync()
 		}
-		w.mu.Lock()
-		w.spare = b[:0]
-		w.flushing = false
-		if err != nil {
-			w.err = fmt.Errorf("persist log %s: %w", w.path, err)
+		if err == nil {
+			w.size += int64(len(b))
 		} else {
-			w.synced = upto
+			err = fmt.Errorf("persist log %s: %w", w.path, err)
+			if terr := w.f.Truncate(w.size); terr != nil {
+				fatal = fmt.Errorf("%w; the log could not be cut back to its last record (%v): writes fail until a restart", err, terr)
+			} else {
+				_ = w.f.Sync()
+			}
+			if w.revert != nil {
+				w.revert(batch)
+			}
 		}
-		w.cond.Broadcast()
 	}
-	return w.err
+	w.mu.Lock()
+	for _, o := range batch {
+		o.resolved, o.durErr = true, err
+	}
+	w.spare = b[:0]
+	w.flushing = false
+	if fatal != nil {
+		w.err = fatal
+	}
+	w.cond.Broadcast()
+	return err
 }
 
 // rotate renames the log to FILE.log.old and starts an empty one, after writing out what is
 // appended. A checkpoint rotates, saves the snapshot, then removes the old log: replaying both logs
 // after a crash at any point in between repeats writes the snapshot may already hold, which is
-// harmless since each record sets an item's whole state.
+// harmless since each record sets an item's whole state. When FILE.log.old is still there (the
+// last checkpoint's save failed), the log is not rotated: renaming would overwrite records no
+// snapshot holds yet.
 func (w *wal) rotate() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -162,25 +215,23 @@ func (w *wal) rotate() error {
 	if w.err != nil {
 		return w.err
 	}
-	if _, err := w.f.Write(w.buf); err != nil {
+	if err := w.flushLocked(); err != nil {
 		return err
 	}
-	if err := w.f.Sync(); err != nil {
-		return err
+	if _, err := os.Stat(w.path + ".old"); err == nil {
+		return nil
 	}
-	w.buf = w.buf[:0]
-	w.synced = w.appended
 	if err := w.f.Close(); err != nil {
 		return err
 	}
 	if err := os.Rename(w.path, w.path+".old"); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(w.path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC|os.O_APPEND, 0o600)
+	f, err := openLogFile(w.path, os.O_CREATE|os.O_WRONLY|os.O_TRUNC|os.O_APPEND)
 	if err != nil {
 		return err
 	}
-	w.f = f
+	w.f, w.size = f, 0
 	syncDir(filepath.Dir(w.path))
 	return nil
 }
@@ -191,10 +242,9 @@ func (w *wal) close() error {
 	for w.flushing {
 		w.cond.Wait()
 	}
-	_, err := w.f.Write(w.buf)
-	w.buf = nil
-	if serr := w.f.Sync(); err == nil {
-		err = serr
+	err := w.err
+	if err == nil {
+		err = w.flushLocked()
 	}
 	if cerr := w.f.Close(); err == nil {
 		err = cerr
@@ -414,7 +464,7 @@ func (s *Server) openDurable(path string) error {
 			return err
 		}
 	}
-	w, err := openWAL(path + ".log")
+	w, err := openWAL(path+".log", s.revertCommits)
 	if err != nil {
 		return err
 	}
@@ -450,16 +500,56 @@ func (s *Server) checkpoint() error {
 	return nil
 }
 
-// durable waits until the commit numbered n is in the log on disk (nothing to wait for without a
-// log, or when n is 0).
-func (s *Server) durable(n uint64) error {
-	if s.wal == nil || n == 0 {
+// durable waits until o's commit is in the log on disk (nothing to wait for without a log, or
+// when nothing was logged). When it could not be written, the commit has been undone and the
+// write is answered 500: the engine shows only what it acknowledged.
+func (s *Server) durable(o *overlay) error {
+	if s.wal == nil || o == nil || !o.logged {
 		return nil
 	}
-	if err := s.wal.wait(n); err != nil {
-		return errf(500, "The write was applied but could not be made durable: %v", err)
+	if err := s.wal.wait(o); err != nil {
+		return errf(500, "The write could not be made durable and was not applied: %v. Free space on the disk of the persist file and retry.", err)
 	}
 	return nil
+}
+
+// revertCommits undoes in memory the commits of a batch of log records that could not be written,
+// the last first. An item is put back as it was only where the failed commit's version is still
+// the current one; a later write's version stays (its own record decides its fate).
+func (s *Server) revertCommits(batch []*overlay) {
+	for i := len(batch) - 1; i >= 0; i-- {
+		o := batch[i]
+		if o.prev == nil {
+			continue
+		}
+		func() {
+			p := o.p
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			u := s.newOverlay(o.c, p, o.lpk, o.vals)
+			u.nolog = true
+			lp := p.logical[o.lpk]
+			for j := len(o.order) - 1; j >= 0; j-- {
+				id := o.order[j]
+				var cur *doc
+				if lp != nil {
+					cur = lp.byID[id]
+				}
+				if cur != o.docs[id] {
+					continue
+				}
+				var back *doc
+				if prev := o.prev[j]; prev != nil {
+					cp := *prev // a fresh version: the old one left the partition's lists
+					back = &cp
+				}
+				u.put(id, back)
+			}
+			if len(u.order) > 0 {
+				s.commit(u)
+			}
+		}()
+	}
 }
 
 // metaMutation reports a request that changes databases, containers or offers: in PersistLog mode
@@ -511,8 +601,13 @@ func (s *Server) closePersist() error {
 }
 
 // routeDurably serves a change of databases, containers or offers in PersistLog mode: its
-// response is held until a checkpoint has made the change durable.
+// response is held until a checkpoint has made the change durable. When the checkpoint fails (a
+// full disk), the change is undone in memory and answered 500: a container whose creation was not
+// saved must not take writes that a restart would drop with it. Such changes run one at a time.
 func (s *Server) routeDurably(q *request) (int, error) {
+	s.metaMu.Lock()
+	defer s.metaMu.Unlock()
+	before := s.captureMeta()
 	w := q.w
 	held := &heldResponse{ResponseWriter: w}
 	q.w = held
@@ -522,8 +617,97 @@ func (s *Server) routeDurably(q *request) (int, error) {
 		return status, err
 	}
 	if cerr := s.checkpoint(); cerr != nil {
-		return 0, errf(500, "The change was applied but could not be made durable: %v", cerr)
+		s.restoreMeta(before)
+		for _, k := range []string{"Etag", "Content-Location", "x-ms-alt-content-path", "x-ms-resource-quota", "x-ms-resource-usage"} {
+			delete(q.out, k)
+		}
+		return 0, errf(500, "The change could not be made durable and was undone: %v. Free space on the disk of the persist file and retry.", cerr)
 	}
 	held.release()
 	return status, nil
+}
+
+// metaState is what a change of databases, containers or offers can alter, captured before it so
+// that a change whose checkpoint fails can be undone.
+type metaState struct {
+	dbs    map[string]*database
+	colls  map[*database]map[string]*container
+	dbOfr  map[*database]*offer
+	offers map[*offer]offer
+	conts  map[*container]containerMeta
+}
+
+type containerMeta struct {
+	props      map[string]any
+	policy     *index.Compiled
+	unique     [][][]string
+	defaultTTL *int
+	search     *sql.Search
+	offer      *offer
+	etag       string
+	ts         int64
+}
+
+func (s *Server) captureMeta() *metaState {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	m := &metaState{dbs: maps.Clone(s.dbs), colls: map[*database]map[string]*container{}, dbOfr: map[*database]*offer{},
+		offers: map[*offer]offer{}, conts: map[*container]containerMeta{}}
+	keep := func(o *offer) {
+		if o != nil {
+			m.offers[o] = *o
+		}
+	}
+	for _, d := range s.dbs {
+		m.colls[d] = maps.Clone(d.colls)
+		m.dbOfr[d] = d.offer
+		keep(d.offer)
+		for _, c := range d.colls {
+			m.conts[c] = containerMeta{props: c.props, policy: c.policy, unique: c.unique, defaultTTL: c.defaultTTL,
+				search: c.search, offer: c.offer, etag: c.etag, ts: c.ts}
+			keep(c.offer)
+		}
+	}
+	return m
+}
+
+// restoreMeta puts databases, containers and offers back as captured. A container whose policy
+// or time to live changed has its items' index terms and expiry computed again, under its
+// partitions' locks, as a replace does.
+func (s *Server) restoreMeta(m *metaState) {
+	for c, cm := range m.conts {
+		for _, p := range c.parts {
+			p.mu.Lock()
+		}
+		s.mu.Lock()
+		changed := c.policy != cm.policy || c.defaultTTL != cm.defaultTTL
+		c.props, c.policy, c.unique, c.defaultTTL, c.search = cm.props, cm.policy, cm.unique, cm.defaultTTL, cm.search
+		c.offer, c.etag, c.ts = cm.offer, cm.etag, cm.ts
+		s.mu.Unlock()
+		for _, p := range c.parts {
+			if changed {
+				p.eqMu.Lock()
+				p.eq = nil
+				p.eqMu.Unlock()
+				for _, d := range p.all.items {
+					if d != nil {
+						d.terms = c.policy.Terms(d.Body)
+						d.expires = c.expiry(d.Body, d.ts)
+					}
+				}
+			}
+			p.mu.Unlock()
+		}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.dbs = m.dbs
+	for d, colls := range m.colls {
+		d.colls = colls
+		d.offer = m.dbOfr[d]
+	}
+	for o, v := range m.offers {
+		*o = v
+	}
+	s.dirty.Store(true)
 }
