@@ -37,11 +37,13 @@ func (s *Server) batch(q *request, c *container) (int, error) {
 	if err := s.admit(c, p); err != nil {
 		return 0, err
 	}
-	p.mu.Lock()
-	results, failed, failure, total, logged := s.applyBatch(q, c, p, lpk, vals, ops, prep)
-	p.mu.Unlock()
+	results, failed, failure, total, o := func() ([]map[string]any, int, *apiError, float64, *overlay) {
+		p.mu.Lock()
+		defer p.mu.Unlock() // deferred: a panic in an operation must not leave the partition locked
+		return s.applyBatch(q, c, p, lpk, vals, ops, prep)
+	}()
 	if failed < 0 {
-		if err := s.durable(logged); err != nil { // acknowledged only once it is on disk
+		if err := s.durable(o); err != nil { // acknowledged only once it is on disk
 			return 0, err
 		}
 	}
@@ -134,9 +136,9 @@ func prepareBatch(c *container, ops []batchOp, lpk string) []preparedOp {
 
 // applyBatch stages the operations in order on an overlay of partition p (whose lock the caller
 // holds) and commits them only when all succeed. It returns the per-operation results, the index
-// of the failed operation (-1 when none) and its error, the total charge, and the commit's record in
-// the persist log (0 when there is none).
-func (s *Server) applyBatch(q *request, c *container, p *partition, lpk string, vals []any, ops []batchOp, prep []preparedOp) ([]map[string]any, int, *apiError, float64, uint64) {
+// of the failed operation (-1 when none) and its error, the total charge, and the overlay, whose
+// commit (when it was committed) durable waits for.
+func (s *Server) applyBatch(q *request, c *container, p *partition, lpk string, vals []any, ops []batchOp, prep []preparedOp) ([]map[string]any, int, *apiError, float64, *overlay) {
 	results := make([]map[string]any, len(ops))
 	failed := -1
 	var failure *apiError
@@ -168,7 +170,7 @@ func (s *Server) applyBatch(q *request, c *container, p *partition, lpk string, 
 	if failed < 0 {
 		s.commit(o)
 	}
-	return results, failed, failure, total, o.logged
+	return results, failed, failure, total, o
 }
 
 // failBatch replaces the results of a failed batch: the failed operation's status, and 424 (failed

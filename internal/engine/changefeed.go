@@ -64,6 +64,13 @@ func (p *partition) current(d *doc) bool {
 	return lp != nil && lp.byID[d.id] == d
 }
 
+// lockedChangesAfter is changesAfter under the partition's read lock.
+func (p *partition) lockedChangesAfter(from, upto int64, n int, keep func(*doc) bool) []*doc {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return p.changesAfter(from, upto, n, keep)
+}
+
 // changesAfter returns up to n current versions with from < lsn <= upto, in LSN order, that
 // pass keep. The caller holds p.mu for reading.
 func (p *partition) changesAfter(from, upto int64, n int, keep func(*doc) bool) []*doc {
@@ -162,9 +169,7 @@ func (s *Server) changeFeed(q *request, c *container) (int, error) {
 		if err := s.admit(c, p); err != nil {
 			return 0, err
 		}
-		p.mu.RLock()
-		page = append(page, p.changesAfter(from, upto, size, keep)...)
-		p.mu.RUnlock()
+		page = append(page, p.lockedChangesAfter(from, upto, size, keep)...)
 	}
 	if len(parts) > 1 {
 		sort.Slice(page, func(i, j int) bool { return page[i].lsn < page[j].lsn })

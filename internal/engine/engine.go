@@ -125,6 +125,7 @@ type Server struct {
 	idPrefix  string
 	wal       *wal       // the persist log in PersistLog mode, else nil
 	ckpt      sync.Mutex // one checkpoint at a time
+	metaMu    sync.Mutex // one durable change of databases, containers or offers at a time (routeDurably)
 }
 
 // handlerWrap is what a started server serves: the Server itself. Benchmarks replace it (before

@@ -11,6 +11,7 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -69,6 +70,25 @@ type request struct {
 	// address is name-based.
 	ridLink string
 	cons    cost.Consistency // the level the request reads at (requestConsistency)
+	// tw is the connection's writer, recording whether the status line has gone out, so that a
+	// recovered panic knows whether it can still answer (recoverPanic).
+	tw trackingWriter
+}
+
+// trackingWriter is an http.ResponseWriter that records whether WriteHeader (or Write) was called.
+type trackingWriter struct {
+	http.ResponseWriter
+	wrote bool
+}
+
+func (t *trackingWriter) WriteHeader(status int) {
+	t.wrote = true
+	t.ResponseWriter.WriteHeader(status)
+}
+
+func (t *trackingWriter) Write(b []byte) (int, error) {
+	t.wrote = true
+	return t.ResponseWriter.Write(b)
 }
 
 // header returns a request header by its canonical name. The server canonicalises the names of
@@ -97,7 +117,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.debug {
 		start = time.Now()
 	}
-	q := &request{r: r, w: w, hdr: r.Header, out: w.Header()}
+	q := &request{r: r, hdr: r.Header, out: w.Header(), tw: trackingWriter{ResponseWriter: w}}
+	q.w = &q.tw
+	defer s.recoverPanic(q)
 	setHeader(q.out, "x-ms-activity-id", s.activityID())
 	setHeader(q.out, "x-ms-gatewayversion", "version=2.14.0")
 	setHeader(q.out, "Content-Type", "application/json")
@@ -120,6 +142,32 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.debug {
 		s.log.Debug("request", "method", r.Method, "path", r.URL.Path, "status", status, "charge", q.charge, "took", time.Since(start))
 	}
+}
+
+// recoverPanic turns a panic while serving q into a logged error and a 500: the request's activity
+// id, method, path and the stack go to the log, the client gets the activity id to quote. Locks are
+// released by defer where they are taken, so the engine serves on. A response already under way
+// cannot be replaced; the connection is then aborted (http.ErrAbortHandler, which net/http does
+// not log again).
+func (s *Server) recoverPanic(q *request) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	if v == http.ErrAbortHandler {
+		panic(v)
+	}
+	id := headerValue(q.out, "x-ms-activity-id")
+	s.log.Error("engine request failed: internal error", "activityId", id, "method", q.r.Method, "path", q.r.URL.Path,
+		"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+	if q.tw.wrote {
+		panic(http.ErrAbortHandler)
+	}
+	for _, k := range []string{"Etag", "x-ms-continuation", "x-ms-item-count", "x-ms-session-token", "x-ms-substatus"} {
+		delete(q.out, k)
+	}
+	q.w = &q.tw
+	s.writeError(q, errf(500, "The engine failed while serving this request (an internal error, logged with activity id %s); read the resource again before retrying a write, and report the request.", id))
 }
 
 func (s *Server) serve(q *request) (int, error) {
@@ -336,6 +384,9 @@ func (s *Server) writeError(q *request, e *apiError) {
 		fields["additionalErrorInfo"] = e.info
 	}
 	body, _ := json.Marshal(fields)
+	// Set here: a response held for a checkpoint (routeDurably) may have set the length of a body
+	// that is not the one sent.
+	setHeader(q.out, "Content-Length", strconv.Itoa(len(body)))
 	q.w.WriteHeader(e.status)
 	q.w.Write(body)
 }

@@ -175,8 +175,15 @@ type overlay struct {
 	now   int64
 	order []string
 	docs  map[string]*doc // nil value = deleted
-	// logged is the number of the commit's record in the persist log, 0 when there is none.
-	logged uint64
+	// Durability (persistlog.go): logged is set once the commit's record is appended to the persist
+	// log; prev holds, per entry of order, the version the commit replaced (nil: none), so that a
+	// record that cannot be written is undone; resolved and durErr are the record's fate, under the
+	// log's lock; nolog marks a commit that is not logged (an undo).
+	logged   bool
+	prev     []*doc
+	resolved bool
+	durErr   error
+	nolog    bool
 }
 
 func (o *overlay) get(id string) *doc {
@@ -246,9 +253,16 @@ func (s *Server) commit(o *overlay) {
 		lp.uniq = append(lp.uniq, map[string]*doc{})
 	}
 	retired := 0
-	for _, id := range o.order {
+	logging := s.wal != nil && !o.nolog
+	if logging {
+		o.prev = make([]*doc, len(o.order))
+	}
+	for i, id := range o.order {
 		nd := o.docs[id]
 		old := lp.byID[id]
+		if logging {
+			o.prev[i] = old
+		}
 		if old != nil {
 			retired++
 			p.unindex(old)
@@ -288,8 +302,8 @@ func (s *Server) commit(o *overlay) {
 	p.changes.retire(p, retired)
 	s.lsn.Add(1)
 	s.dirty.Store(true)
-	if s.wal != nil {
-		o.logged = s.wal.appendCommit(o)
+	if logging {
+		s.wal.appendCommit(o)
 	}
 }
 
@@ -346,6 +360,11 @@ func (s *Server) stage(o *overlay, kind, id, ifMatch string, body map[string]any
 		nb, err := s.applyPatch(c, old, patch)
 		if err != nil {
 			return itemResult{}, err
+		}
+		// The patched item keeps its id and key whatever the operations did (patchable refuses
+		// the paths; this holds every way of reaching them).
+		if nid, _ := nb["id"].(string); nid != id || canonicalPK(c.pkFromBody(nb)) != o.lpk {
+			return itemResult{}, errf(400, "The patch would change the item's id or partition key, which cannot be patched.")
 		}
 		nd, err := s.buildDoc(c, nb, nil, id, o.lpk, o.vals, old.rid)
 		if err != nil {
@@ -472,15 +491,19 @@ func (s *Server) writeOne(q *request, c *container, kind, id string, body map[st
 	if err := s.admit(c, p); err != nil {
 		return nil, itemResult{}, err
 	}
-	p.mu.Lock()
-	o := s.newOverlay(c, p, lpk, vals)
-	res, err := s.stage(o, kind, id, q.header("If-Match"), body, raw, patch, q.consistency())
+	var o *overlay
+	res, err := func() (itemResult, error) {
+		p.mu.Lock()
+		defer p.mu.Unlock() // deferred: a panic in a patch condition must not leave the partition locked
+		o = s.newOverlay(c, p, lpk, vals)
+		res, err := s.stage(o, kind, id, q.header("If-Match"), body, raw, patch, q.consistency())
+		if err == nil {
+			s.commit(o)
+		}
+		return res, err
+	}()
 	if err == nil {
-		s.commit(o)
-	}
-	p.mu.Unlock()
-	if err == nil {
-		err = s.durable(o.logged) // acknowledged only once it is on disk
+		err = s.durable(o) // acknowledged only once it is on disk
 	}
 	s.consume(c, p, res.charge)
 	q.charge = res.charge

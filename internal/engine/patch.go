@@ -125,15 +125,8 @@ func patchOne(c *container, body map[string]any, op patchOp) error {
 	if err != nil {
 		return err
 	}
-	if len(segs) == 1 && (segs[0] == "id" || strings.HasPrefix(segs[0], "_")) && op.Op != "incr" {
-		if segs[0] == "id" || isSystem(segs[0]) {
-			return patchErr("system properties and id cannot be patched")
-		}
-	}
-	for _, pk := range c.pk.parts {
-		if prefixOf(pk, segs) || prefixOf(segs, pk) {
-			return patchErr("the partition key cannot be patched")
-		}
+	if err := patchable(c, segs, op.Op); err != nil {
+		return err
 	}
 	switch op.Op {
 	case "add":
@@ -164,6 +157,12 @@ func patchOne(c *container, body map[string]any, op patchOp) error {
 		if err != nil {
 			return err
 		}
+		// Moving takes the value away from where it was: the source is held to the same rules as
+		// the target (a move from /id stored an item without an id, which then failed every start
+		// of a --persist server; one from the key moved the item to another partition).
+		if err := patchable(c, from, op.Op); err != nil {
+			return err
+		}
 		if prefixOf(from, segs) && len(from) < len(segs) {
 			return patchErr("cannot move a value into itself")
 		}
@@ -174,6 +173,22 @@ func patchOne(c *container, body map[string]any, op patchOp) error {
 		return setAt(body, segs, v, false, false)
 	}
 	return patchErr("unknown operation " + strconv.Quote(op.Op))
+}
+
+// patchable refuses an operation on id, a system property or the partition key (or a path
+// inside or above the key), as the service refuses them.
+func patchable(c *container, segs []string, op string) error {
+	if len(segs) == 1 && (segs[0] == "id" || strings.HasPrefix(segs[0], "_")) && op != "incr" {
+		if segs[0] == "id" || isSystem(segs[0]) {
+			return patchErr("system properties and id cannot be patched")
+		}
+	}
+	for _, pk := range c.pk.parts {
+		if prefixOf(pk, segs) || prefixOf(segs, pk) {
+			return patchErr("the partition key cannot be patched")
+		}
+	}
+	return nil
 }
 
 func isSystem(name string) bool {

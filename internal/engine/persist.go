@@ -68,6 +68,18 @@ func (s *Server) restoreDoc(c *container, raw []byte) (*doc, *partition, error) 
 	return dd, p, nil
 }
 
+// snapshotFile is what a snapshot is written through: an *os.File, or in tests one whose disk
+// fills up.
+type snapshotFile interface {
+	Write(b []byte) (int, error)
+	Sync() error
+	Close() error
+	Name() string
+}
+
+// createSnapshotTemp creates the temporary file a snapshot is saved in; tests replace it.
+var createSnapshotTemp = func(dir, pattern string) (snapshotFile, error) { return os.CreateTemp(dir, pattern) }
+
 // save writes the snapshot atomically (temporary file, then rename).
 func (s *Server) save(path string) error {
 	snap := snapshot{Version: snapshotVersion, LSN: s.lsn.Load()}
@@ -101,7 +113,7 @@ func (s *Server) save(path string) error {
 	if err != nil {
 		return fmt.Errorf("encode snapshot: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	tmp, err := createSnapshotTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
 	if err != nil {
 		return fmt.Errorf("save snapshot: %w", err)
 	}

@@ -404,6 +404,7 @@ func share(total, page, pages int) int {
 func (s *Server) execute(c *container, p *partition, lpk string, pq *sql.Query, params map[string]any, metrics bool, page *sql.Page) (*execution, error) {
 	start := time.Now()
 	p.mu.RLock()
+	defer p.mu.RUnlock() // deferred: a panic while executing must not leave the partition locked
 	src := &partSource{c: c, p: p, list: &p.all, now: s.now().Unix(), lpk: lpk}
 	if lpk != "" {
 		src.list = nil
@@ -421,7 +422,6 @@ func (s *Server) execute(c *container, p *partition, lpk string, pq *sql.Query, 
 	}
 	res, err := sql.Execute(pq, src, sql.Options{Params: params, Policy: c.policy, PopulateIndexMetrics: metrics, SizeOf: sizeOf, Search: c.search, Page: page})
 	if err != nil {
-		p.mu.RUnlock()
 		if errors.Is(err, sql.ErrNotStreamed) {
 			return nil, err // the caller runs the query whole
 		}
@@ -438,12 +438,10 @@ func (s *Server) execute(c *container, p *partition, lpk string, pq *sql.Query, 
 		}
 		b, err := json.Marshal(it)
 		if err != nil {
-			p.mu.RUnlock()
 			return nil, errf(400, "The query result cannot be encoded: %v", err)
 		}
 		ex.items[i] = b
 	}
-	p.mu.RUnlock()
 	ex.took = time.Since(start)
 	return ex, nil
 }
@@ -590,20 +588,23 @@ func (s *Server) readFeed(q *request, c *container) (int, error) {
 	p.mu.RLock()
 	pos := p.all.resume(ct)
 	var last uint64
-	for ; pos < len(p.all.items) && len(items) < size; pos++ {
-		d := p.all.items[pos]
-		if d == nil || d.expired(now) {
-			continue
+	var more bool
+	func() {
+		defer p.mu.RUnlock()
+		for ; pos < len(p.all.items) && len(items) < size; pos++ {
+			d := p.all.items[pos]
+			if d == nil || d.expired(now) {
+				continue
+			}
+			if len(items) > 0 && loaded+int64(d.Size) > maxPageBytes {
+				break
+			}
+			items = append(items, d.raw)
+			loaded += int64(d.Size)
+			last = d.seq
 		}
-		if len(items) > 0 && loaded+int64(d.Size) > maxPageBytes {
-			break
-		}
-		items = append(items, d.raw)
-		loaded += int64(d.Size)
-		last = d.seq
-	}
-	more := pos < len(p.all.items)
-	p.mu.RUnlock()
+		more = pos < len(p.all.items)
+	}()
 	f := cost.QueryFacts{DocsLoaded: len(items), BytesLoaded: loaded, DocsOutput: len(items), BytesOutput: loaded, Consistency: q.consistency()}
 	if ct.Offset == 0 {
 		f.PartitionsChecked = 1

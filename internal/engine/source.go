@@ -73,8 +73,21 @@ func (p *partition) lookup(c *container, path []string, v any, now int64, lpk st
 	if !ok {
 		return nil, false
 	}
-	key := pathKey(path)
+	hits := p.eqHits(pathKey(path), path, sk, now, lpk)
+	sort.Slice(hits, func(i, j int) bool { return hits[i].seq < hits[j].seq })
+	out := make([]*sql.Document, len(hits))
+	for i, d := range hits {
+		out[i] = &d.Document
+	}
+	return out, true
+}
+
+// eqHits returns the live documents whose value at path has the scalar key sk, from the equality
+// index, built on first use under p.eqMu (released by defer: a panic while building must not leave
+// it locked).
+func (p *partition) eqHits(key string, path []string, sk string, now int64, lpk string) []*doc {
 	p.eqMu.Lock()
+	defer p.eqMu.Unlock()
 	idx := p.eq[key]
 	if idx == nil {
 		if p.eq == nil {
@@ -105,13 +118,7 @@ func (p *partition) lookup(c *container, path []string, v any, now int64, lpk st
 			hits = append(hits, d)
 		}
 	}
-	p.eqMu.Unlock()
-	sort.Slice(hits, func(i, j int) bool { return hits[i].seq < hits[j].seq })
-	out := make([]*sql.Document, len(hits))
-	for i, d := range hits {
-		out[i] = &d.Document
-	}
-	return out, true
+	return hits
 }
 
 // partSource is the documents of one physical partition, or of one logical partition in it, as
@@ -173,21 +180,7 @@ func (s *partSource) WalkOrdered(o *sql.Order, after *sql.Cursor, fn func(d *sql
 	if s.list == nil {
 		return true
 	}
-	s.p.eqMu.Lock()
-	ix := s.list.ord[o.Key()]
-	if ix == nil {
-		ix = sql.NewOrderIndex[*doc](o)
-		for _, d := range s.list.items {
-			if d != nil {
-				ix.Add(d.Body, d.seq, d)
-			}
-		}
-		if s.list.ord == nil {
-			s.list.ord = map[string]*sql.OrderIndex[*doc]{}
-		}
-		s.list.ord[o.Key()] = ix
-	}
-	s.p.eqMu.Unlock()
+	ix := s.orderIndex(o)
 	ix.Walk(after, func(d *doc, at *sql.Cursor) bool {
 		if d.expired(s.now) {
 			return true
@@ -261,4 +254,25 @@ func changedTerms(c *container, old, nw map[string]any) int {
 		}
 	}
 	return n
+}
+
+// orderIndex returns the list's index in o's order, built on first use under the partition's
+// index lock (released by defer: a panic while building must not leave it locked).
+func (s *partSource) orderIndex(o *sql.Order) *sql.OrderIndex[*doc] {
+	s.p.eqMu.Lock()
+	defer s.p.eqMu.Unlock()
+	ix := s.list.ord[o.Key()]
+	if ix == nil {
+		ix = sql.NewOrderIndex[*doc](o)
+		for _, d := range s.list.items {
+			if d != nil {
+				ix.Add(d.Body, d.seq, d)
+			}
+		}
+		if s.list.ord == nil {
+			s.list.ord = map[string]*sql.OrderIndex[*doc]{}
+		}
+		s.list.ord[o.Key()] = ix
+	}
+	return ix
 }

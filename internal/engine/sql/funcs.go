@@ -37,7 +37,33 @@ func reg(name string, min, max int, fn func(x *execCtx, a []any) any) *builtin {
 const maxStringResult = 10000
 
 func num(v any) (float64, bool) { f, ok := v.(float64); return f, ok }
-func str(v any) (string, bool)  { s, ok := v.(string); return s, ok }
+
+// clampInt converts a numeric argument used as a count, position or index to an int within
+// [lo, hi]; NaN is refused. A float64 outside int's range converts to an implementation-defined
+// int in Go (the most negative one on amd64): unclamped, SUBSTRING('x', 9223372036854775807, 1)
+// sliced a string at a negative offset and panicked with the partition's lock held (issue 30).
+// Every builtin converts its numeric arguments through this function or checks them with
+// isInteger (|n| < 2^53) before converting.
+func clampInt(f float64, lo, hi int) (int, bool) {
+	switch {
+	case math.IsNaN(f):
+		return 0, false
+	case f <= float64(lo):
+		return lo, true
+	case f >= float64(hi):
+		return hi, true
+	}
+	return int(f), true
+}
+
+// finite returns r, or Undefined when r is not a number JSON can carry.
+func finite(r float64) any {
+	if math.IsNaN(r) || math.IsInf(r, 0) {
+		return Undefined
+	}
+	return r
+}
+func str(v any) (string, bool) { s, ok := v.(string); return s, ok }
 
 func boolArg(a []any, i int) (bool, bool) {
 	if i >= len(a) {
@@ -126,7 +152,7 @@ func init() {
 		if !ok1 || !ok2 {
 			return Undefined
 		}
-		return math.Atan2(x, y) // the service's ATN2(y, x) returns the angle of (y, x) as atan2(x, y)
+		return finite(math.Atan2(x, y)) // the service's ATN2(y, x) returns the angle of (y, x) as atan2(x, y)
 	})
 	reg("LOG", 1, 2, func(_ *execCtx, a []any) any {
 		x, ok := num(a[0])
@@ -138,9 +164,9 @@ func init() {
 			if !ok || b <= 0 || b == 1 {
 				return Undefined
 			}
-			return math.Log(x) / math.Log(b)
+			return finite(math.Log(x) / math.Log(b))
 		}
-		return math.Log(x)
+		return finite(math.Log(x))
 	})
 	reg("POWER", 2, 2, func(_ *execCtx, a []any) any {
 		x, ok1 := num(a[0])
@@ -166,7 +192,7 @@ func init() {
 				return Undefined
 			}
 		}
-		return math.Floor(x/size) * size
+		return finite(math.Floor(x/size) * size)
 	})
 	intOp := func(name string, f func(x, y int64) (int64, bool)) {
 		reg(name, 2, 2, func(_ *execCtx, a []any) any {
@@ -250,9 +276,8 @@ func init() {
 			if !ok {
 				return Undefined
 			}
-			start = int(f)
-			if start < 0 {
-				start = 0
+			if start, ok = clampInt(f, 0, len(rs)+1); !ok {
+				return Undefined
 			}
 			if start > len(rs) {
 				return -1.0
@@ -269,11 +294,11 @@ func init() {
 		return func(_ *execCtx, a []any) any {
 			s, ok1 := str(a[0])
 			n, ok2 := num(a[1])
-			if !ok1 || !ok2 || n < 0 {
+			if !ok1 || !ok2 || !(n >= 0) {
 				return Undefined
 			}
 			rs := []rune(s)
-			if k := int(n); k < len(rs) {
+			if k, _ := clampInt(n, 0, len(rs)); k < len(rs) {
 				if fromEnd {
 					rs = rs[len(rs)-k:]
 				} else {
@@ -331,28 +356,29 @@ func init() {
 	reg("REPLICATE", 2, 2, func(_ *execCtx, a []any) any {
 		s, ok1 := str(a[0])
 		n, ok2 := num(a[1])
-		if !ok1 || !ok2 || n < 0 || float64(len(s))*math.Trunc(n) > maxStringResult {
+		if !ok1 || !ok2 || !(n >= 0) || float64(len(s))*math.Trunc(n) > maxStringResult {
 			return Undefined
 		}
-		return strings.Repeat(s, int(n))
+		if s == "" {
+			return ""
+		}
+		count, _ := clampInt(n, 0, maxStringResult)
+		return strings.Repeat(s, count)
 	})
 	reg("SUBSTRING", 3, 3, func(_ *execCtx, a []any) any {
 		s, ok1 := str(a[0])
 		st, ok2 := num(a[1])
 		ln, ok3 := num(a[2])
-		if !ok1 || !ok2 || !ok3 {
+		if !ok1 || !ok2 || !ok3 || math.IsNaN(st) || math.IsNaN(ln) {
 			return Undefined
 		}
 		rs := []rune(s)
-		start := int(math.Max(st, 0))
+		start, _ := clampInt(st, 0, len(rs))
 		if start >= len(rs) || ln <= 0 {
 			return ""
 		}
-		end := len(rs)
-		if ln < float64(len(rs)-start) {
-			end = start + int(ln)
-		}
-		return string(rs[start:end])
+		n, _ := clampInt(ln, 0, len(rs)-start)
+		return string(rs[start : start+n])
 	})
 	reg("RegexMatch", 2, 3, func(x *execCtx, a []any) any {
 		s, ok1 := str(a[0])
@@ -513,11 +539,11 @@ func init() {
 	reg("ARRAY_SLICE", 2, 3, func(_ *execCtx, a []any) any {
 		arr, ok1 := a[0].([]any)
 		st, ok2 := num(a[1])
-		if !ok1 || !ok2 {
+		if !ok1 || !ok2 || math.IsNaN(st) {
 			return Undefined
 		}
 		n := len(arr)
-		start := int(st)
+		start, _ := clampInt(st, -n-1, n+1)
 		if start < 0 {
 			start += n
 			if start < 0 {
@@ -530,15 +556,14 @@ func init() {
 		end := n
 		if len(a) == 3 {
 			ln, ok := num(a[2])
-			if !ok {
+			if !ok || math.IsNaN(ln) {
 				return Undefined
 			}
 			if ln < 0 {
 				return []any{}
 			}
-			if float64(start)+ln < float64(n) {
-				end = start + int(ln)
-			}
+			k, _ := clampInt(ln, 0, n-start)
+			end = start + k
 		}
 		return append([]any{}, arr[start:end]...)
 	})
@@ -595,7 +620,7 @@ func init() {
 	})
 	reg("CHOOSE", 2, -1, func(_ *execCtx, a []any) any {
 		i, ok := num(a[0])
-		if !ok || !isInteger(i) || i < 1 || int(i) >= len(a) {
+		if !ok || !isInteger(i) || i < 1 || i >= float64(len(a)) {
 			return Undefined
 		}
 		return a[int(i)]
@@ -735,16 +760,31 @@ func registerDateFuncs() {
 		if !ok1 || !ok2 || !ok3 || !isInteger(n) {
 			return Undefined
 		}
+		// isInteger keeps n within ±2^53; each part is bounded further so that the arithmetic below
+		// cannot overflow, and a result outside years 1-9999 (the format's) is undefined.
 		k := int(n)
 		switch part {
-		case "year":
-			t = t.AddDate(k, 0, 0)
-		case "month":
-			t = t.AddDate(0, k, 0)
-		case "day":
-			t = t.AddDate(0, 0, k)
+		case "year", "month", "day":
+			if math.Abs(n) > 10000*366 {
+				return Undefined
+			}
+			switch part {
+			case "year":
+				t = t.AddDate(k, 0, 0)
+			case "month":
+				t = t.AddDate(0, k, 0)
+			default:
+				t = t.AddDate(0, 0, k)
+			}
 		default:
-			t = t.Add(time.Duration(k) * partUnit[part])
+			u := partUnit[part]
+			if math.Abs(n) > float64(math.MaxInt64/int64(u)) {
+				return Undefined
+			}
+			t = t.Add(time.Duration(k) * u)
+		}
+		if t.Year() < 1 || t.Year() > 9999 {
+			return Undefined
 		}
 		return formatDate(t)
 	})
@@ -804,7 +844,10 @@ func registerDateFuncs() {
 			}
 			v[i] = int(f)
 		}
-		if v[1] < 1 || v[1] > 12 || v[2] < 1 || v[2] > 31 {
+		// Each part within its range (isInteger above keeps them within ±2^53, so the
+		// comparisons are exact): time.Date would otherwise normalise an overflowing part.
+		if v[0] < 1 || v[0] > 9999 || v[1] < 1 || v[1] > 12 || v[2] < 1 || v[2] > 31 ||
+			v[3] < 0 || v[3] > 23 || v[4] < 0 || v[4] > 59 || v[5] < 0 || v[5] > 59 || v[6] < 0 || v[6] > 9999999 {
 			return Undefined
 		}
 		t := time.Date(v[0], time.Month(v[1]), v[2], v[3], v[4], v[5], v[6]*100, time.UTC)
@@ -829,17 +872,24 @@ func registerDateFuncs() {
 	})
 	reg("TimestampToDateTime", 1, 1, func(_ *execCtx, a []any) any {
 		f, ok := num(a[0])
-		if !ok || math.Abs(f) > 253402300799999 {
+		if !ok || !(math.Abs(f) <= 253402300799999) {
 			return Undefined
 		}
 		return formatDate(time.UnixMilli(int64(f)))
 	})
 	reg("TicksToDateTime", 1, 1, func(_ *execCtx, a []any) any {
 		f, ok := num(a[0])
-		if !ok || math.Abs(f) > 2.5e18 {
+		// Ticks of years 1-9999 from the Unix epoch are within ±2.6e17 (time.Unix(0, ns) would
+		// overflow past ±292 years of nanoseconds).
+		if !ok || !(math.Abs(f) <= 2.6e17) {
 			return Undefined
 		}
-		return formatDate(time.Unix(0, int64(f)*100))
+		ticks := int64(f)
+		t := time.Unix(ticks/1e7, ticks%1e7*100).UTC()
+		if t.Year() < 1 || t.Year() > 9999 {
+			return Undefined
+		}
+		return formatDate(t)
 	})
 	reg("DateTimeBin", 2, 4, func(_ *execCtx, a []any) any {
 		t, ok1 := parseDate(a[0])
@@ -871,7 +921,13 @@ func registerDateFuncs() {
 			unit = partUnit[part]
 		}
 		// Work in 100 ns ticks: a time.Duration overflows past 292 years (the Windows epoch origin).
-		step := int64(size) * int64(unit/100)
+		// A bin is at least one tick and at most 10,000 years' worth (size is an integer below 2^53,
+		// so the product is exact enough to compare).
+		ticks := size * float64(unit/100)
+		if ticks < 1 || ticks > 10000*366*24*3600*1e7 {
+			return Undefined
+		}
+		step := int64(ticks)
 		d := (t.Unix()-origin.Unix())*1e7 + int64(t.Nanosecond()-origin.Nanosecond())/100
 		bins := d / step
 		if d < 0 && d%step != 0 {

@@ -167,13 +167,13 @@ func init() {
 			for i := range u {
 				d += u[i] * v[i]
 			}
-			return d
+			return finite(d)
 		case "euclidean":
 			var d float64
 			for i := range u {
 				d += (u[i] - v[i]) * (u[i] - v[i])
 			}
-			return math.Sqrt(d)
+			return finite(math.Sqrt(d))
 		}
 		var dot, nu, nv float64
 		for i := range u {
@@ -184,7 +184,7 @@ func init() {
 		if nu == 0 || nv == 0 {
 			return Undefined
 		}
-		return dot / math.Sqrt(nu*nv)
+		return finite(dot / math.Sqrt(nu*nv))
 	})
 }
 
