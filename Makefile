@@ -6,7 +6,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 GOFMT   ?= $(shell $(GO) env GOROOT)/bin/gofmt
 
-.PHONY: build test validate plan lint fmt fuzz bench nightly schema clean
+.PHONY: build test validate plan lint fmt fuzz mutate bench nightly schema clean
 
 build:            ## build bin/validate
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/validate ./cmd/validate
@@ -50,6 +50,9 @@ fuzz:             ## a short fuzzing pass: design parser, query language, item d
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime 60s -fuzzminimizetime 5s ./internal/engine/jsondoc
 	$(GO) test -run '^$$' -fuzz FuzzServe -fuzztime 60s -fuzzminimizetime 5s ./internal/engine
 	$(GO) test -count=1 -run TestPipelineMatchesSinglePartition ./internal/probe/fanout -fanout.cases 250000 -fanout.seed 7
+
+mutate:           ## the cost model's mutation check: each rate-card coefficient ×0.7 and ×1.3, and what notices it (docs/fidelity.md)
+	$(GO) test -count=1 -run 'TestMutation|TestFidelity' -v ./internal/cost
 
 bench:            ## engine, query, seeding and start-up benchmarks (figures in docs/performance.md)
 	$(GO) test -run '^$$' -bench . -skip 'OrderByGrowth|OrderByHTTPS' -benchmem ./internal/engine/...
