@@ -58,6 +58,7 @@ var roles = map[string]string{
 	"internal/design/schemagen":  "helper",
 	"internal/target/targettest": "helper",
 	"internal/target/procwalk":   "helper",
+	"internal/testenv":           "helper",
 }
 
 type pkg struct {
