@@ -59,6 +59,7 @@ var roles = map[string]string{
 	"internal/target/targettest": "helper",
 	"internal/target/procwalk":   "helper",
 	"internal/testenv":           "helper",
+	"scripts/skipcheck":          "helper",
 }
 
 type pkg struct {
