@@ -150,6 +150,10 @@ func verdict(w io.Writer, res result, allowed []string) int {
 	if res.failed {
 		code = 1
 	}
+	if res.tests == 0 {
+		fmt.Fprintln(w, "skipcheck: no test results: go test did not run (its own error is above)")
+		code = 1
+	}
 	if len(unexpected) > 0 {
 		fmt.Fprintf(w, "skipcheck: %d skip(s) not in the allowed list; make the test run here or, with a reason, add it:\n", len(unexpected))
 		for _, s := range unexpected {
