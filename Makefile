@@ -6,19 +6,31 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 GOFMT   ?= $(shell $(GO) env GOROOT)/bin/gofmt
 
-.PHONY: build test validate plan lint fmt fuzz bench nightly schema clean
+.PHONY: build test validate plan lint fmt fuzz mutate bench nightly schema clean
 
 build:            ## build bin/validate
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/validate ./cmd/validate
 
-test:             ## gofmt check, vet, every test, and the race detector on the concurrent packages (the CI command)
+test:             ## gofmt check, vet, every test, the race detector on the concurrent packages; under CI=true also skip accounting and a short run of every fuzz target (the CI command)
 	@test -z "$$($(GOFMT) -l $$(git ls-files '*.go'))" || (echo "gofmt needed:"; $(GOFMT) -l $$(git ls-files '*.go'); exit 1)
 	$(GO) vet ./...
-	$(GO) test -count=1 -timeout 30m ./...
+	$(call gotest,-count=1 -timeout 30m ./...)
 	@# The concurrent packages again under the race detector (it needs cgo; skipped without a C compiler).
 	@if [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null; then \
-		$(GO) test -race -count=1 -timeout 30m $(RACE_PKGS); \
+		$(call gotest,-race -count=1 -timeout 30m $(RACE_PKGS)); \
 	else echo "race detector skipped: no cgo"; fi
+	@if [ "$$CI" = true ]; then FUZZTIME=$(FUZZTIME_CI) GO=$(GO) ./scripts/fuzz.sh; fi
+
+# gotest runs go test with the given arguments. Under CI (CI=true) its events go through
+# scripts/skipcheck, which prints what go test would and fails on a test that failed or a skip
+# .ci/allowed-skips does not list.
+gotest = if [ "$$CI" = true ]; then \
+		$(GO) test -json $(1) | $(GO) run ./scripts/skipcheck -allowed .ci/allowed-skips; \
+	else $(GO) test $(1); fi
+
+# How long `make fuzz` runs each fuzz target, and how long `make test` does under CI.
+FUZZTIME    ?= 60s
+FUZZTIME_CI ?= 5s
 
 RACE_PKGS := ./internal/engine/... ./internal/pipeline ./internal/seed ./internal/probe ./internal/report
 
@@ -44,13 +56,12 @@ lint:             ## gofmt, go vet, staticcheck when installed, and the example 
 fmt:
 	$(GOFMT) -w $$(git ls-files '*.go')
 
-fuzz:             ## a short fuzzing pass: design parser, query language, builtin arguments, item decoding, the gateway, the cross-partition pipeline
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s -fuzzminimizetime 5s ./internal/design
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s -fuzzminimizetime 5s ./internal/engine/sql
-	$(GO) test -run '^$$' -fuzz FuzzBuiltinArgs -fuzztime 60s -fuzzminimizetime 5s ./internal/engine/sql
-	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime 60s -fuzzminimizetime 5s ./internal/engine/jsondoc
-	$(GO) test -run '^$$' -fuzz FuzzServe -fuzztime 60s -fuzzminimizetime 5s ./internal/engine
+fuzz:             ## every fuzz target of the module (found by go test -list) for FUZZTIME each from its committed corpus, then the cross-partition pipeline's property test
+	FUZZTIME=$(FUZZTIME) GO=$(GO) ./scripts/fuzz.sh
 	$(GO) test -count=1 -run TestPipelineMatchesSinglePartition ./internal/probe/fanout -fanout.cases 250000 -fanout.seed 7
+
+mutate:           ## the cost model's mutation check: each rate-card coefficient ×0.7 and ×1.3, and what notices it (docs/fidelity.md)
+	$(GO) test -count=1 -run 'TestMutation|TestFidelity' -v ./internal/cost
 
 bench:            ## engine, query, seeding and start-up benchmarks (figures in docs/performance.md)
 	$(GO) test -run '^$$' -bench . -skip 'OrderByGrowth|OrderByHTTPS' -benchmem ./internal/engine/...

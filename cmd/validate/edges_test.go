@@ -10,6 +10,7 @@ import (
 
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/pipeline"
+	"github.com/cosmosdv/validate/internal/testenv"
 )
 
 // A design name cannot take its baseline file outside the baseline directory.
@@ -27,7 +28,7 @@ func TestEdges_BaselineFileStaysInItsDirectory(t *testing.T) {
 // with exit 2 instead of being read until memory runs out.
 func TestEdges_BoundedReads(t *testing.T) {
 	if _, err := os.Stat("/dev/zero"); err != nil {
-		t.Skip("no /dev/zero")
+		testenv.Need(t, "no /dev/zero")
 	}
 	good := repo("baselines", "embedded", "ecommerce.baseline.json")
 	for _, args := range [][]string{

@@ -4,6 +4,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/cosmosdv/validate/internal/testenv"
 )
 
 // TestMakefile_ValidateTargets: `make validate` runs on the default target, the emulator or a dev
@@ -11,7 +13,7 @@ import (
 // what the command then does is tested with the CLI itself.
 func TestMakefile_ValidateTargets(t *testing.T) {
 	if _, err := exec.LookPath("make"); err != nil {
-		t.Skip("make not installed")
+		testenv.Need(t, "make not installed")
 	}
 	tests := []struct {
 		vars      []string

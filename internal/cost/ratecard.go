@@ -36,6 +36,9 @@ type Coefficient struct {
 	Source string `json:"source"`
 	// Note says how a derived figure was derived, or why an assumed one was chosen.
 	Note string `json:"note,omitempty"`
+	// Unvalidated, when set, says that no published figure independent of the one the value came
+	// from checks it, and why (docs/fidelity.md, mutation check). Reports list these coefficients.
+	Unvalidated string `json:"unvalidated,omitempty"`
 }
 
 // SizePoint is one published (size, charge) pair.
@@ -50,6 +53,8 @@ type SizeTable struct {
 	Points []SizePoint `json:"points"`
 	Source string      `json:"source"`
 	Note   string      `json:"note,omitempty"`
+	// Unvalidated is as for Coefficient.
+	Unvalidated string `json:"unvalidated,omitempty"`
 }
 
 // At returns the interpolated charge at kb kilobytes.
@@ -147,6 +152,27 @@ func (c *RateCard) Coefficients() []Coefficient {
 	}
 }
 
+// Unvalidated names the card's coefficients and size tables that no published figure independent of
+// their own source checks (their Unvalidated note says why; docs/fidelity.md's mutation check finds
+// them). Reports list them beside the card's version.
+func (c *RateCard) Unvalidated() []string {
+	var out []string
+	for _, t := range []struct {
+		name string
+		tb   SizeTable
+	}{{"point read by size", c.ReadBySize}, {"write by size", c.WriteBySize}} {
+		if t.tb.Unvalidated != "" {
+			out = append(out, t.name)
+		}
+	}
+	for _, k := range c.Coefficients() {
+		if k.Unvalidated != "" {
+			out = append(out, k.Name)
+		}
+	}
+	return out
+}
+
 // Query terms. Three sets of published figures give the per-document and per-KB terms; solved
 // together (the derivation is in docs/cost-model.md and TestQuery_Derivation re-does it):
 //
@@ -203,17 +229,22 @@ var Current = &RateCard{
 		},
 	},
 	IndexTerm: Coefficient{Name: "index term written or removed", Value: 0.2, Unit: "RU/term",
-		Source: SrcRUConsumption},
+		Source:      SrcRUConsumption,
+		Unvalidated: "read off the worked formulas it is used in; the one other published write with terms (a 1 KB insert with indexing off, 5.5 RU) has 2, too few to tell 0.2 from 0.14 or 0.26"},
 	PatchBase: Coefficient{Name: "patch base", Value: 0.4, Unit: "RU/patch operation",
-		Source: SrcRUConsumption, Note: "worked example: 0.4 × 2 for two modified properties"},
+		Source: SrcRUConsumption, Note: "worked example: 0.4 × 2 for two modified properties",
+		Unvalidated: "read off the only published patch charge"},
 	StrongRead: Coefficient{Name: "Strong/BoundedStaleness read factor", Value: 2, Unit: "×",
-		Source: SrcOptimizeRW, Note: "point reads and queries; writes unchanged"},
+		Source: SrcOptimizeRW, Note: "point reads and queries; writes unchanged",
+		Unvalidated: "stated (\"2×\"); no published charge of a Strong read to check it against"},
 	ExtraRegion: Coefficient{Name: "write charge per extra region", Value: 0, Unit: "× per region",
 		Source: SrcAssumed, Note: "the service says writes cost more with more regions but publishes no " +
-			"coefficient; the model leaves the charge unchanged and bills throughput per region instead"},
+			"coefficient; the model leaves the charge unchanged and bills throughput per region instead",
+		Unvalidated: "assumed 0: no coefficient is published, so no figure can check it"},
 	SystemTerms: Coefficient{Name: "always-indexed system terms (id, _ts)", Value: 2, Unit: "terms",
 		Source: SrcIndexPolicy, Note: "id and _ts are indexed whenever the mode is consistent; the " +
-			"engine counts them in IndexedTerms"},
+			"engine counts them in IndexedTerms",
+		Unvalidated: "not a charge: a count of always-indexed terms the engine adds to IndexedTerms; the charge functions do not read it"},
 
 	QueryMin: Coefficient{Name: "query minimum (one partition, no index seek, 1 KB result)", Value: 2.3,
 		Unit: "RU", Source: SrcDevblogsPoint},
@@ -222,39 +253,50 @@ var Current = &RateCard{
 		Note: "\"a minimum of about 2.5 RUs each time you check a physical partition's index\": the " +
 			"request's minimum (queryMin, 2.3 RU) plus the index check (the 0.2 RU difference); " +
 			"partitioning-overview.md says 2-3 RU per partition. A partition reached without an index " +
-			"check (a scan) pays the minimum alone; one where the index finds entries also pays queryIndexSeek"},
+			"check (a scan) pays the minimum alone; one where the index finds entries also pays queryIndexSeek",
+		Unvalidated: "partly: partitioning-overview.md's 2-3 RU per partition notices it raised 30%, not lowered (the 0.2 RU index check then vanishes under the 2.3 RU minimum)"},
 	QueryIndexSeek: Coefficient{Name: "first index seek that finds entries, per partition", Value: 0.3, Unit: "RU",
 		Source: SrcCourselabs, Note: "indexed one-document lookup 2.82 RU − 2.5 RU per partition checked " +
 			"(queryPartition) − one 60 B document; troubleshoot-query-performance.md's indexed filter " +
-			"(2.98 RU) models at 2.89"},
+			"(2.98 RU) models at 2.89",
+		Unvalidated: "read off courselabs' indexed lookup; the published indexed filters (2.98 and 3.19 RU) stay inside ±25% when it moves ±30% (0.09 RU)"},
 	QueryLookup: Coefficient{Name: "each further index seek", Value: 0.1, Unit: "RU",
 		Source: SrcAssumed, Note: "no published figure; a B-tree descent, small against the first " +
-			"seek, which also opens the query's index scan"},
+			"seek, which also opens the query's index scan",
+		Unvalidated: "assumed; no published figure isolates further index seeks"},
 	QueryEntry: Coefficient{Name: "index entry read (lookup posting, range scan, composite slice, ORDER BY walk)",
 		Value: 0.000239, Unit: "RU/entry", Source: SrcAssumed,
 		Note: "first principles: index pages come from the same store as documents, so an entry is " +
 			"charged at the per-KB load rate (0.007648 RU/KB) for an assumed 32 bytes (term prefix " +
-			"and document id); no document publishes entry counts"},
+			"and document id); no document publishes entry counts",
+		Unvalidated: "assumed; no published figure gives index entry counts"},
 	QueryKBLoaded: Coefficient{Name: "document bytes loaded", Value: 0.007648,
 		Unit: "RU/KB", Source: SrcTroubleshootQ, Note: "UPPER() scan after the per-document terms of " +
-			SrcCourselabs},
+			SrcCourselabs,
+		Unvalidated: "partly: the excluded-path example notices it lowered 30%, not raised"},
 	QueryDocLoaded: Coefficient{Name: "document loaded from the store", Value: 0.004712,
-		Unit: "RU/doc", Source: SrcCourselabs, Note: "SELECT * over 1,000 documents, 7.46 RU"},
+		Unit: "RU/doc", Source: SrcCourselabs, Note: "SELECT * over 1,000 documents, 7.46 RU",
+		Unvalidated: "partly: the projection example notices it lowered 30%, not raised"},
 	QueryDocEval: Coefficient{Name: "document evaluated by a filter the index does not serve",
 		Value: 0.01113, Unit: "RU/doc", Source: SrcCourselabs,
-		Note: "filter on an unindexed path over 1,000 documents (18.59 RU) − SELECT * (7.46 RU)"},
+		Note:        "filter on an unindexed path over 1,000 documents (18.59 RU) − SELECT * (7.46 RU)",
+		Unvalidated: "read off courselabs' unindexed filter; the excluded-path example that could check it has assumed counts and moves less than 25% when it moves 30%"},
 	QueryKBOutput: Coefficient{Name: "result bytes beyond the first KB", Value: 0.0058, Unit: "RU/KB",
 		Source: SrcCourselabs, Note: "one ~59 KB document by an indexed equality, 3.59 RU; a " +
-			"projection costs what SELECT * does (8.22 vs 7.46 RU) because the work is loading"},
+			"projection costs what SELECT * does (8.22 vs 7.46 RU) because the work is loading",
+		Unvalidated: "read off courselabs' one 59 KB document; no other published query returns enough bytes to check it"},
 	QueryFunction: Coefficient{Name: "non-index system function call", Value: 0.001269, Unit: "RU/call",
-		Source: SrcTroubleshootQ, Note: "UPPER() scan, function share of the time split"},
+		Source: SrcTroubleshootQ, Note: "UPPER() scan, function share of the time split",
+		Unvalidated: "read off the UPPER() scan's time split, the only published query that calls a function on every document"},
 	QueryJoinRow: Coefficient{Name: "row iterated beyond the first per document (JOIN, FROM x IN array)",
 		Value: 0.00169, Unit: "RU/row", Source: SrcCourselabs,
 		Note: "FROM p IN c.items over 1,000 elements (4.94 RU) − the same document returned whole " +
-			"(3.59 RU, of which 0.34 RU output), over 999 further rows"},
+			"(3.59 RU, of which 0.34 RU output), over 999 further rows",
+		Unvalidated: "partly: the three-JOIN example notices it raised 30%, not lowered"},
 	QuerySortDoc: Coefficient{Name: "document sorted in memory (no composite index)", Value: 0.025,
 		Unit: "RU/doc", Source: SrcAssumed, Note: "calibrated on the ORDER BY pair of " +
-			SrcTroubleshootQ + " assuming 400 matching documents, 100 returned (counts not published)"},
+			SrcTroubleshootQ + " assuming 400 matching documents, 100 returned (counts not published)",
+		Unvalidated: "calibrated on the ORDER BY pair of troubleshoot-query-performance.md (counts assumed); no other published figure sorts in memory"},
 
 	PartitionMaxRU: Coefficient{Name: "physical partition throughput", Value: 10000, Unit: "RU/s",
 		Source: SrcPartitioning},

@@ -57,6 +57,8 @@ var roles = map[string]string{
 	"internal/design/schemagen":  "helper",
 	"internal/target/targettest": "helper",
 	"internal/target/procwalk":   "helper",
+	"internal/testenv":           "helper",
+	"scripts/skipcheck":          "helper",
 }
 
 type pkg struct {

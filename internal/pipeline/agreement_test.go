@@ -94,7 +94,10 @@ func TestExamples_PlanRunAndSeedsAgree(t *testing.T) {
 
 // eachExample runs f, in a subtest of its own, on every example design and its plan.
 func eachExample(t *testing.T, f func(t *testing.T, d *design.Design, pl *plan.Plan)) {
-	files, _ := filepath.Glob("../../designs/*.yaml")
+	files, err := filepath.Glob("../../designs/*.yaml")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no example designs in ../../designs (%v): the test would pass on nothing", err)
+	}
 	for _, file := range files {
 		t.Run(filepath.Base(file), func(t *testing.T) {
 			d, err := design.Load(file)

@@ -53,6 +53,9 @@ type RateCardRef struct {
 	Version  string `json:"version"`
 	Date     string `json:"date"`
 	Currency string `json:"currency"`
+	// Unvalidated names the card's coefficients no independent published figure checks
+	// (cost.RateCard.Unvalidated; docs/fidelity.md).
+	Unvalidated []string `json:"unvalidated,omitempty"`
 }
 
 // Account is the account-wide setting the plan priced.
@@ -210,7 +213,7 @@ func Build(d *design.Design, opts Options) (*Plan, error) {
 		SchemaVersion: SchemaVersion,
 		Design:        d.Name,
 		File:          d.File,
-		RateCard:      RateCardRef{Version: rc.Version, Date: rc.Date, Currency: rc.Currency},
+		RateCard:      RateCardRef{Version: rc.Version, Date: rc.Date, Currency: rc.Currency, Unvalidated: rc.Unvalidated()},
 		Account:       Account{Regions: acct.Regions, MultiRegionWrites: acct.MultiRegionWrites, Consistency: consistencyOf(d, nil)},
 		Warnings:      []Warning{},
 	}

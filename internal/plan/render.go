@@ -48,7 +48,11 @@ func (e *errWriter) printf(format string, a ...any) {
 func renderText(w io.Writer, p *Plan) error {
 	ew := &errWriter{w: w}
 	ew.printf("Plan for %s (static: no database was used)\n", p.Design)
-	ew.printf("Rate card %s, dated %s. Prices in %s.\n\n", p.RateCard.Version, p.RateCard.Date, p.RateCard.Currency)
+	ew.printf("Rate card %s, dated %s. Prices in %s.\n", p.RateCard.Version, p.RateCard.Date, p.RateCard.Currency)
+	if u := p.RateCard.Unvalidated; len(u) > 0 {
+		ew.printf("Unvalidated coefficients (no independent published figure checks them; docs/fidelity.md): %s.\n", strings.Join(u, "; "))
+	}
+	ew.printf("\n")
 
 	ew.printf("Access patterns (RU per execution; seeded = the estimator at the seeded volume, which a run's execution checks; production = the estimator at the design's production scale)\n")
 	tw := tabwriter.NewWriter(ew.w, 0, 4, 2, ' ', tabwriter.AlignRight)

@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
 	cerrdefs "github.com/containerd/errdefs"
 	"github.com/testcontainers/testcontainers-go"
@@ -281,6 +282,11 @@ func startEmulator(ctx context.Context, cfg Config, d *docker, allowPull bool) (
 		},
 		Close:       closer(func(context.Context) error { cl.Close(); return nil }, terminate),
 		containerID: ctr.GetContainerID(),
+		newClient: func(perRetry ...policy.Policy) (*azcosmos.Client, error) {
+			o := clientOptions(hc, died, endpoint)
+			o.PerRetryPolicies = append(o.PerRetryPolicies, perRetry...)
+			return azcosmos.NewClientWithKey(endpoint.String(), cred, o)
+		},
 	}, nil
 }
 

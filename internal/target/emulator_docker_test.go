@@ -29,12 +29,12 @@ import (
 // These tests start real containers from images built here (nothing is pulled). They skip with
 // the reason when Docker is not reachable, and every container they start is removed.
 
-const flakyTag = "cdv-flaky:test"
+// flakyTag is this test process's own tag (never shared with another run on the same engine).
+var flakyTag = targettest.Tag("cdv-flaky")
 
 var (
-	flakyOnce  sync.Once
-	flakyErr   error
-	flakyBuilt bool
+	flakyOnce sync.Once
+	flakyErr  error
 )
 
 // flakyImage builds testdata/flaky into a scratch image: it prints the vNext emulator's ready
@@ -58,7 +58,6 @@ func flakyImage(t *testing.T) string {
 		dockerfile := "FROM scratch\nCOPY flaky /flaky\nEXPOSE 8081\n" +
 			`ENTRYPOINT ["/flaky", "-listen-delay", "1s", "-unavailable", "3"]` + "\n"
 		flakyErr = targettest.BuildImage(ctx, flakyTag, map[string][]byte{"Dockerfile": []byte(dockerfile), "flaky": bin})
-		flakyBuilt = flakyErr == nil
 	})
 	if flakyErr != nil {
 		t.Fatalf("build %s: %v", flakyTag, flakyErr)
@@ -66,16 +65,8 @@ func flakyImage(t *testing.T) string {
 	return flakyTag
 }
 
-// TestMain removes the flaky image after all tests; cdv-serve:test is kept on purpose.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if flakyErr == nil && flakyBuilt {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		_ = targettest.RemoveImage(ctx, flakyTag)
-		cancel()
-	}
-	os.Exit(code)
-}
+// TestMain removes the images this process built (its own tags) after all tests.
+func TestMain(m *testing.M) { os.Exit(targettest.Main(m)) }
 
 // containerGone reports whether Docker no longer knows the container.
 func containerGone(t *testing.T, id string) bool {
@@ -265,7 +256,10 @@ func TestEmulator_ServeImageConformance(t *testing.T) {
 			if tgt.Info.ChargeSource != record.ChargeModel || !strings.HasPrefix(tgt.Info.Endpoint, proto+"://") {
 				t.Errorf("info = %+v", tgt.Info)
 			}
-			enginetest.Run(t, tgt.Client, enginetest.Options{Prefix: fmt.Sprintf("cdvtarget-%s", proto)})
+			// The emulator target signs with the well-known key; giving it to the suite runs the
+			// subtests that sign requests themselves (RIDLinks) instead of skipping them.
+			enginetest.Run(t, tgt.Client, enginetest.Options{Prefix: fmt.Sprintf("cdvtarget-%s", proto),
+				Key: engine.EmulatorKey, NewClient: tgt.newClient})
 		})
 	}
 }

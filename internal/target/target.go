@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
 
 	"github.com/cosmosdv/validate/internal/engine"
@@ -72,6 +73,9 @@ type Target struct {
 
 	// containerID is the emulator container this target started ("" otherwise).
 	containerID string
+	// newClient builds another client to the emulator this target started, over the same transport
+	// and with extra per-retry policies (the conformance suite signs requests itself); nil otherwise.
+	newClient func(perRetry ...policy.Policy) (*azcosmos.Client, error)
 }
 
 // Open connects to the backend cfg describes. Errors are wrapped so that IsInfrastructure and

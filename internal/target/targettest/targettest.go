@@ -1,15 +1,20 @@
 // Package targettest holds test helpers for code that needs a Docker image of this project: it
-// builds the `validate serve` image (docker/Dockerfile, FROM scratch, nothing pulled) and skips
-// tests cleanly where Docker is not reachable. End-to-end tests of the CLI use it like this:
+// builds the `validate serve` image (docker/Dockerfile, FROM scratch, nothing pulled) under a tag of
+// this test process's own, removes what it built when the process ends, and skips tests cleanly
+// where Docker is not reachable (fails them under CI=true). End-to-end tests of the CLI use it:
 //
-//	image := targettest.ServeImage(t)       // skips without Docker; builds cdv-serve:test once
+//	image := targettest.ServeImage(t)       // skips without Docker; builds the image once per process
 //	code := run([]string{"run", "--target", "emulator", "--emulator-image", image, "designs/x.yaml"})
+//
+// A package that builds images calls targettest.Main from its TestMain so they are removed.
 package targettest
 
 import (
 	"archive/tar"
 	"bytes"
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -23,19 +28,29 @@ import (
 
 	"github.com/moby/moby/api/types/build"
 	"github.com/moby/moby/client"
+
+	"github.com/cosmosdv/validate/internal/testenv"
 )
 
-// ServeTag is the tag of the image ServeImage builds. It is left in place after the tests (a
-// rebuild reuses its layers); nothing else is.
-const ServeTag = "cdv-serve:test"
+// runID names this test process's images: two packages (or two checkouts) testing at once on one
+// Docker engine never share, rebuild or remove each other's tags.
+var runID = func() string {
+	b := make([]byte, 4)
+	_, _ = rand.Read(b)
+	return fmt.Sprintf("%d-%s", os.Getpid(), hex.EncodeToString(b))
+}()
 
-// Bounds of the helpers.
+// Tag returns the per-process tag for an image named name ("cdv-serve" → "cdv-serve:test-<pid>-<rand>").
+func Tag(name string) string { return name + ":test-" + runID }
+
+// Bounds of the helpers. A Docker engine that answers its ping slowly is still an engine: the
+// ping may take a while before the tests decide there is none.
 const (
-	pingTimeout  = 2 * time.Second
+	pingTimeout  = 20 * time.Second
 	buildTimeout = 5 * time.Minute
 )
 
-// DockerReason returns "" when a Docker engine answers within two seconds, and otherwise why not.
+// DockerReason returns "" when a Docker engine answers, and otherwise why not.
 func DockerReason(ctx context.Context) string {
 	cli, err := client.New(client.FromEnv)
 	if err != nil {
@@ -50,24 +65,34 @@ func DockerReason(ctx context.Context) string {
 	return ""
 }
 
-// RequireDocker skips the test, saying why, when no Docker engine answers.
+var (
+	dockerOnce   sync.Once
+	dockerReason string
+)
+
+// RequireDocker skips the test, saying why, when no Docker engine answers; under CI=true it fails
+// the test instead (testenv.Need). The engine is asked once per test process.
 func RequireDocker(t testing.TB) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("skipped in -short mode: starts Docker containers")
 	}
-	if reason := DockerReason(context.Background()); reason != "" {
-		t.Skip("needs Docker: " + reason)
-	}
+	dockerOnce.Do(func() { dockerReason = DockerReason(context.Background()) })
+	testenv.Need(t, dockerReason)
 }
 
 var (
 	serveOnce sync.Once
+	serveTag  string
 	serveErr  error
+
+	builtMu sync.Mutex
+	built   []string
 )
 
-// ServeImage builds the `validate serve` image once per test process and returns its tag. It
-// skips when Docker is not reachable and fails the test when the build fails.
+// ServeImage builds the `validate serve` image once per test process under a tag of its own and
+// returns the tag. It skips (fails under CI) when Docker is not reachable and fails the test when
+// the build fails.
 func ServeImage(t testing.TB) string {
 	t.Helper()
 	RequireDocker(t)
@@ -79,12 +104,30 @@ func ServeImage(t testing.TB) string {
 			serveErr = err
 			return
 		}
-		serveErr = BuildServeImage(ctx, root, ServeTag)
+		serveTag = Tag("cdv-serve")
+		serveErr = BuildServeImage(ctx, root, serveTag)
 	})
 	if serveErr != nil {
-		t.Fatalf("build %s: %v", ServeTag, serveErr)
+		t.Fatalf("build %s: %v", serveTag, serveErr)
 	}
-	return ServeTag
+	return serveTag
+}
+
+// Main runs the tests and then removes every image this process built (by its own tag, never
+// forced: an image another tag or a running container still uses stays). Call it from TestMain.
+func Main(m *testing.M) int {
+	code := m.Run()
+	builtMu.Lock()
+	tags := built
+	builtMu.Unlock()
+	if len(tags) > 0 {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		for _, tag := range tags {
+			_ = RemoveImage(ctx, tag)
+		}
+	}
+	return code
 }
 
 // BuildServeImage compiles ./cmd/validate as a static binary (CGO_ENABLED=0) and builds
@@ -173,17 +216,21 @@ func BuildImage(ctx context.Context, tag string, files map[string][]byte) error 
 			_, _ = cli.ImageRemove(ctx, oldID, client.ImageRemoveOptions{PruneChildren: true})
 		}
 	}
+	builtMu.Lock()
+	built = append(built, tag)
+	builtMu.Unlock()
 	return nil
 }
 
-// RemoveImage removes an image this test process built (not ServeTag, which is kept).
+// RemoveImage removes a tag this test process built. It never forces: when another tag names the
+// same image only this tag goes, and an image a container still uses stays.
 func RemoveImage(ctx context.Context, tag string) error {
 	cli, err := client.New(client.FromEnv)
 	if err != nil {
 		return err
 	}
 	defer cli.Close()
-	_, err = cli.ImageRemove(ctx, tag, client.ImageRemoveOptions{Force: true, PruneChildren: true})
+	_, err = cli.ImageRemove(ctx, tag, client.ImageRemoveOptions{PruneChildren: true})
 	return err
 }
 
