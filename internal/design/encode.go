@@ -56,6 +56,26 @@ func Clone(d *Design) (*Design, error) {
 	return c, nil
 }
 
+// MarshalPart writes one part of a design under its key (indexing: …), as Marshal writes it: the
+// YAML to paste into a design file.
+func MarshalPart(key string, v any) ([]byte, error) {
+	n, err := encodeValue(reflect.ValueOf(v))
+	if err != nil {
+		return nil, err
+	}
+	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{scalar(key), n}}
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(m); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
 func encodeValue(v reflect.Value) (*yaml.Node, error) {
 	if v.Type() == fieldsType {
 		m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
