@@ -358,3 +358,25 @@ func (s *search) dearer(p *plan.Plan) []string {
 	}
 	return out
 }
+
+// estimates sets the estimate of each pattern of a variant that advise made or redid to the
+// variant's own plan figure, so that the written variant states what it is expected to cost.
+func estimates(v *design.Design, p *plan.Plan, ids map[string]bool) {
+	for i := range v.AccessPatterns {
+		ap := &v.AccessPatterns[i]
+		if !ids[ap.ID] {
+			continue
+		}
+		if pp := patternPlan(p, ap.ID); pp != nil {
+			ap.Estimate.RU = math.Max(round2(Charge(*pp)), 0.01)
+		}
+	}
+}
+
+func vdPatterns(v *design.Design) []string {
+	var out []string
+	for _, ap := range v.AccessPatterns {
+		out = append(out, ap.ID)
+	}
+	return out
+}

@@ -156,6 +156,7 @@ func (s *search) parentRelation(ci int, child *design.DocType, docs map[string]p
 	} else if p, vd, err := s.price("embed "+child.Type+" in "+pt, v); err != nil {
 		emb.Note = err.Error()
 	} else if p != nil {
+		estimates(vd, p, touches)
 		emb = s.relationOption(emb.Name, p, touches, false)
 		emb.Note = "each child write replaces the parent with its children inside"
 		if !r.Bounded {
@@ -326,6 +327,21 @@ func (s *search) embedded(ci int, child *design.DocType, touches map[string]bool
 	parent.Fields = append(slices.Clone(parent.Fields), design.NamedField{Name: embedField(child), Field: design.Field{
 		Array: &design.ArraySpec{Min: child.Parent.Per.Min, Max: child.Parent.Per.Max}, Of: &design.Field{Object: obj}}})
 	parent.AppFields = append(slices.Clone(parent.AppFields), child.AppFields...)
+	// Index paths of the children's own fields now sit under the array.
+	if c.Indexing != nil {
+		ix := *c.Indexing
+		ix.Included = slices.Clone(ix.Included)
+		for i, ip := range ix.Included {
+			seg := strings.Split(strings.TrimPrefix(ip, "/"), "/")
+			if _, inParent := parent.Fields.Lookup(seg[0]); inParent || len(seg) < 2 {
+				continue
+			}
+			if _, inChild := child.Fields.Lookup(seg[0]); inChild {
+				ix.Included[i] = "/" + embedField(child) + "/[]/" + strings.Join(seg, "/")
+			}
+		}
+		c.Indexing = &ix
+	}
 	c.Documents[pi] = parent
 	c.Documents = slices.Delete(c.Documents, ki, ki+1)
 	v.Containers[ci] = c

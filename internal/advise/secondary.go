@@ -101,6 +101,13 @@ func (s *search) secondary() {
 			if p == nil {
 				continue
 			}
+			moved := map[string]bool{ap.ID: true}
+			for _, vp := range vdPatterns(vd) {
+				if strings.HasPrefix(vp, copyPrefix) {
+					moved[vp] = true
+				}
+			}
+			estimates(vd, p, moved)
 			o.Priced = true
 			t := totalsOf(p)
 			o.RUs, o.Monthly, o.Change = t.RUs, t.MonthlyUSD, diff(s.baseT, t)
