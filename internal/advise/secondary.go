@@ -125,24 +125,28 @@ func (s *search) secondary() {
 			key := fmt.Sprintf("%s-%s", map[bool]string{false: "secondary", true: "gsi"}[gsi], ap.ID)
 			s.variants[key] = priced{p, vd}
 		}
-		// The answer: the cheaper copy when it saves; a GSI is recommended only in words (preview).
+		// The answer: a secondary container when it saves; a global secondary index is named, never
+		// recommended as a variant, while it is in preview.
 		sc.Answer = fmt.Sprintf("keep %s across partitions: a copy keyed by /%s costs more to keep than the fan-out it removes", ap.ID, field)
-		for _, o := range sc.Options {
-			if !o.Priced || !s.saves(o.Change) {
-				continue
-			}
-			if o.Preview {
-				sc.Answer += fmt.Sprintf("; a global secondary index (preview, %s) would save %.1f RU/s", GSIDocs, -o.Change.RUs)
-				if !strings.HasPrefix(sc.Answer, "keep") {
-					continue
+		var own, gsi *SecondaryOption
+		for k := range sc.Options {
+			o := &sc.Options[k]
+			if o.Priced && s.saves(o.Change) {
+				if o.Preview {
+					gsi = o
+				} else {
+					own = o
 				}
-				sc.Answer = fmt.Sprintf("a global secondary index keyed by /%s saves %.1f RU/s (%+.2f $/month) but is in preview (%s): not for production yet", field, -o.Change.RUs, o.Change.MonthlyUSD, GSIDocs)
-				continue
 			}
-			sc.Answer = fmt.Sprintf("keep a secondary container keyed by /%s for %s: %.1f RU/s fewer (%+.2f $/month), the copy kept from the change feed", field, ap.ID, -o.Change.RUs, o.Change.MonthlyUSD)
+		}
+		if own != nil {
+			sc.Answer = fmt.Sprintf("keep a secondary container keyed by /%s for %s: %.1f RU/s fewer (%+.2f $/month), kept from the change feed", field, ap.ID, -own.Change.RUs, own.Change.MonthlyUSD)
 			if pv := s.variants["secondary-"+ap.ID]; pv.p != nil {
 				s.recommend("secondary-"+slug(ap.ID), fmt.Sprintf("a copy of %s keyed by /%s for %s, kept from the change feed", c.Name, field, ap.ID), pv.p, pv.d)
 			}
+		}
+		if gsi != nil {
+			sc.Answer += fmt.Sprintf("; a global secondary index would save %.1f RU/s (%+.2f $/month) without the change-feed reads, but the feature is in preview (%s): not for production yet", -gsi.Change.RUs, gsi.Change.MonthlyUSD, GSIDocs)
 		}
 		s.a.Secondary = append(s.a.Secondary, sc)
 	}
