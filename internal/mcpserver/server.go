@@ -1,5 +1,5 @@
 // Package mcpserver exposes validate to coding agents as a Model Context Protocol server (the official
-// Go SDK): tools import (markdown → design YAML), lint, plan, run (embedded engine only, bounded) and
+// Go SDK): tools import (markdown → design YAML), lint, plan, advise, run (embedded engine only, bounded) and
 // explain (one pattern's execution facts and advice). Inputs and outputs are the JSON types of the
 // reports; a failure is a tool error whose text is what the CLI prints for it. The server reads and
 // writes files only inside the root directory it is given.
