@@ -237,12 +237,19 @@ func (s *search) keepWhy(r Relation) string {
 	if len(r.UpdatedApart) > 0 {
 		why = append(why, "written apart ("+strings.Join(r.UpdatedApart, ", ")+")")
 	}
-	if len(why) == 0 {
-		why = append(why, "embedding does not lower the RU/s")
-	} else {
-		why = append(why, "and no option is cheaper")
+	priced := false
+	for _, o := range r.Options[1:] {
+		priced = priced || o.Priced
 	}
-	return strings.Join(why, ", ")
+	switch {
+	case !priced:
+		why = append(why, "the other options cannot be built from this design (see their notes)")
+	case len(why) == 0:
+		why = append(why, "no other option lowers the RU/s")
+	default:
+		why = append(why, "and no other option is cheaper")
+	}
+	return strings.Join(why, "; ")
 }
 
 // relationOption reads one option's figures from its plan: the RU/s of the patterns that touch the
