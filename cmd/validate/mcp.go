@@ -29,7 +29,7 @@ func (a *app) mcpCmd() *cobra.Command {
 	var maxDocs, maxSamples int
 	cmd := &cobra.Command{
 		Use:     "mcp",
-		Short:   "Serve import, lint, plan, run and explain to coding agents (Model Context Protocol over stdio)",
+		Short:   "Serve import, lint, plan, advise, run and explain to coding agents (Model Context Protocol over stdio)",
 		Long:    mcpLong,
 		Example: "  validate mcp --root ~/src/shop",
 		Args:    noArgs,

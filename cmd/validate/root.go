@@ -91,6 +91,7 @@ func (a *app) rootCmd() *cobra.Command {
 		a.runCmd(),
 		a.lintCmd(),
 		a.planCmd(),
+		a.adviseCmd(),
 		a.serveCmd(),
 		a.compareCmd(),
 		a.configCmd(),

@@ -48,7 +48,7 @@ var settings = []setting{
 	{key: "write-into-existing", def: false, usage: "with --reuse-database, seed into containers that already exist: the run's documents stay in them after teardown, and a generated id can overwrite one of theirs", cmds: []string{"run"}},
 	{key: "run-id", def: "", usage: "suffix of the run-scoped database name on accounts (default: random)", cmds: []string{"run"}},
 	// Pipeline.
-	{key: "seed", def: int64(1), usage: "generator seed: the same seed gives byte-identical documents (plan: the document counts of that seed)", cmds: []string{"run", "plan"}},
+	{key: "seed", def: int64(1), usage: "generator seed: the same seed gives byte-identical documents (plan, advise: the document counts of that seed)", cmds: []string{"run", "plan", "advise"}},
 	{key: "samples", def: 20, usage: "least executions of each access pattern; more follow, up to 10×, until the median is known to ±5%", cmds: []string{"run"}},
 	{key: "keep", def: false, usage: "keep the database and containers after the run", cmds: []string{"run"}},
 	{key: "concurrency", def: 16, usage: "concurrent requests while seeding", cmds: []string{"run"}},
@@ -59,13 +59,15 @@ var settings = []setting{
 	{key: "tolerance-query", def: 50.0, usage: "tolerance of queries, percent of the estimate", cmds: []string{"run"}},
 	{key: "tolerance-ru", def: 1.0, usage: "smallest tolerance in RU, whatever the percentage", cmds: []string{"run"}},
 	// Reports.
-	{key: "format", def: []string{"text"}, usage: "report formats: text, md, json, junit, html (comma separated)", cmds: []string{"run", "plan", "compare", "lint"},
+	{key: "format", def: []string{"text"}, usage: "report formats: text, md, json, junit, html (comma separated)", cmds: []string{"run", "plan", "compare", "lint", "advise"},
 		cmdUsage: map[string]string{
+			"advise":  "output formats: text, md, json (comma separated; json without --out is JSON Lines, the others then go to standard error)",
 			"lint":    "output format: text, or json (JSON Lines: one document per design file)",
 			"plan":    "report formats: text, json (comma separated)",
 			"compare": "output formats: text, md, json (comma separated; beside json the others go to standard error)",
 		}},
-	{key: "out", def: "", usage: "directory for report files, one per design and format (default: none; the report goes to standard output)", cmds: []string{"run", "plan"}},
+	{key: "out", def: "", usage: "directory for report files, one per design and format (default: none; the report goes to standard output)", cmds: []string{"run", "plan", "advise"}},
+	{key: "write-variants", def: "", usage: "directory to write each recommended variant to as a design file (<design>.<variant>.yaml) that validate run and compare can check", cmds: []string{"advise"}},
 	{key: "progress", def: "auto", usage: "progress display: auto, bar, lines or none", cmds: []string{"run"}},
 	// Baselines.
 	{key: "baseline", def: "", usage: "baseline to compare the run with: a file, or a directory of <design>.baseline.json files", cmds: []string{"run"}},

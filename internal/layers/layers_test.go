@@ -46,6 +46,8 @@ var roles = map[string]string{
 	// tools beside the pipeline: static analysis of a design.
 	"internal/plan": "tool",
 	"internal/lint": "tool",
+	// advise searches variant designs priced by plan (validate advise).
+	"internal/advise": "tool",
 	// import drafts a design from markdown; it reads only the design format.
 	"internal/importer": "tool",
 	// drivers: pipeline runs the stages, cmd/validate maps flags to it.

@@ -1,5 +1,5 @@
 // Package mcpserver exposes validate to coding agents as a Model Context Protocol server (the official
-// Go SDK): tools import (markdown → design YAML), lint, plan, run (embedded engine only, bounded) and
+// Go SDK): tools import (markdown → design YAML), lint, plan, advise, run (embedded engine only, bounded) and
 // explain (one pattern's execution facts and advice). Inputs and outputs are the JSON types of the
 // reports; a failure is a tool error whose text is what the CLI prints for it. The server reads and
 // writes files only inside the root directory it is given.
@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/cosmosdv/validate/internal/advise"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,6 +84,11 @@ func New(o Options) (*mcp.Server, error) {
 	mcp.AddTool(srv, &mcp.Tool{Name: "plan", Annotations: ro, Description: "Static charges, RU/s, partitions, hot partitions and " +
 		"monthly cost of a design from the cost model alone (no database); each query's charge at the seeded scale and projected to " +
 		"the design's production scale (documents[].production, scale.storageGB), with the arithmetic."}, s.planTool)
+	mcp.AddTool(srv, &mcp.Tool{Name: "advise", Annotations: ro, Description: "Propose a better design with its numbers, as " +
+		"'validate advise' does (the same JSON): the index what-if weighted by traffic with a policy to paste, ranked partition-key " +
+		"alternatives (busiest logical partition against 10,000 RU/s and 20 GB), embed or reference for each relationship with " +
+		"the modeling rules of thumb, and a secondary container or global secondary index (preview) for cross-partition queries. " +
+		"Every figure is plan's at the design's production scale; no database."}, s.adviseTool)
 	mcp.AddTool(srv, &mcp.Tool{Name: "run", Annotations: ro, Description: "Provision the design on the embedded Cosmos DB engine, seed " +
 		"synthetic documents, run every access pattern through the Go SDK and return the report: per pattern the estimate, " +
 		"the modeled charge, each query's charge projected to the design's production scale (projection) and a verdict, which " +
@@ -330,6 +336,18 @@ func (s *server) planTool(ctx context.Context, _ *mcp.CallToolRequest, in PlanIn
 		return nil, nil, fmt.Errorf("%s: %v", d.File, err)
 	}
 	return nil, p, nil
+}
+
+func (s *server) adviseTool(ctx context.Context, _ *mcp.CallToolRequest, in PlanInput) (*mcp.CallToolResult, *advise.Advice, error) {
+	d, err := s.load(in.DesignInput)
+	if err != nil {
+		return nil, nil, err
+	}
+	a, err := advise.Advise(d, advise.Options{Seed: in.Seed})
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", d.File, err)
+	}
+	return nil, a, nil
 }
 
 // RunInput bounds a run.

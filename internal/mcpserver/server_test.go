@@ -90,7 +90,7 @@ func TestToolsListAndRun(t *testing.T) {
 		}
 	}
 	slices.Sort(names)
-	if want := []string{"explain", "import", "lint", "plan", "run"}; !slices.Equal(names, want) {
+	if want := []string{"advise", "explain", "import", "lint", "plan", "run"}; !slices.Equal(names, want) {
 		t.Fatalf("tools = %v, want %v", names, want)
 	}
 

@@ -1,0 +1,47 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestAdvise_CLI: advise exits 0 with advice, 2 on a design it cannot read; json is one document
+// per design; --write-variants writes files that lint and plan accept.
+func TestAdvise_CLI(t *testing.T) {
+	code, out, errb := runCLI(t, "advise", repo("designs", "ecommerce.yaml"))
+	if code != 0 || !strings.Contains(out, "Recommended") || !strings.Contains(out, "Partition key alternatives") {
+		t.Fatalf("advise: exit %d\n%s\n%s", code, out, errb)
+	}
+	code, out, errb = runCLI(t, "advise", "--format", "json", repo("designs", "ecommerce.yaml"), repo("designs", "support.yaml"))
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(lines) != 2 {
+		t.Fatalf("json: exit %d, %d lines\n%s", code, len(lines), errb)
+	}
+	for _, l := range lines {
+		var a map[string]any
+		if err := json.Unmarshal([]byte(l), &a); err != nil || a["schemaVersion"] != float64(1) {
+			t.Fatalf("json line: %v %v", err, a["schemaVersion"])
+		}
+	}
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	if err := os.WriteFile(bad, []byte("version: 1\nname: x\ncontainers: []\naccessPatterns: []\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errb = runCLI(t, "advise", bad); code != 2 {
+		t.Fatalf("a bad design: exit %d, want 2\n%s", code, errb)
+	}
+	dir := t.TempDir()
+	code, _, errb = runCLI(t, "advise", "--write-variants", dir, repo("designs", "ecommerce.yaml"))
+	files, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	if code != 0 || len(files) == 0 || !strings.Contains(errb, "wrote variant") {
+		t.Fatalf("--write-variants: exit %d, %d files\n%s", code, len(files), errb)
+	}
+	for _, f := range files {
+		if code, out, errb := runCLI(t, "lint", f); code != 0 {
+			t.Errorf("lint %s: exit %d\n%s%s", f, code, out, errb)
+		}
+	}
+}

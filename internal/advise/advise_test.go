@@ -1,0 +1,170 @@
+package advise
+
+import (
+	"bytes"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/lint"
+	"github.com/cosmosdv/validate/internal/plan"
+)
+
+func load(t *testing.T, path string) *design.Design {
+	t.Helper()
+	d, err := design.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// TestAdvise_LowCardinalityKey: orders keyed by their status (four values) put 108 GB in one
+// logical partition; advise ranks the key the queries pin, the customer, first, says the design's
+// key does not fit, and recommends the change.
+func TestAdvise_LowCardinalityKey(t *testing.T) {
+	a, err := Advise(load(t, "testdata/orders-by-status.yaml"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Keys) != 1 {
+		t.Fatalf("keys of %d containers", len(a.Keys))
+	}
+	ka := a.Keys[0]
+	first := ka.Candidates[0]
+	if !slices.Equal(first.Key, []string{"/customerId"}) || !first.Fits || first.SingleShare != 1 {
+		t.Fatalf("first candidate %+v, want /customerId fitting with all traffic on one partition", first)
+	}
+	var own *KeyCandidate
+	for i := range ka.Candidates {
+		if ka.Candidates[i].Kind == "design" {
+			own = &ka.Candidates[i]
+		}
+	}
+	if own == nil || own.Fits || own.BusiestGB <= own.LimitGB || own.Rank == 1 {
+		t.Fatalf("the design's /status: %+v, want it ranked below, over the 20 GB limit", own)
+	}
+	if !slices.Equal(ka.Recommended, []string{"/customerId"}) || !slices.ContainsFunc(a.Recommended, func(v Variant) bool { return v.Name == "key-Orders" }) {
+		t.Fatalf("recommended key %v, variants %v", ka.Recommended, a.Recommended)
+	}
+	if first.MonthlyUSD >= own.MonthlyUSD || first.FanOutRUs != 0 || own.FanOutRUs <= 0 {
+		t.Errorf("numbers: /customerId $%.2f, fan-out %.1f RU/s; /status $%.2f, fan-out %.1f RU/s", first.MonthlyUSD, first.FanOutRUs, own.MonthlyUSD, own.FanOutRUs)
+	}
+}
+
+// TestAdvise_Examples: on every example advise stays within its cap, answers embed or reference
+// for every relationship with the rules of thumb, and every recommended variant is a design lint
+// accepts without a finding.
+func TestAdvise_Examples(t *testing.T) {
+	files, _ := filepath.Glob("../../designs/*.yaml")
+	if len(files) == 0 {
+		t.Fatal("no examples")
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			d := load(t, f)
+			a, err := Advise(d, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Candidates > DefaultMaxCandidates || a.Capped {
+				t.Errorf("%d candidates priced, capped %v (%v)", a.Candidates, a.Capped, a.Skipped)
+			}
+			want := 0
+			for _, c := range d.Containers {
+				for _, dt := range c.Documents {
+					if dt.Parent != nil {
+						want++
+					}
+					for _, nf := range dt.Fields {
+						if kindOf(&nf.Field) == objectArrayField {
+							want++
+						}
+					}
+				}
+			}
+			if len(a.Relations) != want {
+				t.Errorf("%d relationships answered, the design has %d", len(a.Relations), want)
+			}
+			for _, r := range a.Relations {
+				if r.Answer == "" || len(r.Rules) < 3 || len(r.Options) == 0 {
+					t.Errorf("%s → %s: answer %q, %d rules, %d options", r.Parent, r.Child, r.Answer, len(r.Rules), len(r.Options))
+				}
+			}
+			for _, v := range a.Recommended {
+				if fs := lint.Check(v.Design); len(fs) > 0 {
+					t.Errorf("variant %s: lint finds %v", v.Name, fs)
+				}
+				if v.Change.RUs >= 0 && v.Change.MonthlyUSD >= 0 {
+					t.Errorf("variant %s is recommended but saves nothing: %+v", v.Name, v.Change)
+				}
+			}
+			var b bytes.Buffer
+			for _, f := range []string{"text", "md", "json"} {
+				if err := Render(&b, a, f); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestAdvise_NothingToImprove: a design read only by id, with indexing off, has nothing advise
+// can improve, and the report says so plainly.
+func TestAdvise_NothingToImprove(t *testing.T) {
+	d, err := design.Parse([]byte(`version: 1
+name: claims
+containers:
+  - name: Claims
+    partitionKey: [/id]
+    indexing: {mode: none}
+    documents:
+      - type: claim
+        count: 100
+        fields:
+          email: {gen: email}
+accessPatterns:
+  - {id: AP1, name: Read a claim, container: Claims, op: read, sample: claim, rps: {avg: 10}, estimate: {ru: 1}}
+`), "claims.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Advise(d, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !a.Nothing || len(a.Recommended) != 0 {
+		t.Fatalf("nothing to improve: %v, recommended %+v", a.Nothing, a.Recommended)
+	}
+	var b bytes.Buffer
+	if err := Render(&b, a, "text"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "Nothing to improve") {
+		t.Errorf("the text does not say it:\n%s", b.String())
+	}
+}
+
+// TestAdvise_Capped: the search stops at MaxCandidates and says what it did not price.
+func TestAdvise_Capped(t *testing.T) {
+	a, err := Advise(load(t, "../../designs/ecommerce.yaml"), Options{MaxCandidates: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Candidates != 2 || !a.Capped || len(a.Skipped) == 0 {
+		t.Fatalf("candidates %d, capped %v, skipped %v", a.Candidates, a.Capped, a.Skipped)
+	}
+}
+
+// TestCharge: a pattern's charge is its production figure when plan judged it there, else the
+// model's.
+func TestCharge(t *testing.T) {
+	if got := Charge(plan.Pattern{ModelRU: 3, ProductionRU: 40, JudgedOn: "projected"}); got != 40 {
+		t.Errorf("projected: %v", got)
+	}
+	if got := Charge(plan.Pattern{ModelRU: 3, JudgedOn: "seeded"}); got != 3 {
+		t.Errorf("seeded: %v", got)
+	}
+}

@@ -1,0 +1,300 @@
+package advise
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/plan"
+)
+
+// KeyAdvice is the partition-key alternatives of one container, ranked best first.
+type KeyAdvice struct {
+	Container string `json:"container"`
+	// Design is the container's key as designed.
+	Design     []string       `json:"design"`
+	Candidates []KeyCandidate `json:"candidates"`
+	// Recommended is the key advise recommends instead of the design's (nil when the design's is
+	// best).
+	Recommended []string `json:"recommended,omitempty"`
+}
+
+// KeyCandidate is one partition key priced as a variant of the design.
+type KeyCandidate struct {
+	Rank int      `json:"rank"`
+	Key  []string `json:"key"`
+	// Kind is design (the container's own key), field, synthetic (a field built from others),
+	// suffix (a value spread over buckets) or hierarchical.
+	Kind string `json:"kind"`
+	// Build says how a synthetic key's field is generated.
+	Build string `json:"build,omitempty"`
+	// SingleShare is the share of the container's requests (average rate) that one logical
+	// partition serves; FanOutRUs is the RU/s of the rest (the cross-partition patterns).
+	SingleShare float64 `json:"singlePartitionShare"`
+	FanOutRUs   float64 `json:"fanOutRUs"`
+	// RUs is the container's traffic-weighted RU/s.
+	RUs float64 `json:"rus"`
+	// BusiestRUs and BusiestGB are the busiest logical partition at peak, against the 10,000 RU/s a
+	// physical partition serves and the 20 GB a logical partition holds (LimitRUs, LimitGB); Fits
+	// is true when it is within both.
+	BusiestRUs float64 `json:"busiestRUs"`
+	BusiestGB  float64 `json:"busiestGB"`
+	LimitRUs   float64 `json:"limitRUs"`
+	LimitGB    float64 `json:"limitGB"`
+	Fits       bool    `json:"fits"`
+	// MonthlyUSD is the container's cost in its cheapest mode; Change is the whole design's change.
+	MonthlyUSD float64 `json:"monthlyUSD"`
+	Change     Change  `json:"change"`
+	// Cross lists the patterns that fan out under this key.
+	Cross []string `json:"crossPartition,omitempty"`
+	Note  string   `json:"note,omitempty"`
+}
+
+// keyPlan is a candidate key before pricing.
+type keyPlan struct {
+	key   []string
+	kind  string
+	build string
+	// synth maps a synthetic field to the fields it is built from; extra are fields to add.
+	synth map[string][]string
+	extra design.Fields
+}
+
+// maxKeyCandidates bounds the keys tried for one container besides its own (assumed: enough for
+// the fields a handful of patterns filter on, their pairs and one triple).
+const maxKeyCandidates = 10
+
+// keys ranks partition-key alternatives for every container.
+func (s *search) keys() {
+	for ci := range s.d.Containers {
+		c := &s.d.Containers[ci]
+		ka := KeyAdvice{Container: c.Name, Design: c.PartitionKey, Candidates: []KeyCandidate{}}
+		own := s.keyCandidate(ci, keyPlan{key: c.PartitionKey, kind: "design"}, s.base, s.d)
+		cands := []KeyCandidate{own}
+		for _, kp := range s.keyPlans(ci) {
+			v := s.withKey(ci, kp)
+			p, vd, err := s.price(fmt.Sprintf("key %s of %s", strings.Join(kp.key, ", "), c.Name), v)
+			if err != nil {
+				s.note("%v", err)
+				continue
+			}
+			if p == nil {
+				continue
+			}
+			kc := s.keyCandidate(ci, kp, p, vd)
+			if broken := newWarnings(s.base, p); len(broken) > 0 {
+				kc.Note = "breaks " + strings.Join(broken, "; ")
+				kc.Fits = false
+			}
+			cands = append(cands, kc)
+			s.variants[keyName(kp.key)+"@"+c.Name] = priced{p, vd}
+		}
+		slices.SortStableFunc(cands, func(a, b KeyCandidate) int {
+			if a.Fits != b.Fits {
+				if a.Fits {
+					return -1
+				}
+				return 1
+			}
+			if c := cmp.Compare(round2(a.MonthlyUSD), round2(b.MonthlyUSD)); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.RUs, b.RUs)
+		})
+		for i := range cands {
+			cands[i].Rank = i + 1
+		}
+		ka.Candidates = cands
+		best := cands[0]
+		if best.Kind != "design" {
+			pv := s.variants[keyName(best.key())+"@"+c.Name]
+			if pv.p != nil && (!own.Fits || s.saves(best.Change)) {
+				ka.Recommended = best.Key
+				why := "fewer RU/s and a lower monthly cost"
+				if !own.Fits {
+					why = "the design's key does not fit a logical partition's limits"
+				}
+				s.recommend("key-"+slug(c.Name), fmt.Sprintf("partition key of %s: %s instead of %s (%s)", c.Name,
+					strings.Join(best.Key, ", "), strings.Join(c.PartitionKey, ", "), why), pv.p, pv.d)
+			}
+		}
+		s.a.Keys = append(s.a.Keys, ka)
+	}
+}
+
+func (kc KeyCandidate) key() []string { return kc.Key }
+
+func keyName(key []string) string { return strings.Join(key, ",") }
+
+// keyCandidate reads a candidate key's figures from the plan of its variant.
+func (s *search) keyCandidate(ci int, kp keyPlan, p *plan.Plan, _ *design.Design) KeyCandidate {
+	name := s.d.Containers[ci].Name
+	rc := s.rateCard()
+	kc := KeyCandidate{Key: kp.key, Kind: kp.kind, Build: kp.build, LimitRUs: rc.PartitionMaxRU.Value, LimitGB: rc.LogicalMaxGB.Value}
+	var rps, single float64
+	for _, pp := range p.Patterns {
+		if pp.Container != name {
+			continue
+		}
+		rps += pp.AvgRPS
+		if pp.SinglePartition {
+			single += pp.AvgRPS
+		} else {
+			kc.FanOutRUs += PatternRUs(pp)
+			kc.Cross = append(kc.Cross, pp.ID)
+		}
+	}
+	if rps > 0 {
+		kc.SingleShare = round2(single / rps)
+	}
+	kc.FanOutRUs = round2(kc.FanOutRUs)
+	kc.RUs, _, _ = containerRUs(p, name)
+	if cp := containerPlan(p, name); cp != nil {
+		kc.BusiestRUs, kc.BusiestGB, kc.MonthlyUSD = cp.BusiestRUs, cp.BusiestGB, cp.MonthlyUSD
+	}
+	kc.Fits = kc.BusiestRUs <= kc.LimitRUs && kc.BusiestGB <= kc.LimitGB
+	kc.Change = diff(s.baseT, totalsOf(p))
+	return kc
+}
+
+// keyPlans are the keys to try for container ci: each scalar field every document type has that
+// a query pins by equality (by traffic, most first), id, synthetic concatenations of the two most
+// pinned, hierarchical keys of the most pinned, and a suffixed design key when the design's busiest
+// logical partition is over a limit.
+func (s *search) keyPlans(ci int) []keyPlan {
+	c := &s.d.Containers[ci]
+	weight := map[string]float64{}
+	for _, qq := range queriesOf(s.d, ci) {
+		for _, f := range qq.a.Filters {
+			if len(f.Path) == 1 && qq.template(f) != "" && inAllTypes(c, f.Path[0]) {
+				weight[f.Path[0]] += qq.ap.RPS.Avg + 1e-9
+			}
+		}
+	}
+	fields := make([]string, 0, len(weight))
+	for f := range weight {
+		fields = append(fields, f)
+	}
+	slices.SortFunc(fields, func(a, b string) int {
+		if c := cmp.Compare(weight[b], weight[a]); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	own := keyName(c.PartitionKey)
+	var out []keyPlan
+	seen := map[string]bool{own: true}
+	add := func(kp keyPlan) {
+		k := keyName(kp.key)
+		if seen[k] || len(out) >= maxKeyCandidates {
+			return
+		}
+		seen[k] = true
+		out = append(out, kp)
+	}
+	for _, f := range append(slices.Clone(fields), "id") {
+		add(keyPlan{key: []string{"/" + f}, kind: "field"})
+	}
+	top := fields[:min(len(fields), 3)]
+	if len(top) >= 2 {
+		a, b := top[0], top[1]
+		name := a + "_" + b
+		if !hasField(c, name) {
+			add(keyPlan{key: []string{"/" + name}, kind: "synthetic", build: fmt.Sprintf("template \"{%s}%s{%s}\"", a, synthSep, b),
+				synth: map[string][]string{name: {a, b}},
+				extra: design.Fields{{Name: name, Field: design.Field{Template: "{" + a + "}" + synthSep + "{" + b + "}"}}}})
+		}
+		add(keyPlan{key: []string{"/" + a, "/" + b}, kind: "hierarchical"})
+		add(keyPlan{key: []string{"/" + b, "/" + a}, kind: "hierarchical"})
+		if len(top) == 3 {
+			add(keyPlan{key: []string{"/" + top[0], "/" + top[1], "/" + top[2]}, kind: "hierarchical"})
+		}
+	}
+	// A design key over a logical partition's limits: the key with the item id below it, and the key
+	// spread over ten buckets.
+	if cp := containerPlan(s.base, c.Name); cp != nil && len(c.PartitionKey) == 1 && c.PartitionKey[0] != "/id" {
+		rc := s.rateCard()
+		if cp.BusiestGB > rc.LogicalMaxGB.Value || cp.BusiestRUs > rc.PartitionMaxRU.Value {
+			f := strings.TrimPrefix(c.PartitionKey[0], "/")
+			add(keyPlan{key: []string{c.PartitionKey[0], "/id"}, kind: "hierarchical"})
+			name := f + "Bucket"
+			if !hasField(c, name) && !hasField(c, "bucket") {
+				add(keyPlan{key: []string{"/" + name}, kind: "suffix", build: fmt.Sprintf("template \"{%s}-{bucket}\", bucket an int 0..9", f),
+					extra: design.Fields{
+						{Name: "bucket", Field: design.Field{Gen: "int", Min: ptr(0), Max: ptr(9)}},
+						{Name: name, Field: design.Field{Template: "{" + f + "}-{bucket}"}}}})
+			}
+		}
+	}
+	return out
+}
+
+func ptr(f float64) *float64 { return &f }
+
+func hasField(c *design.Container, name string) bool {
+	for i := range c.Documents {
+		if _, ok := c.Documents[i].Fields.Lookup(name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// withKey is d with container ci keyed by kp: the synthetic fields added to every document type,
+// and each pattern's partition key redone: a point operation takes its document's own values; a
+// query gives the levels its equality filters pin (the whole key, a prefix of a hierarchical key,
+// or none: cross-partition).
+func (s *search) withKey(ci int, kp keyPlan) *design.Design {
+	v := shallow(s.d)
+	c := v.Containers[ci]
+	c.PartitionKey = kp.key
+	if len(kp.extra) > 0 {
+		c.Documents = slices.Clone(c.Documents)
+		for i := range c.Documents {
+			c.Documents[i].Fields = append(slices.Clone(c.Documents[i].Fields), kp.extra...)
+		}
+	}
+	v.Containers[ci] = c
+	paths := make([][]string, len(kp.key))
+	for i, k := range kp.key {
+		paths[i] = design.SplitPath(k)
+	}
+	qs := map[string]query{}
+	for _, qq := range queriesOf(s.d, ci) {
+		qs[qq.ap.ID] = qq
+	}
+	for i := range v.AccessPatterns {
+		ap := &v.AccessPatterns[i]
+		if ap.Container != c.Name {
+			continue
+		}
+		switch ap.Op {
+		case design.OpQuery:
+			qq, ok := qs[ap.ID]
+			if !ok {
+				ap.PartitionKey = nil
+				continue
+			}
+			pk := qq.pinned(paths, kp.synth)
+			if len(pk) < len(kp.key) && len(kp.key) == 1 {
+				pk = nil
+			}
+			ap.PartitionKey = pk
+			if ap.Expect != nil && ap.Expect.SinglePartition != nil {
+				e := *ap.Expect
+				one := len(pk) == len(kp.key)
+				e.SinglePartition = &one
+				ap.Expect = &e
+			}
+		case design.OpChangeFeed:
+			if len(ap.PartitionKey) != len(kp.key) {
+				ap.PartitionKey = nil
+			}
+		default:
+			ap.PartitionKey = nil
+		}
+	}
+	return v
+}

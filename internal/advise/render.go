@@ -1,0 +1,222 @@
+package advise
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/cosmosdv/validate/internal/design"
+)
+
+// Render writes the advice as text, md or json.
+func Render(w io.Writer, a *Advice, format string) error {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(a)
+	case "text", "md":
+		return renderText(w, a, format == "md")
+	}
+	return fmt.Errorf("unknown format %q (text, md or json)", format)
+}
+
+func renderText(w io.Writer, a *Advice, md bool) error {
+	var b strings.Builder
+	h := func(level int, s string) {
+		if md {
+			fmt.Fprintf(&b, "\n%s %s\n\n", strings.Repeat("#", level), s)
+		} else if level == 1 {
+			fmt.Fprintf(&b, "%s\n", s)
+		} else {
+			fmt.Fprintf(&b, "\n%s\n", s)
+		}
+	}
+	table := func(header []string, rows [][]string) {
+		if md {
+			fmt.Fprintf(&b, "| %s |\n|%s\n", strings.Join(header, " | "), strings.Repeat("---|", len(header)))
+			for _, r := range rows {
+				for i := range r {
+					r[i] = strings.ReplaceAll(r[i], "|", `\|`)
+				}
+				fmt.Fprintf(&b, "| %s |\n", strings.Join(r, " | "))
+			}
+			return
+		}
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		fmt.Fprintf(tw, "  %s\n", strings.Join(header, "\t"))
+		for _, r := range rows {
+			fmt.Fprintf(tw, "  %s\n", strings.Join(r, "\t"))
+		}
+		tw.Flush()
+	}
+	line := func(format string, args ...any) {
+		prefix := "  "
+		if md {
+			prefix = "- "
+		}
+		fmt.Fprintf(&b, prefix+format+"\n", args...)
+	}
+	h(1, fmt.Sprintf("Advice for %s (static: no database was used)", a.Design))
+	if md {
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "Design: %.1f RU/s on average (writes %.1f, queries %.1f), %.1f RU/s at peak, $%.2f/month.\n",
+		a.Baseline.RUs, a.Baseline.WriteRUs, a.Baseline.QueryRUs, a.Baseline.PeakRUs, a.Baseline.MonthlyUSD)
+	fmt.Fprintf(&b, "Figures: %s.\n", a.Basis)
+
+	h(2, "Recommended")
+	if a.Nothing {
+		b.WriteString("Nothing to improve: no candidate lowers the design's RU/s or its monthly cost.\n")
+	}
+	for _, v := range a.Recommended {
+		line("%s: %s — %+.1f RU/s (writes %+.1f, queries %+.1f), %+.2f $/month", v.Name, v.What,
+			v.Change.RUs, v.Change.WriteRUs, v.Change.QueryRUs, v.Change.MonthlyUSD)
+	}
+
+	h(2, "Indexing what-if (each change alone, RU/s at production × average rates)")
+	for _, ia := range a.Indexing {
+		fmt.Fprintf(&b, "%s\n", ia.Container)
+		if len(ia.Changes) == 0 {
+			line("no candidate: every indexed path is queried and every queried path is indexed")
+			continue
+		}
+		var rows [][]string
+		for _, c := range ia.Changes {
+			rows = append(rows, []string{c.Kind, c.Path, signed(c.Change.WriteRUs), signed(c.Change.QueryRUs), signed(c.Change.RUs),
+				fmt.Sprintf("%+.2f", c.Change.MonthlyUSD), c.Verdict, c.Why})
+		}
+		table([]string{"CHANGE", "PATH", "WRITES RU/s", "QUERIES RU/s", "TOTAL RU/s", "$/MONTH", "VERDICT", "WHY"}, rows)
+		if ia.Policy != nil {
+			fmt.Fprintf(&b, "Recommended policy for %s: %+.1f RU/s, %+.2f $/month. Paste under the container:\n", ia.Container, ia.Change.RUs, ia.Change.MonthlyUSD)
+			if md {
+				b.WriteString("\n```yaml\n" + ia.PolicyYAML + "```\n")
+			} else {
+				for _, l := range strings.Split(strings.TrimRight(ia.PolicyYAML, "\n"), "\n") {
+					b.WriteString("    " + l + "\n")
+				}
+			}
+		}
+	}
+
+	h(2, "Partition key alternatives (ranked)")
+	for _, ka := range a.Keys {
+		fmt.Fprintf(&b, "%s (designed %s)\n", ka.Container, strings.Join(ka.Design, ", "))
+		var rows [][]string
+		for _, c := range ka.Candidates {
+			key := strings.Join(c.Key, ", ")
+			if c.Build != "" {
+				key += " (" + c.Build + ")"
+			}
+			fits := "yes"
+			if !c.Fits {
+				fits = "NO"
+			}
+			rows = append(rows, []string{fmt.Sprint(c.Rank), key, c.Kind, fmt.Sprintf("%.0f%%", 100*c.SingleShare), fmt.Sprintf("%.1f", c.FanOutRUs),
+				fmt.Sprintf("%.3g / %.0f", c.BusiestRUs, c.LimitRUs), fmt.Sprintf("%.3g / %.0f", c.BusiestGB, c.LimitGB), fits,
+				fmt.Sprintf("%.1f", c.RUs), fmt.Sprintf("%.2f", c.MonthlyUSD), c.Note})
+		}
+		table([]string{"#", "KEY", "KIND", "ONE PARTITION", "FAN-OUT RU/s", "BUSIEST RU/s", "BUSIEST GB", "FITS", "RU/s", "$/MONTH", "NOTE"}, rows)
+	}
+
+	h(2, "Embed or reference")
+	if len(a.Relations) == 0 {
+		b.WriteString("No relationship: no type has a parent and no document holds an array of objects.\n")
+	}
+	for _, r := range a.Relations {
+		fmt.Fprintf(&b, "%s: %s → %s (%s)\n", r.Container, r.Parent, r.Child, r.Kind)
+		line("answer: %s", r.Answer)
+		line("%.3g a parent at production (at most %.0f); embedded %.1f KB on average, %.1f KB at the most, item limit %.0f KB",
+			r.PerParent, r.PerParentMax, r.EmbeddedBytes/1024, r.EmbeddedMaxBytes/1024, r.ItemLimitBytes/1024)
+		for _, rule := range r.Rules {
+			line("rule: %s", rule)
+		}
+		var rows [][]string
+		for _, o := range r.Options {
+			if !o.Priced {
+				rows = append(rows, []string{o.Name, "-", "-", "-", "-", "not priced: " + o.Note})
+				continue
+			}
+			rows = append(rows, []string{o.Name, fmt.Sprintf("%.2f", o.WriteRU), fmt.Sprintf("%.1f", o.ReadRUs), fmt.Sprintf("%.1f (%s)", o.RUs, signed(o.Change.RUs)),
+				fmt.Sprintf("%.2f (%+.2f)", o.Monthly, o.Change.MonthlyUSD), o.Note})
+		}
+		table([]string{"OPTION", "CHILD WRITE RU", "READS RU/s", "DESIGN RU/s", "$/MONTH", "NOTE"}, rows)
+	}
+
+	h(2, "Secondary container or global secondary index, per cross-partition query")
+	if len(a.Secondary) == 0 {
+		b.WriteString("No cross-partition query pins a field another key could serve.\n")
+	}
+	for _, sc := range a.Secondary {
+		fmt.Fprintf(&b, "%s on %s: %.1f RU/s across partitions; a copy keyed by %s\n", sc.Pattern, sc.Container, sc.FanOutRUs, sc.Key)
+		line("answer: %s", sc.Answer)
+		var rows [][]string
+		for _, o := range sc.Options {
+			name := o.Name
+			if o.Preview {
+				name += " (preview)"
+			}
+			if !o.Priced {
+				rows = append(rows, []string{name, "-", "-", "-", "-", "not priced: " + o.Note})
+				continue
+			}
+			rows = append(rows, []string{name, fmt.Sprintf("%.1f", o.QueryRUs), fmt.Sprintf("%.1f", o.UpkeepRUs), fmt.Sprintf("%.1f (%s)", o.RUs, signed(o.Change.RUs)),
+				fmt.Sprintf("%.2f (%+.2f)", o.Monthly, o.Change.MonthlyUSD), o.Note})
+		}
+		table([]string{"OPTION", "QUERY RU/s", "UPKEEP RU/s", "DESIGN RU/s", "$/MONTH", "NOTE"}, rows)
+		for _, o := range sc.Options {
+			if o.Docs != "" {
+				line("%s: in preview on the service, %s; %s", o.Name, o.Docs, o.Assumed)
+			} else if o.Assumed != "" {
+				line("%s: %s", o.Name, o.Assumed)
+			}
+		}
+	}
+
+	h(2, "Search")
+	fmt.Fprintf(&b, "%d variant design(s) priced", a.Candidates)
+	if a.Capped {
+		fmt.Fprintf(&b, "; capped: %d not priced (%s)", len(a.Skipped), strings.Join(a.Skipped, "; "))
+	}
+	b.WriteString(".\n")
+	for _, n := range a.Notes {
+		line("%s", n)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func signed(x float64) string { return fmt.Sprintf("%+.1f", x) }
+
+// WriteVariants writes each recommended variant of a as a design file in dir
+// (<design>.<variant>.yaml), headed by what it changes and what advise claims, and returns the
+// paths written.
+func WriteVariants(dir string, a *Advice) ([]string, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, v := range a.Recommended {
+		if v.Design == nil {
+			continue
+		}
+		d := *v.Design
+		d.Name = a.Design + "-" + v.Name
+		header := fmt.Sprintf("Variant of %s written by `validate advise`: %s.\nClaim (plan's production figures): %+.1f RU/s on average (writes %+.1f, queries %+.1f), %+.2f $/month.\nCheck it: validate run this file, or validate compare against the design's run.",
+			a.Design, v.What, v.Change.RUs, v.Change.WriteRUs, v.Change.QueryRUs, v.Change.MonthlyUSD)
+		data, err := design.Marshal(&d, header)
+		if err != nil {
+			return out, fmt.Errorf("variant %s: %w", v.Name, err)
+		}
+		name := filepath.Join(dir, slug(a.Design)+"."+v.Name+".yaml")
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			return out, err
+		}
+		out = append(out, name)
+	}
+	return out, nil
+}

@@ -1,0 +1,123 @@
+package advise_test
+
+import (
+	"bytes"
+	"context"
+	"math"
+	"path/filepath"
+	"testing"
+
+	"github.com/cosmosdv/validate/internal/advise"
+	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/pipeline"
+	"github.com/cosmosdv/validate/internal/record"
+	"github.com/cosmosdv/validate/internal/report"
+	"github.com/cosmosdv/validate/internal/target"
+)
+
+// claimTolerance is how far a run's saving may be from advise's claim (the issue's ±15%).
+const claimTolerance = 0.15
+
+// awaitingOneEstimator are the variants whose claim the run does not confirm today because plan's
+// production figure and run's differ for the patterns the variant changes (issue 24, one estimator:
+// plan and run agree once run's production figure is plan's). Strict: a listed variant that the run
+// confirms fails the test, so the list empties as the estimators converge.
+var awaitingOneEstimator = map[string]string{
+	"catalog/index-Products": "AP2's production figure: plan 3.02 RU, run 2.70 RU with the composite",
+	"catalog/key-Products":   "AP2 and AP3's production figures differ between plan and run",
+	"catalog/embed-review":   "the replace of a product holding its reviews: plan 15.56 RU, run 19.74 RU (document size of an array of objects); AP8 plan 81,373 RU, run 102,329 RU",
+	"iot/key-Readings":       "AP5 under the hierarchical key: plan 23.06 RU, run 32.13 RU",
+}
+
+// TestRecommendedVariants_RunConfirmsTheClaim writes every example's recommended variants with
+// WriteVariants, reads each file back as `validate run` would, runs the design and each variant end
+// to end on the embedded engine (a few samples), and checks that the run's traffic-weighted
+// production RU/s changes by what advise claimed, within ±15% (and at least a tenth of an RU/s).
+func TestRecommendedVariants_RunConfirmsTheClaim(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs every example and its variants on the embedded engine")
+	}
+	files, _ := filepath.Glob("../../designs/*.yaml")
+	if len(files) == 0 {
+		t.Fatal("no example designs")
+	}
+	checked := 0
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			d, err := design.Load(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, err := advise.Advise(d, advise.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			written, err := advise.WriteVariants(t.TempDir(), a)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(written) != len(a.Recommended) {
+				t.Fatalf("wrote %d variants for %d recommendations", len(written), len(a.Recommended))
+			}
+			if len(written) == 0 {
+				return
+			}
+			base := runRUs(t, d)
+			for i, path := range written {
+				v, err := design.Load(path)
+				if err != nil {
+					t.Fatalf("%s: the written variant does not parse: %v", path, err)
+				}
+				claim := a.Recommended[i].Change.RUs
+				got := runRUs(t, v) - base
+				confirmed := math.Abs(got-claim) <= math.Max(claimTolerance*math.Abs(claim), 0.1)
+				key := d.Name + "/" + a.Recommended[i].Name
+				why, awaited := awaitingOneEstimator[key]
+				switch {
+				case confirmed && awaited:
+					t.Errorf("%s: the run now confirms the claim (%+.2f RU/s claimed, %+.2f run): remove it from awaitingOneEstimator", key, claim, got)
+				case confirmed:
+					t.Logf("%s: claimed %+.2f RU/s, run %+.2f", key, claim, got)
+					checked++
+				case awaited:
+					t.Logf("%s: claimed %+.2f RU/s, run %+.2f: awaiting one estimator (%s)", key, claim, got, why)
+				default:
+					t.Errorf("%s: advise claimed %+.2f RU/s, the run changed the production RU/s by %+.2f (design %.2f)", key, claim, got, base)
+				}
+			}
+		})
+	}
+	if checked == 0 {
+		t.Error("no recommended variant of any example was confirmed: the test checked nothing")
+	}
+}
+
+// runRUs runs d on the embedded engine and returns its traffic-weighted production RU/s as the run
+// reports it: each container's modeled load at production when the design states one, else at the
+// seeded scale.
+func runRUs(t *testing.T, d *design.Design) float64 {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	c := pipeline.Config{Target: target.Config{Kind: record.KindEmbedded}, Samples: 3, Stdout: &stdout, Stderr: &stderr}
+	out, err := pipeline.Validate(context.Background(), []*design.Design{d}, c)
+	if err != nil || len(out.Reports) != 1 {
+		t.Fatalf("%s: run: %v\n%s", d.Name, err, stderr.String())
+	}
+	return loadOf(out.Reports[0])
+}
+
+func loadOf(r *report.Report) float64 {
+	total := 0.0
+	for _, c := range r.Containers {
+		l := c.Modeled
+		if l == nil {
+			continue
+		}
+		if l.Scale == report.VerdictOnProjected {
+			total += l.ProductionAvg
+		} else {
+			total += l.Avg
+		}
+	}
+	return total
+}
