@@ -18,16 +18,10 @@ import (
 // claimTolerance is how far a run's saving may be from advise's claim (the issue's ±15%).
 const claimTolerance = 0.15
 
-// awaitingOneEstimator are the variants whose claim the run does not confirm today because plan's
-// production figure and run's differ for the patterns the variant changes (issue 24, one estimator:
-// plan and run agree once run's production figure is plan's). Strict: a listed variant that the run
-// confirms fails the test, so the list empties as the estimators converge.
-var awaitingOneEstimator = map[string]string{
-	"catalog/index-Products": "AP2's production figure: plan 3.02 RU, run 2.70 RU with the composite",
-	"catalog/key-Products":   "AP2 and AP3's production figures differ between plan and run",
-	"catalog/embed-review":   "the replace of a product holding its reviews: plan 15.56 RU, run 19.74 RU (document size of an array of objects); AP8 plan 81,373 RU, run 102,329 RU",
-	"iot/key-Readings":       "AP5 under the hierarchical key: plan 23.06 RU, run 32.13 RU",
-}
+// awaitingOneEstimator are variants whose claim the run does not confirm, each with the reason. It
+// is empty since run's production figure is plan's (issue 24): every claim is checked. Strict: a
+// listed variant that the run confirms fails the test.
+var awaitingOneEstimator = map[string]string{}
 
 // TestRecommendedVariants_RunConfirmsTheClaim writes every example's recommended variants with
 // WriteVariants, reads each file back as `validate run` would, runs the design and each variant end
