@@ -112,7 +112,7 @@ func compareMarkdown(w io.Writer, c *Comparison) error {
 	if c.Summary.Regressions > 0 {
 		icon = "❌"
 	}
-	fmt.Fprintf(bw, "## %s Baseline comparison `%s`\n\n", icon, mdEscape(c.New.Design))
+	fmt.Fprintf(bw, "## %s Baseline comparison %s\n\n", icon, codeSpan(c.New.Design))
 	s := c.Summary
 	fmt.Fprintf(bw, "**%d regressed, %d improved, %d unchanged, %d added, %d removed** — verdicts changed: %d; charges %s.\n\n",
 		s.Regressions, s.Improvements, s.Unchanged, s.Added, s.Removed, s.VerdictChanges, c.New.ChargeSource)
