@@ -15,10 +15,22 @@ var verdictIcon = map[Verdict]string{Pass: "✅", Warn: "⚠️", Fail: "❌", E
 func renderMarkdown(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
 	s := r.Summary
-	fmt.Fprintf(bw, "## %s Cosmos DB design %s\n\n", verdictIcon[s.Verdict], codeSpan(r.Design.Name))
-	fmt.Fprintf(bw, "**%s: %d pass, %d warn, %d fail, %d error** — verdicts on %s.\n\n",
+	fmt.Fprintf(bw, "## %s Cosmos DB design %s\n\n", verdictIcon[headVerdict(r)], codeSpan(r.Design.Name))
+	fmt.Fprintf(bw, "**%s: %d pass, %d warn, %d fail, %d error** — verdicts on %s.",
 		design.Count(s.Patterns, "pattern"), s.Pass, s.Warn, s.Fail, s.Error, s.Basis)
-	fmt.Fprintf(bw, "%s\n\n", mdEscape(targetLine(r)))
+	if b := baselineSummary(r); b != "" {
+		fmt.Fprintf(bw, " **%s.**", mdEscape(upperFirst(b)))
+	}
+	fmt.Fprintf(bw, "\n\n%s\n\n", mdEscape(targetLine(r)))
+	if r.Baseline != nil {
+		// First, because a nightly job that fails on a regression must say which, with the numbers.
+		fmt.Fprintln(bw, "### Changes since baseline")
+		fmt.Fprintln(bw)
+		compareMarkdownBody(bw, r.Baseline, "####")
+		fmt.Fprintln(bw)
+		fmt.Fprintln(bw, "### Patterns")
+		fmt.Fprintln(bw)
+	}
 
 	fmt.Fprintln(bw, "| ID | Pattern | Op | Estimate (RU) | Modeled (RU) | Measured (RU) | Production (RU) | Verdict |")
 	fmt.Fprintln(bw, "|---|---|---|--:|--:|--:|--:|---|")

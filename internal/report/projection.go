@@ -59,16 +59,27 @@ func (c *Charge) judgedName() string {
 	return "median"
 }
 
+// ProductionFigure is a pattern's charge at the design's production scale: the projected median of
+// the charge its verdict rests on (measured when it carries a verdict, else modeled). It is the one
+// place the report layer reads the production figure: the PRODUCTION column, baselines and
+// comparisons all take it from here. ok is false when the pattern has no charge or no projection.
+// Scaled says whether the figure differs in kind from the seeded median: false for point
+// operations, unprojected patterns and designs without a production scale, where it equals it.
+func ProductionFigure(p PatternResult) (ru float64, source record.ChargeSource, scaled, ok bool) {
+	c, pj := judgedCharge(p), p.Projection
+	if c == nil || pj == nil {
+		return 0, "", false, false
+	}
+	return c.Projected, c.Source, pj.Production && !pj.Point && !pj.Unprojected, true
+}
+
 // projectedCell is the production-scale column: the projected charge of the figure the verdict
 // rests on, or why it equals the seeded one.
 func projectedCell(p PatternResult) string {
-	c := p.Measured
-	if c == nil || !c.CarriesVerdict {
-		c = p.Modeled
-	}
+	ru, source, _, ok := ProductionFigure(p)
 	pj := p.Projection
 	switch {
-	case c == nil || pj == nil:
+	case !ok:
 		return "—"
 	case pj.Point:
 		return "= seeded (point op)"
@@ -77,7 +88,7 @@ func projectedCell(p PatternResult) string {
 	case !pj.Production:
 		return "= seeded (no scale)"
 	}
-	return fmtRU(c.Projected) + " " + SourceLabel(c.Source)
+	return fmtRU(ru) + " " + SourceLabel(source)
 }
 
 // judgedCharge is the charge a pattern's verdict rests on: the measured one when it carries a
