@@ -108,11 +108,11 @@ func WriteBaseline(w io.Writer, r *Report) error {
 		SchemaVersion: r.SchemaVersion,
 		Design: DesignSummary{Name: r.Design.Name, Fingerprint: r.Design.Fingerprint, Containers: r.Design.Containers,
 			StorageGB: r.Design.StorageGB},
-		Target:        baselineTarget{Kind: r.Target.Kind, Engine: r.Target.Engine, ChargeSource: r.Target.ChargeSource},
-		Seed:          r.Seed,
-		Samples:       r.Samples,
-		Patterns:      []baselinePattern{},
-		Cost:          roundCost(r.Cost),
+		Target:   baselineTarget{Kind: r.Target.Kind, Engine: r.Target.Engine, ChargeSource: r.Target.ChargeSource},
+		Seed:     r.Seed,
+		Samples:  r.Samples,
+		Patterns: []baselinePattern{},
+		Cost:     roundCost(r.Cost),
 	}
 	for _, p := range r.Patterns {
 		bp := baselinePattern{ID: p.ID, Name: p.Name, Container: p.Container, Op: p.Op, Query: p.Query,
