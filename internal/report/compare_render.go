@@ -78,7 +78,7 @@ func compareText(w io.Writer, c *Comparison) error {
 // baselineName is how a comparison names its baseline: the file, or the design and fingerprint.
 func baselineName(c *Comparison) string {
 	if c.Old.File != "" {
-		return fmt.Sprintf("%s (%s)", c.Old.File, c.Old.Fingerprint)
+		return fmt.Sprintf("%s (%s) from %s", c.Old.Design, c.Old.Fingerprint, c.Old.File)
 	}
 	return fmt.Sprintf("%s (%s)", c.Old.Design, c.Old.Fingerprint)
 }

@@ -108,3 +108,44 @@ func TestMarkdown_HostileNamesStayText(t *testing.T) {
 		t.Errorf("%d table rows, want 6", rows)
 	}
 }
+
+// TestMarkdown_HostileNamesInTheComparison: the same for the changes since the baseline, in a run's
+// report and in `validate compare`'s Markdown.
+func TestMarkdown_HostileNamesInTheComparison(t *testing.T) {
+	render := func(name string) (run, cmp []string) {
+		base, cur := nightlyReports(t)
+		for _, r := range []*Report{base, cur} {
+			r.Design.Name = name
+			for i := range r.Patterns {
+				r.Patterns[i].Name = name
+			}
+		}
+		cur.Patterns[2].Query += "\n" + name // a design change quoting the query
+		c, err := Compare(base, cur, CompareOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Old.File = name
+		cur.Baseline = c
+		var a, b bytes.Buffer
+		if err := Render(&a, cur, "md"); err != nil {
+			t.Fatal(err)
+		}
+		if err := RenderComparison(&b, c, "md"); err != nil {
+			t.Fatal(err)
+		}
+		run, _ = headings(t, a.Bytes())
+		cmp, _ = headings(t, b.Bytes())
+		return run, cmp
+	}
+	benignRun, benignCmp := render("benign")
+	run, cmp := render(hostileName)
+	if len(run) != len(benignRun) || len(cmp) != len(benignCmp) {
+		t.Fatalf("headings %q and %q, want as many as with a harmless name: %q and %q", run, cmp, benignRun, benignCmp)
+	}
+	for _, h := range append(run, cmp...) {
+		if strings.HasPrefix(h, "✅ All patterns pass") {
+			t.Errorf("a design string became a heading: %q", h)
+		}
+	}
+}
