@@ -48,8 +48,10 @@ var settings = []setting{
 	{key: "write-into-existing", def: false, usage: "with --reuse-database, seed into containers that already exist: the run's documents stay in them after teardown, and a generated id can overwrite one of theirs", cmds: []string{"run"}},
 	{key: "run-id", def: "", usage: "suffix of the run-scoped database name on accounts (default: random)", cmds: []string{"run"}},
 	// Pipeline.
-	{key: "seed", def: int64(1), usage: "generator seed: the same seed gives byte-identical documents (plan, advise: the document counts of that seed)", cmds: []string{"run", "plan", "advise"}},
-	{key: "samples", def: 20, usage: "least executions of each access pattern; more follow, up to 10×, until the median is known to ±5%", cmds: []string{"run"}},
+	{key: "seed", def: int64(1), usage: "generator seed: the same seed gives byte-identical documents (plan, advise: the document counts of that seed)", cmds: []string{"run", "plan", "advise", "compare"},
+		cmdUsage: map[string]string{"compare": "generator seed of a design file's run (a report's seed is its own)"}},
+	{key: "samples", def: 20, usage: "least executions of each access pattern; more follow, up to 10×, until the median is known to ±5%", cmds: []string{"run", "compare"},
+		cmdUsage: map[string]string{"compare": "least executions of each access pattern in a design file's run"}},
 	{key: "keep", def: false, usage: "keep the database and containers after the run", cmds: []string{"run"}},
 	{key: "concurrency", def: 16, usage: "concurrent requests while seeding", cmds: []string{"run"}},
 	{key: "partitions", def: 0, usage: "physical partitions of each container on the embedded engine (0 = from the design)", cmds: []string{"run"}},

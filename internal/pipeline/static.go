@@ -17,7 +17,26 @@ import (
 // production charge when the design states a production scale, as the message says) and lint's
 // unknown-field findings of each access pattern's query, as lint prints them, by pattern ID.
 func DesignFindings(d *design.Design, seed int64) (capacity []report.CapacityWarning, unknown map[string][]string) {
-	if p, err := plan.Build(d, plan.Options{Seed: seed}); err == nil {
+	p, err := plan.Build(d, plan.Options{Seed: seed})
+	if err != nil {
+		p = nil
+	}
+	return findingsOf(d, p)
+}
+
+// staticPlan is the design's static plan at the run's seed, priced with rc; nil when it cannot be
+// built (the report then repeats no plan warning and is not priced).
+func staticPlan(d *design.Design, seed int64, rc *cost.RateCard) *plan.Plan {
+	p, err := plan.Build(d, plan.Options{Seed: seed, RateCard: rc})
+	if err != nil {
+		return nil
+	}
+	return p
+}
+
+// findingsOf is DesignFindings with the static plan built (nil when it could not be).
+func findingsOf(d *design.Design, p *plan.Plan) (capacity []report.CapacityWarning, unknown map[string][]string) {
+	if p != nil {
 		peak := map[string]float64{}
 		for _, c := range p.Containers {
 			peak[c.Name] = c.PeakRUs

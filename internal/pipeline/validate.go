@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/engine"
 	"github.com/cosmosdv/validate/internal/record"
@@ -54,14 +55,15 @@ type Config struct {
 	Compare   report.CompareOptions
 	// Out is the directory the reports are written to in Formats ("" = none). With Out "" and
 	// Formats holding "json", Stdout gets JSON Lines: one JSON report per design, one per line, and
-	// nothing else: the text report (when Formats has "text") and the baseline comparison go to
-	// Stderr. With Out "" otherwise, the report in Formats[0] (text when empty) goes to Stdout: the
+	// nothing else: the text report (when Formats has "text"), or else the baseline comparison as
+	// text, go to Stderr. With Out "" otherwise, the report in Formats[0] (text when empty) goes to Stdout: the
 	// CLI allows one format there. With Out, the text report goes to Stdout when Formats has "text",
 	// else one verdict line per design does.
 	Out     string
 	Formats []string
-	// Baseline is a baseline file, or a directory of <design>.baseline.json files. UpdateBaseline
-	// writes it instead of comparing with it.
+	// Baseline is a baseline file, or a directory of <design>.baseline.json files: each report is
+	// compared with it and carries the comparison (report.Report.Baseline, in every format), and
+	// its regressions count as findings. UpdateBaseline writes it instead of comparing with it.
 	Baseline       string
 	UpdateBaseline bool
 	// Started is when the run started (default now); Version the tool version in the reports.
@@ -222,7 +224,10 @@ func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *ta
 			return nil, 0, runFailed(d, err)
 		}
 	}
-	capacity, unknown := DesignFindings(d, c.Seed)
+	// The static plan once: plan's capacity warnings and its storage and throughput for the cost.
+	rc := cost.Current
+	static := staticPlan(d, c.Seed, rc)
+	capacity, unknown := findingsOf(d, static)
 	rep := report.Build(report.Input{
 		Design:        d,
 		Measured:      measured,
@@ -234,24 +239,43 @@ func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *ta
 		Capacity:      capacity,
 		UnknownFields: unknown,
 	})
+	rep.Cost = MonthlyCost(rc, static, rep)
+	var baseErr error
+	if c.Baseline != "" {
+		// Compared before anything is written: the comparison is part of every report. A baseline
+		// that cannot be read or compared still lets the reports be written, then ends the run.
+		baseErr = c.baseline(d, rep)
+	}
 	if err := c.writeReports(d, rep); err != nil {
 		return rep, 0, err
 	}
-	findings := rep.Findings()
-	if c.Baseline != "" {
-		n, err := c.baseline(d, rep)
-		if err != nil {
+	if baseErr != nil {
+		return rep, 0, baseErr
+	}
+	if c.UpdateBaseline {
+		if err := c.writeBaseline(d, rep); err != nil {
 			return rep, 0, err
 		}
-		findings += n
 	}
-	return rep, findings, nil
+	// Failing patterns, capacity findings and regressions against the baseline.
+	return rep, rep.Findings(), nil
 }
 
 // writeReports renders the report to Stdout (JSON Lines, the text report or the verdict line) and
-// the files to Out. A report that cannot be rendered or written is a failure of the environment
-// (ErrTarget), not of the configuration.
+// the files to Out. Every format carries the baseline comparison (rep.Baseline); when no text report
+// reaches a person, the comparison is printed as text for them: on Stdout after the verdict line,
+// on Stderr beside machine output. A report that cannot be rendered or written is a failure of the
+// environment (ErrTarget), not of the configuration.
 func (c *Config) writeReports(d *design.Design, rep *report.Report) error {
+	if rep.Baseline != nil && !c.textShown() {
+		w := c.Stderr
+		if c.Out != "" {
+			w = c.Stdout
+		}
+		defer func() {
+			_ = report.RenderComparison(w, rep.Baseline, "text") // the reports hold it too
+		}()
+	}
 	switch {
 	case c.machineStdout():
 		// Machine output on standard output: JSON Lines, one report per design. A text report
@@ -294,17 +318,18 @@ func (c *Config) writeReports(d *design.Design, rep *report.Report) error {
 	return nil
 }
 
+// textShown reports whether a text report reaches a person: on Stdout, or on Stderr beside JSON
+// Lines.
+func (c *Config) textShown() bool {
+	if c.Out == "" && !contains(c.Formats, "json") {
+		return len(c.Formats) == 0 || c.Formats[0] == "text"
+	}
+	return contains(c.Formats, "text")
+}
+
 // machineStdout reports whether Stdout carries JSON Lines (json without Out): text meant for people
 // then goes to Stderr.
 func (c *Config) machineStdout() bool { return c.Out == "" && contains(c.Formats, "json") }
-
-// human is where text meant for people goes: Stdout, or Stderr when Stdout carries JSON Lines.
-func (c *Config) human() io.Writer {
-	if c.machineStdout() {
-		return c.Stderr
-	}
-	return c.Stdout
-}
 
 // BaselineFile is where a design's baseline lives: base itself for one design, or
 // <base>/<design>.baseline.json when base is a directory (or ends in a path separator).
@@ -315,33 +340,38 @@ func BaselineFile(base string, d *design.Design) string {
 	return base
 }
 
-// baseline writes the design's baseline (UpdateBaseline) or compares rep with it, rendering the
-// comparison as text for people (c.human: Stderr when Stdout carries JSON Lines); it returns the
-// number of regressions.
-func (c *Config) baseline(d *design.Design, rep *report.Report) (int, error) {
+// writeBaseline writes the design's baseline (UpdateBaseline).
+func (c *Config) writeBaseline(d *design.Design, rep *report.Report) error {
 	file := BaselineFile(c.Baseline, d)
-	if c.UpdateBaseline {
-		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-			return 0, failed(err)
-		}
-		if err := report.WriteBaselineFile(file, rep); err != nil {
-			return 0, failed(fmt.Errorf("write baseline: %w", err))
-		}
-		fmt.Fprintf(c.Stderr, "%s: baseline written to %s\n", d.Name, file)
-		return 0, nil
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return failed(err)
 	}
+	if err := report.WriteBaselineFile(file, rep); err != nil {
+		return failed(fmt.Errorf("write baseline: %w", err))
+	}
+	fmt.Fprintf(c.Stderr, "%s: baseline written to %s\n", d.Name, file)
+	return nil
+}
+
+// baseline compares rep with the design's baseline file and records the comparison in the report
+// (rep.Baseline), where every format renders it and Findings counts its regressions. With
+// UpdateBaseline there is nothing to compare with: the baseline is written after the reports.
+func (c *Config) baseline(d *design.Design, rep *report.Report) error {
+	if c.UpdateBaseline {
+		return nil
+	}
+	file := BaselineFile(c.Baseline, d)
 	old, err := report.ReadFile(file)
 	if err != nil {
-		return 0, usage("baseline %s: %v (create it with --update-baseline)", file, err)
+		return usage("baseline %s: %v (create it with --update-baseline)", file, err)
 	}
 	cmp, err := report.Compare(old, rep, c.Compare)
 	if err != nil {
-		return 0, usage("compare with baseline %s: %v", file, err)
+		return usage("compare with baseline %s: %v", file, err)
 	}
-	if err := report.RenderComparison(c.human(), cmp, "text"); err != nil {
-		return 0, failed(fmt.Errorf("write the comparison: %w", err))
-	}
-	return cmp.Regressions(), nil
+	cmp.Old.File = file
+	rep.Baseline = cmp
+	return nil
 }
 
 // Relabel applies target.ChargeSourceFor to a finished run: an endpoint of unknown kind whose

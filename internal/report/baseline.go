@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/record"
@@ -23,6 +24,8 @@ type baselineDoc struct {
 	Seed          int64             `json:"seed"`
 	Samples       int               `json:"samples"`
 	Patterns      []baselinePattern `json:"patterns"`
+	// Cost is the run's monthly cost at production, when it was priced.
+	Cost *MonthlyCost `json:"monthlyCost,omitempty"`
 }
 
 type baselineTarget struct {
@@ -43,12 +46,55 @@ type baselinePattern struct {
 	Verdict      Verdict         `json:"verdict"`
 	Modeled      *baselineCharge `json:"modeled,omitempty"`
 	Measured     *baselineCharge `json:"measured,omitempty"`
+	// Projection says how the charges carry to production: what ProductionFigure reads besides
+	// each charge's projected figure.
+	Projection *baselineProjection `json:"projection,omitempty"`
 }
 
 type baselineCharge struct {
 	Source record.ChargeSource `json:"source"`
 	Median float64             `json:"median"`
 	P95    float64             `json:"p95"`
+	// Projected is the median at production scale and VerdictOn the figure the verdict judged.
+	Projected float64 `json:"projected,omitempty"`
+	VerdictOn string  `json:"verdictOn,omitempty"`
+}
+
+type baselineProjection struct {
+	Production  bool `json:"production"`
+	Point       bool `json:"point,omitempty"`
+	Unprojected bool `json:"unprojected,omitempty"`
+}
+
+func toBaselineCharge(c *Charge) *baselineCharge {
+	if c == nil {
+		return nil
+	}
+	return &baselineCharge{Source: c.Source, Median: round2(c.Median), P95: round2(c.P95), Projected: round2(c.Projected), VerdictOn: c.VerdictOn}
+}
+
+func fromBaselineCharge(c *baselineCharge) *Charge {
+	if c == nil {
+		return nil
+	}
+	return &Charge{Source: c.Source, Median: c.Median, P95: c.P95, Projected: c.Projected, VerdictOn: c.VerdictOn,
+		CarriesVerdict: CarriesVerdict(c.Source)}
+}
+
+// roundCost rounds a monthly cost to cents and its loads to 0.01, as a baseline holds it.
+func roundCost(m *MonthlyCost) *MonthlyCost {
+	if m == nil {
+		return nil
+	}
+	out := *m
+	out.DesignedUSD, out.RequiredUSD = round2(m.DesignedUSD), round2(m.RequiredUSD)
+	out.Containers = make([]ContainerCost, len(m.Containers))
+	for i, c := range m.Containers {
+		c.AvgRUs, c.PeakRUs, c.StorageGB = round2(c.AvgRUs), round2(c.PeakRUs), math.Round(c.StorageGB*1e4)/1e4
+		c.DesignedUSD, c.RequiredUSD = round2(c.DesignedUSD), round2(c.RequiredUSD)
+		out.Containers[i] = c
+	}
+	return &out
 }
 
 // WriteBaseline writes the baseline of r: small, stable JSON with sorted keys and rounded charges,
@@ -60,20 +106,20 @@ func WriteBaseline(w io.Writer, r *Report) error {
 	doc := baselineDoc{
 		Kind:          BaselineKind,
 		SchemaVersion: r.SchemaVersion,
-		Design:        DesignSummary{Name: r.Design.Name, Fingerprint: r.Design.Fingerprint, Containers: r.Design.Containers},
-		Target:        baselineTarget{Kind: r.Target.Kind, Engine: r.Target.Engine, ChargeSource: r.Target.ChargeSource},
-		Seed:          r.Seed,
-		Samples:       r.Samples,
-		Patterns:      []baselinePattern{},
+		Design: DesignSummary{Name: r.Design.Name, Fingerprint: r.Design.Fingerprint, Containers: r.Design.Containers,
+			StorageGB: r.Design.StorageGB},
+		Target:   baselineTarget{Kind: r.Target.Kind, Engine: r.Target.Engine, ChargeSource: r.Target.ChargeSource},
+		Seed:     r.Seed,
+		Samples:  r.Samples,
+		Patterns: []baselinePattern{},
+		Cost:     roundCost(r.Cost),
 	}
 	for _, p := range r.Patterns {
 		bp := baselinePattern{ID: p.ID, Name: p.Name, Container: p.Container, Op: p.Op, Query: p.Query,
 			PartitionKey: p.PartitionKey, Estimate: round2(p.Estimate), Regression: p.Regression, Verdict: p.Verdict}
-		if p.Modeled != nil {
-			bp.Modeled = &baselineCharge{Source: p.Modeled.Source, Median: round2(p.Modeled.Median), P95: round2(p.Modeled.P95)}
-		}
-		if p.Measured != nil {
-			bp.Measured = &baselineCharge{Source: p.Measured.Source, Median: round2(p.Measured.Median), P95: round2(p.Measured.P95)}
+		bp.Modeled, bp.Measured = toBaselineCharge(p.Modeled), toBaselineCharge(p.Measured)
+		if pj := p.Projection; pj != nil {
+			bp.Projection = &baselineProjection{Production: pj.Production, Point: pj.Point, Unprojected: pj.Unprojected}
 		}
 		doc.Patterns = append(doc.Patterns, bp)
 	}
@@ -156,15 +202,15 @@ func ReadBaseline(rd io.Reader) (*Report, error) {
 		Seed:          doc.Seed,
 		Samples:       doc.Samples,
 		Patterns:      []PatternResult{},
+		Cost:          doc.Cost,
 	}
 	for _, bp := range doc.Patterns {
 		p := PatternResult{ID: bp.ID, Name: bp.Name, Container: bp.Container, Op: bp.Op, Query: bp.Query,
 			PartitionKey: bp.PartitionKey, Estimate: bp.Estimate, Regression: bp.Regression, Verdict: bp.Verdict}
-		if bp.Modeled != nil {
-			p.Modeled = &Charge{Source: bp.Modeled.Source, Median: bp.Modeled.Median, P95: bp.Modeled.P95}
-		}
-		if bp.Measured != nil {
-			p.Measured = &Charge{Source: bp.Measured.Source, Median: bp.Measured.Median, P95: bp.Measured.P95}
+		p.Modeled, p.Measured = fromBaselineCharge(bp.Modeled), fromBaselineCharge(bp.Measured)
+		if bp.Projection != nil {
+			p.Projection = &record.Projection{ID: bp.ID, Production: bp.Projection.Production, Point: bp.Projection.Point,
+				Unprojected: bp.Projection.Unprojected}
 		}
 		r.Patterns = append(r.Patterns, p)
 	}

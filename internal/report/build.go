@@ -68,6 +68,7 @@ func Build(in Input) *Report {
 		r.Samples = primary.Samples
 		r.StageFindings = primary.Findings
 		r.Seeding = primary.Seeding
+		documentBytes(&r.Design, primary.Seeding)
 	}
 	if primary != nil && primary != modelRun && modelRun != nil {
 		for _, f := range modelRun.Findings {
@@ -738,9 +739,47 @@ func summarizeDesign(d *design.Design) DesignSummary {
 		for _, uk := range c.UniqueKeys {
 			cs.UniqueKeys = append(cs.UniqueKeys, strings.Join(uk, ", "))
 		}
+		cs.StorageGB = c.StorageGB
+		for _, dt := range c.Documents {
+			ds := DocumentSummary{Type: dt.Type, Fields: fieldPaths("", dt.Fields, nil), Production: dt.Production}
+			if dt.Parent == nil {
+				ds.Seeded = dt.Count
+			}
+			cs.Documents = append(cs.Documents, ds)
+		}
 		s.Containers = append(s.Containers, cs)
 	}
+	s.StorageGB = d.Scale.StorageGB
 	return s
+}
+
+// fieldPaths lists the property paths a type's fields generate, nested objects as /a/b.
+func fieldPaths(prefix string, fs design.Fields, out []string) []string {
+	if out == nil {
+		out = []string{}
+	}
+	for _, f := range fs {
+		p := prefix + "/" + f.Name
+		out = append(out, p)
+		if len(f.Field.Object) > 0 {
+			out = fieldPaths(p, f.Field.Object, out)
+		}
+	}
+	return out
+}
+
+// documentBytes fills each document type's mean seeded size from the run's seeding.
+func documentBytes(s *DesignSummary, seeding []record.SeedStat) {
+	for i := range s.Containers {
+		c := &s.Containers[i]
+		for j := range c.Documents {
+			for _, st := range seeding {
+				if st.Container == c.Name && st.Type == c.Documents[j].Type && st.Documents > 0 {
+					c.Documents[j].Bytes = math.Round(float64(st.Bytes) / float64(st.Documents))
+				}
+			}
+		}
+	}
 }
 
 func joinInts(vs []int) string {

@@ -53,6 +53,28 @@ type Comparison struct {
 	DesignChanges []string        `json:"designChanges"`
 	Summary       CompareSummary  `json:"summary"`
 	Patterns      []PatternChange `json:"patterns"`
+	// Cost is how the monthly bill at production moved, when both sides were priced.
+	Cost *CostChange `json:"monthlyCost,omitempty"`
+}
+
+// CostChange is how a design's monthly bill at production moved between two runs (MonthlyCost).
+type CostChange struct {
+	Currency string `json:"currency"`
+	// Designed is the bill at the designed throughput; Required the bill of the cheapest mode that
+	// carries each container's peak.
+	Designed Delta `json:"designed"`
+	Required Delta `json:"required"`
+	// Note says what is not like for like (another rate card).
+	Note string `json:"note,omitempty"`
+}
+
+// Delta is a figure on both sides of a comparison.
+type Delta struct {
+	Old   float64 `json:"old"`
+	New   float64 `json:"new"`
+	Delta float64 `json:"delta"`
+	// Pct is Delta as a percentage of Old (0 when Old is 0).
+	Pct float64 `json:"pct"`
 }
 
 // Side identifies one of the two compared reports.
@@ -63,6 +85,8 @@ type Side struct {
 	Seed         int64               `json:"seed"`
 	Samples      int                 `json:"samples"`
 	ToolVersion  string              `json:"toolVersion,omitempty"`
+	// File is the file the side was read from ("" for a run).
+	File string `json:"file,omitempty"`
 }
 
 // CompareSummary counts pattern changes.
@@ -89,6 +113,11 @@ type PatternChange struct {
 	ThresholdFrom string      `json:"thresholdFrom"`
 	Modeled       *Drift      `json:"modeled,omitempty"`
 	Measured      *Drift      `json:"measured,omitempty"`
+	// Production is the drift of the production figure (ProductionFigure: the projected median of
+	// the charge the verdict rests on), present when either side projects the pattern to a stated
+	// production scale: a change of the production counts or of an index that matters only at scale
+	// moves it alone, and it is classified like the others.
+	Production *Drift `json:"production,omitempty"`
 	// Reasons say why the change is what it is.
 	Reasons []string `json:"reasons,omitempty"`
 }
@@ -170,6 +199,7 @@ func Compare(old, new *Report, opts CompareOptions) (*Comparison, error) {
 		}
 		c.Patterns = append(c.Patterns, comparePattern(op, np, opts))
 	}
+	c.Cost = compareCost(old.Cost, new.Cost)
 	for _, op := range old.Patterns {
 		if !seen[op.ID] {
 			c.Patterns = append(c.Patterns, PatternChange{ID: op.ID, Name: op.Name, Change: Removed, OldVerdict: op.Verdict,
@@ -218,12 +248,16 @@ func comparePattern(op, np *PatternResult, opts CompareOptions) PatternChange {
 	if op.Measured != nil && np.Measured != nil && CarriesVerdict(np.Measured.Source) {
 		pc.Measured = drift(op.Measured, np.Measured, pc.Threshold)
 	}
+	pc.Production = productionDrift(op, np, pc.Threshold)
 	regressed, improved := false, false
-	for _, d := range []*Drift{pc.Modeled, pc.Measured} {
+	for _, d := range []*Drift{pc.Modeled, pc.Measured, pc.Production} {
 		if d == nil {
 			continue
 		}
 		label := SourceLabel(d.Source)
+		if d == pc.Production {
+			label += " production"
+		}
 		switch d.Change {
 		case Regression:
 			regressed = true
@@ -279,6 +313,112 @@ func drift(o, n *Charge, band design.Band) *Drift {
 	return d
 }
 
+// productionDrift is the drift of the production figure, when either side carries the pattern to a
+// stated production scale (otherwise the figure is the seeded median, whose drift is already there)
+// and both sides have one from the same source.
+func productionDrift(op, np *PatternResult, band design.Band) *Drift {
+	oru, osrc, oscaled, ook := ProductionFigure(*op)
+	nru, nsrc, nscaled, nok := ProductionFigure(*np)
+	if !ook || !nok || (!oscaled && !nscaled) || osrc != nsrc {
+		return nil
+	}
+	return drift(&Charge{Source: osrc, Median: oru}, &Charge{Source: nsrc, Median: nru}, band)
+}
+
+// compareCost is how the monthly bill moved, nil unless both sides were priced.
+func compareCost(old, new *MonthlyCost) *CostChange {
+	if old == nil || new == nil {
+		return nil
+	}
+	delta := func(o, n float64) Delta {
+		d := Delta{Old: round2(o), New: round2(n), Delta: round2(n - o)}
+		if o != 0 {
+			d.Pct = round2(100 * (n - o) / o)
+		}
+		return d
+	}
+	cc := &CostChange{Currency: new.Currency, Designed: delta(old.DesignedUSD, new.DesignedUSD), Required: delta(old.RequiredUSD, new.RequiredUSD)}
+	if old.RateCard != new.RateCard {
+		cc.Note = fmt.Sprintf("priced with rate card %s, the baseline with %s: part of the change is the price", new.RateCard, old.RateCard)
+	}
+	return cc
+}
+
+// CostLine is the comparison's monthly-cost line in words ("" when either side was not priced).
+func (c *Comparison) CostLine() string {
+	if c == nil || c.Cost == nil {
+		return ""
+	}
+	cc := c.Cost
+	money := func(d Delta) string {
+		s := fmt.Sprintf("%s → %s (%s", usd(d.Old), usd(d.New), signedUSD(d.Delta))
+		if d.Old != 0 && d.Delta != 0 {
+			s += fmt.Sprintf(", %+.0f%%", d.Pct)
+		}
+		return s + ")"
+	}
+	line := fmt.Sprintf("monthly cost at production: %s at the designed throughput; %s sized for this run's peak",
+		money(cc.Designed), money(cc.Required))
+	if cc.Note != "" {
+		line += "; " + cc.Note
+	}
+	return line
+}
+
+func usd(v float64) string { return fmt.Sprintf("$%s", thousands(v)) }
+
+func signedUSD(v float64) string {
+	switch {
+	case v > 0.004:
+		return "+" + usd(v)
+	case v < -0.004:
+		return "−" + usd(-v)
+	}
+	return "±$0"
+}
+
+// thousands formats v with two decimals and comma thousands separators.
+func thousands(v float64) string {
+	s := fmt.Sprintf("%.2f", v)
+	intPart, frac, _ := strings.Cut(s, ".")
+	neg := strings.HasPrefix(intPart, "-")
+	intPart = strings.TrimPrefix(intPart, "-")
+	var b strings.Builder
+	for i, r := range intPart {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	out := b.String() + "." + frac
+	if neg {
+		out = "-" + out
+	}
+	return out
+}
+
+// Ordered returns the pattern changes most important first: regressions, then improvements, added,
+// removed and unchanged patterns, each in design order. Renderers list them so.
+func (c *Comparison) Ordered() []PatternChange {
+	rank := map[Change]int{Regression: 0, Improvement: 1, Added: 2, Removed: 3, Unchanged: 4}
+	out := slices.Clone(c.Patterns)
+	slices.SortStableFunc(out, func(a, b PatternChange) int { return rank[a.Change] - rank[b.Change] })
+	return out
+}
+
+// Of returns the change of pattern id, nil when the comparison has none.
+func (c *Comparison) Of(id string) *PatternChange {
+	if c == nil {
+		return nil
+	}
+	for i := range c.Patterns {
+		if c.Patterns[i].ID == id {
+			return &c.Patterns[i]
+		}
+	}
+	return nil
+}
+
 // diffDesign lists what changed in the design between two reports, from their design summaries and
 // pattern definitions.
 func diffDesign(old, new *Report) []string {
@@ -288,6 +428,9 @@ func diffDesign(old, new *Report) []string {
 	}
 	if old.Design.Name != new.Design.Name {
 		out = append(out, fmt.Sprintf("design renamed from %s to %s", old.Design.Name, new.Design.Name))
+	}
+	if old.Design.StorageGB != new.Design.StorageGB {
+		out = append(out, fmt.Sprintf("production storage (scale.storageGB) changed from %s to %s", gb(old.Design.StorageGB), gb(new.Design.StorageGB)))
 	}
 	oc := map[string]ContainerSummary{}
 	for _, c := range old.Design.Containers {
@@ -318,6 +461,10 @@ func diffDesign(old, new *Report) []string {
 		if ttl(o.DefaultTTL) != ttl(c.DefaultTTL) {
 			out = append(out, pre+fmt.Sprintf("default TTL changed from %s to %s", ttl(o.DefaultTTL), ttl(c.DefaultTTL)))
 		}
+		if o.StorageGB != c.StorageGB {
+			out = append(out, pre+fmt.Sprintf("production storage changed from %s to %s", gb(o.StorageGB), gb(c.StorageGB)))
+		}
+		out = append(out, diffDocuments(pre, o.Documents, c.Documents)...)
 	}
 	for _, c := range old.Design.Containers {
 		if !nc[c.Name] {
@@ -351,6 +498,102 @@ func diffDesign(old, new *Report) []string {
 		}
 	}
 	return out
+}
+
+// diffDocuments names the document types added and removed, and per type the fields added and
+// removed (with the type's seeded document size on both sides, which the field moved), and the
+// seeded and production counts that changed. A baseline written before types were recorded has
+// none, and nothing is said.
+func diffDocuments(pre string, old, new []DocumentSummary) []string {
+	if len(old) == 0 {
+		return nil
+	}
+	var out []string
+	ob := map[string]DocumentSummary{}
+	for _, d := range old {
+		ob[d.Type] = d
+	}
+	seen := map[string]bool{}
+	for _, n := range new {
+		seen[n.Type] = true
+		o, ok := ob[n.Type]
+		if !ok {
+			out = append(out, pre+fmt.Sprintf("document type %s added (%s%s)", n.Type, design.Count(len(n.Fields), "field"), sizeWords(n.Bytes)))
+			continue
+		}
+		tpre := pre + "type " + n.Type + ": "
+		var added, removed []string
+		for _, f := range n.Fields {
+			if !slices.Contains(o.Fields, f) {
+				added = append(added, f)
+			}
+		}
+		for _, f := range o.Fields {
+			if !slices.Contains(n.Fields, f) {
+				removed = append(removed, f)
+			}
+		}
+		size := ""
+		if (len(added) > 0 || len(removed) > 0) && o.Bytes > 0 && n.Bytes > 0 {
+			size = fmt.Sprintf(" (documents %s → %s bytes, %+.0f)", fmtCount(o.Bytes), fmtCount(n.Bytes), n.Bytes-o.Bytes)
+		}
+		if len(added) > 0 {
+			out = append(out, tpre+fmt.Sprintf("%s added: %s%s", plural(len(added), "field", "fields"), strings.Join(added, ", "), size))
+			size = ""
+		}
+		if len(removed) > 0 {
+			out = append(out, tpre+fmt.Sprintf("%s removed: %s%s", plural(len(removed), "field", "fields"), strings.Join(removed, ", "), size))
+		}
+		if len(added) == 0 && len(removed) == 0 && o.Bytes > 0 && n.Bytes > 0 && math.Abs(n.Bytes-o.Bytes) >= math.Max(16, 0.05*o.Bytes) {
+			out = append(out, tpre+fmt.Sprintf("seeded documents changed size from %s to %s bytes", fmtCount(o.Bytes), fmtCount(n.Bytes)))
+		}
+		if o.Seeded != n.Seeded {
+			out = append(out, tpre+fmt.Sprintf("seeded count changed from %s to %s", fmtCount(float64(o.Seeded)), fmtCount(float64(n.Seeded))))
+		}
+		if o.Production != n.Production {
+			out = append(out, tpre+fmt.Sprintf("production count changed from %s to %s", countOrUnset(o.Production), countOrUnset(n.Production)))
+		}
+	}
+	for _, o := range old {
+		if !seen[o.Type] {
+			out = append(out, pre+fmt.Sprintf("document type %s removed", o.Type))
+		}
+	}
+	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+func sizeWords(bytes float64) string {
+	if bytes <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(", documents of %s bytes", fmtCount(bytes))
+}
+
+func countOrUnset(v float64) string {
+	if v == 0 {
+		return "not stated"
+	}
+	return fmtCount(v)
+}
+
+// fmtCount writes a count with thousands separators: 30,000,000.
+func fmtCount(v float64) string {
+	s := thousands(math.Round(v))
+	return strings.TrimSuffix(s, ".00")
+}
+
+func gb(v float64) string {
+	if v == 0 {
+		return "not stated"
+	}
+	return fmt.Sprintf("%g GB", v)
 }
 
 func setDiff(what string, old, new []string) []string {

@@ -62,46 +62,83 @@ func verdictChange(p PatternChange) string {
 	return string(p.OldVerdict) + " → " + string(p.NewVerdict)
 }
 
+// Embedded in a run's report (Report.Baseline), the comparison renders through the same bodies as
+// `validate compare`: regressions first, with their numbers.
+
 func compareText(w io.Writer, c *Comparison) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "Baseline %s (%s) → %s (%s) · charges %s\n", c.Old.Design, c.Old.Fingerprint, c.New.Design, c.New.Fingerprint, c.New.ChargeSource)
+	compareTextBody(bw, c, "")
+	fmt.Fprintf(bw, "\n%s\n", compareSummaryLine(c))
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("render comparison: %w", err)
+	}
+	return nil
+}
+
+// baselineName is how a comparison names its baseline: the file, or the design and fingerprint.
+func baselineName(c *Comparison) string {
+	if c.Old.File != "" {
+		return fmt.Sprintf("%s (%s) from %s", c.Old.Design, c.Old.Fingerprint, c.Old.File)
+	}
+	return fmt.Sprintf("%s (%s)", c.Old.Design, c.Old.Fingerprint)
+}
+
+// compareTextBody writes the comparison for the terminal, each line after indent: what was
+// compared, the regressions with their numbers, the monthly cost, the design changes, the table
+// (regressions first) and the improvements' reasons.
+func compareTextBody(bw *bufio.Writer, c *Comparison, indent string) {
+	fmt.Fprintf(bw, "%sBaseline %s → %s (%s) · charges %s\n", indent, baselineName(c), c.New.Design, c.New.Fingerprint, c.New.ChargeSource)
 	for _, f := range c.Forced {
-		fmt.Fprintf(bw, "forced: %s\n", f)
+		fmt.Fprintf(bw, "%sforced: %s\n", indent, f)
+	}
+	ordered := c.Ordered()
+	for _, p := range ordered {
+		if p.Change != Regression {
+			continue
+		}
+		fmt.Fprintf(bw, "%sREGRESSION %s %s:\n", indent, p.ID, p.Name)
+		for _, r := range p.Reasons {
+			fmt.Fprintf(bw, "%s  - %s\n", indent, r)
+		}
+	}
+	if line := c.CostLine(); line != "" {
+		fmt.Fprintf(bw, "%s%s\n", indent, upperFirst(line))
 	}
 	if len(c.DesignChanges) > 0 {
-		fmt.Fprintln(bw, "\nDesign changes:")
+		fmt.Fprintf(bw, "\n%sDesign changes:\n", indent)
 		for _, d := range c.DesignChanges {
-			fmt.Fprintf(bw, "  - %s\n", d)
+			fmt.Fprintf(bw, "%s  - %s\n", indent, d)
 		}
 	}
 	fmt.Fprintln(bw)
 	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tNAME\tCHANGE\tMODELED RU\tMEASURED RU\tVERDICT")
-	for _, p := range c.Patterns {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", p.ID, p.Name, p.Change, driftCell(p.Modeled), driftCell(p.Measured), verdictChange(p))
+	fmt.Fprintf(tw, "%sID\tNAME\tCHANGE\tMODELED RU\tMEASURED RU\tPRODUCTION RU\tVERDICT\n", indent)
+	for _, p := range ordered {
+		fmt.Fprintf(tw, "%s%s\t%s\t%s\t%s\t%s\t%s\t%s\n", indent, p.ID, p.Name, p.Change, driftCell(p.Modeled), driftCell(p.Measured),
+			driftCell(p.Production), verdictChange(p))
 	}
-	if err := tw.Flush(); err != nil {
-		return fmt.Errorf("render comparison: %w", err)
-	}
+	_ = tw.Flush() // a bufio.Writer's error is reported by its Flush
 	first := true
-	for _, p := range c.Patterns {
-		if p.Change != Regression && p.Change != Improvement {
+	for _, p := range ordered {
+		if p.Change != Improvement {
 			continue
 		}
 		if first {
 			fmt.Fprintln(bw)
 			first = false
 		}
-		fmt.Fprintf(bw, "%s %s (%s):\n", p.ID, p.Name, p.Change)
+		fmt.Fprintf(bw, "%s%s %s (%s):\n", indent, p.ID, p.Name, p.Change)
 		for _, r := range p.Reasons {
-			fmt.Fprintf(bw, "  - %s\n", r)
+			fmt.Fprintf(bw, "%s  - %s\n", indent, r)
 		}
 	}
-	fmt.Fprintf(bw, "\n%s\n", compareSummaryLine(c))
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("render comparison: %w", err)
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
 	}
-	return nil
+	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 var changeIcon = map[Change]string{Regression: "🔺", Improvement: "🟢", Unchanged: "▫️", Added: "➕", Removed: "➖"}
@@ -112,41 +149,60 @@ func compareMarkdown(w io.Writer, c *Comparison) error {
 	if c.Summary.Regressions > 0 {
 		icon = "❌"
 	}
-	fmt.Fprintf(bw, "## %s Baseline comparison `%s`\n\n", icon, mdEscape(c.New.Design))
+	fmt.Fprintf(bw, "## %s Baseline comparison %s\n\n", icon, codeSpan(c.New.Design))
+	compareMarkdownBody(bw, c, "###")
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("render comparison: %w", err)
+	}
+	return nil
+}
+
+// compareMarkdownBody writes the comparison in Markdown under headings of level h: the counts, the
+// regressions with their numbers first, the monthly cost, the design changes and the table,
+// regressions on top. Every design string is escaped (mdEscape).
+func compareMarkdownBody(bw *bufio.Writer, c *Comparison, h string) {
 	s := c.Summary
-	fmt.Fprintf(bw, "**%d regressed, %d improved, %d unchanged, %d added, %d removed** — verdicts changed: %d; charges %s.\n\n",
-		s.Regressions, s.Improvements, s.Unchanged, s.Added, s.Removed, s.VerdictChanges, c.New.ChargeSource)
+	fmt.Fprintf(bw, "**%d regressed, %d improved, %d unchanged, %d added, %d removed** — verdicts changed: %d; charges %s; baseline %s.\n\n",
+		s.Regressions, s.Improvements, s.Unchanged, s.Added, s.Removed, s.VerdictChanges, c.New.ChargeSource, mdEscape(baselineName(c)))
 	for _, f := range c.Forced {
 		fmt.Fprintf(bw, "> forced comparison: %s\n\n", mdEscape(f))
 	}
-	if len(c.DesignChanges) > 0 {
-		fmt.Fprintln(bw, "### Design changes")
+	ordered := c.Ordered()
+	var regressions []string
+	for _, p := range ordered {
+		if p.Change == Regression {
+			regressions = append(regressions, fmt.Sprintf("- 🔺 **%s %s**: %s", mdEscape(p.ID), mdEscape(p.Name), mdEscape(strings.Join(p.Reasons, "; "))))
+		}
+	}
+	if len(regressions) > 0 {
+		fmt.Fprintln(bw, strings.Join(regressions, "\n"))
 		fmt.Fprintln(bw)
+	}
+	if line := c.CostLine(); line != "" {
+		fmt.Fprintf(bw, "💰 %s\n\n", mdEscape(upperFirst(line)))
+	}
+	if len(c.DesignChanges) > 0 {
+		fmt.Fprintf(bw, "%s Design changes\n\n", h)
 		for _, d := range c.DesignChanges {
 			fmt.Fprintf(bw, "- %s\n", mdEscape(d))
 		}
 		fmt.Fprintln(bw)
 	}
-	fmt.Fprintln(bw, "| ID | Pattern | Change | Modeled (RU) | Measured (RU) | Verdict |")
-	fmt.Fprintln(bw, "|---|---|---|--:|--:|---|")
-	for _, p := range c.Patterns {
-		fmt.Fprintf(bw, "| %s | %s | %s %s | %s | %s | %s |\n", mdEscape(p.ID), mdEscape(p.Name), changeIcon[p.Change], p.Change,
-			driftCell(p.Modeled), driftCell(p.Measured), verdictChange(p))
+	fmt.Fprintln(bw, "| ID | Pattern | Change | Modeled (RU) | Measured (RU) | Production (RU) | Verdict |")
+	fmt.Fprintln(bw, "|---|---|---|--:|--:|--:|---|")
+	for _, p := range ordered {
+		fmt.Fprintf(bw, "| %s | %s | %s %s | %s | %s | %s | %s |\n", mdEscape(p.ID), mdEscape(p.Name), changeIcon[p.Change], p.Change,
+			driftCell(p.Modeled), driftCell(p.Measured), driftCell(p.Production), verdictChange(p))
 	}
-	var notable []string
-	for _, p := range c.Patterns {
-		if p.Change == Regression || p.Change == Improvement {
-			notable = append(notable, fmt.Sprintf("- **%s %s** (%s): %s", mdEscape(p.ID), mdEscape(p.Name), p.Change,
+	var improved []string
+	for _, p := range ordered {
+		if p.Change == Improvement {
+			improved = append(improved, fmt.Sprintf("- **%s %s** (%s): %s", mdEscape(p.ID), mdEscape(p.Name), p.Change,
 				mdEscape(strings.Join(p.Reasons, "; "))))
 		}
 	}
-	if len(notable) > 0 {
-		fmt.Fprintln(bw, "\n### Details")
-		fmt.Fprintln(bw)
-		fmt.Fprintln(bw, strings.Join(notable, "\n"))
+	if len(improved) > 0 {
+		fmt.Fprintf(bw, "\n%s Improvements\n\n", h)
+		fmt.Fprintln(bw, strings.Join(improved, "\n"))
 	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("render comparison: %w", err)
-	}
-	return nil
 }

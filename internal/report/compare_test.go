@@ -91,7 +91,7 @@ func TestCompare_IndexChanges(t *testing.T) {
 		if err := RenderComparison(&out, c, "text"); err != nil {
 			t.Fatal(err)
 		}
-		for _, want := range []string{"Q1 orders by status (regression)", "modeled charge rose from 3.1 to 41.7 RU", "REGRESSIONS: 3 patterns — 1 regressed"} {
+		for _, want := range []string{"REGRESSION Q1 orders by status:", "modeled charge rose from 3.1 to 41.7 RU", "REGRESSIONS: 3 patterns — 1 regressed"} {
 			if !strings.Contains(out.String(), want) {
 				t.Errorf("text comparison lacks %q:\n%s", want, out.String())
 			}

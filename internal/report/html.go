@@ -13,6 +13,7 @@ import (
 // Bar colours per series. Placeholder charges are drawn hollow so they never read as a measurement.
 var seriesColor = map[string]string{
 	"estimate":                               "#8a8f98",
+	"baseline":                               "#c9ced6",
 	string(record.ChargeModel):               "#2f6fde",
 	string(record.ChargeService):             "#1a9e5c",
 	string(record.ChargeEmulatorIndicative):  "#d98b1a",
@@ -38,7 +39,11 @@ func renderHTML(w io.Writer, r *Report) error {
 		Legend       []string
 		Series       []legendItem
 		Notable      []PatternResult
+		Head         Verdict
+		Regressions  []PatternChange
+		CostLine     string
 	}{
+		Head:         headVerdict(r),
 		R:            r,
 		Summary:      summaryLine(r),
 		Target:       targetLine(r),
@@ -51,6 +56,14 @@ func renderHTML(w io.Writer, r *Report) error {
 		if notable(p) {
 			data.Notable = append(data.Notable, p)
 		}
+	}
+	if c := r.Baseline; c != nil {
+		for _, p := range c.Ordered() {
+			if p.Change == Regression {
+				data.Regressions = append(data.Regressions, p)
+			}
+		}
+		data.CostLine = upperFirst(c.CostLine())
 	}
 	if err := pageTemplate.Execute(w, data); err != nil {
 		return fmt.Errorf("render html: %w", err)
@@ -68,6 +81,10 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 	"estimatorHead":   func() string { return estimatorHead },
 	"load":            loadCell,
 	"mark":            verdictMark,
+	"drift":           driftCell,
+	"vchange":         verdictChange,
+	"changeOf":        func(r *Report, id string) *PatternChange { return r.Baseline.Of(id) },
+	"baselineName":    baselineName,
 }).Parse(`<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -101,7 +118,7 @@ footer{margin-top:2rem;color:#5b6372;font-size:.85rem}
 </head>
 <body>
 <header>
-<h1><span class="badge b-{{.R.Summary.Verdict}}">{{.R.Summary.Verdict}}</span> Cosmos DB design <code>{{.R.Design.Name}}</code></h1>
+<h1><span class="badge b-{{.Head}}">{{.Head}}</span> Cosmos DB design <code>{{.R.Design.Name}}</code></h1>
 {{if .R.Design.File}}<p class="meta">{{.R.Design.File}} · {{.R.Design.Fingerprint}}</p>{{end}}
 <p class="meta">{{.Target}}</p>
 <p class="summary">{{.Summary}}</p>
@@ -114,13 +131,27 @@ footer{margin-top:2rem;color:#5b6372;font-size:.85rem}
 {{range .Series}}<span><span class="sw" style="background:{{.Color}}{{if .Hollow}};border-style:dashed{{end}}"></span>{{.Label}}</span>
 {{end}}<span><span class="sw" style="background:#e8f5ee"></span>tolerance band around the estimate</span>
 </div>
-<h2>Charge per execution: estimate, modeled, measured</h2>
+{{with .R.Baseline}}<section id="baseline">
+<h2>Changes since baseline</h2>
+<p class="meta">baseline {{baselineName .}} · {{.Summary.Regressions}} regressed, {{.Summary.Improvements}} improved, {{.Summary.Unchanged}} unchanged, {{.Summary.Added}} added, {{.Summary.Removed}} removed; verdicts changed: {{.Summary.VerdictChanges}}</p>
+{{range .Forced}}<p class="meta">forced comparison: {{.}}</p>{{end}}
+{{if $.Regressions}}<ul class="regressions">{{range $.Regressions}}<li class="v-fail"><strong>✗ {{.ID}} {{.Name}}</strong>: {{range $i, $r := .Reasons}}{{if $i}}; {{end}}{{$r}}{{end}}</li>{{end}}</ul>{{end}}
+{{with $.CostLine}}<p>{{.}}</p>{{end}}
+{{if .DesignChanges}}<h3>Design changes</h3><ul>{{range .DesignChanges}}<li>{{.}}</li>{{end}}</ul>{{end}}
+<div class="scroll"><table>
+<thead><tr><th>ID</th><th>Pattern</th><th>Change</th><th>Modeled (RU)</th><th>Measured (RU)</th><th>Production (RU)</th><th>Verdict</th></tr></thead>
+<tbody>
+{{range .Ordered}}<tr class="change-{{.Change}}{{if eq .Change "regression"}} row-fail{{end}}"><td>{{.ID}}</td><td>{{.Name}}</td><td>{{.Change}}</td><td class="num">{{drift .Modeled}}</td><td class="num">{{drift .Measured}}</td><td class="num">{{drift .Production}}</td><td>{{vchange .}}</td></tr>
+{{end}}</tbody>
+</table></div>
+</section>
+{{end}}<h2>Charge per execution: estimate, modeled, measured{{if .R.Baseline}}, baseline{{end}}</h2>
 <div class="scroll">{{.PatternChart}}</div>
 <h2>Patterns</h2>
 <div class="scroll"><table>
-<thead><tr><th>ID</th><th>Pattern</th><th>Op</th><th>Estimate (RU)</th><th>Modeled (RU)</th><th>Measured (RU)</th><th>Production (RU)</th><th>Verdict</th></tr></thead>
+<thead><tr><th>ID</th><th>Pattern</th><th>Op</th><th>Estimate (RU)</th><th>Modeled (RU)</th><th>Measured (RU)</th><th>Production (RU)</th>{{if .R.Baseline}}<th>Since baseline</th>{{end}}<th>Verdict</th></tr></thead>
 <tbody>
-{{range .R.Patterns}}<tr class="row-{{.Verdict}}"><td>{{.ID}}</td><td>{{.Name}}</td><td>{{.Op}}</td><td class="num">{{ru .Estimate}}</td><td class="num">{{charge .Modeled}}</td><td class="num">{{measured $.R .Measured}}</td><td class="num">{{projected .}}</td><td class="v v-{{.Verdict}}"><span class="mark">{{mark .Verdict}}</span>{{.Verdict}}</td></tr>
+{{range .R.Patterns}}<tr class="row-{{.Verdict}}"><td>{{.ID}}</td><td>{{.Name}}</td><td>{{.Op}}</td><td class="num">{{ru .Estimate}}</td><td class="num">{{charge .Modeled}}</td><td class="num">{{measured $.R .Measured}}</td><td class="num">{{projected .}}</td>{{if $.R.Baseline}}<td>{{with changeOf $.R .ID}}{{.Change}}{{end}}</td>{{end}}<td class="v v-{{.Verdict}}"><span class="mark">{{mark .Verdict}}</span>{{.Verdict}}</td></tr>
 {{end}}</tbody>
 </table></div>
 {{if .Notable}}<h2>Details</h2>
@@ -190,6 +221,9 @@ func seriesLegend(r *Report) []legendItem {
 			break
 		}
 	}
+	if r.Baseline != nil {
+		items = append(items, legendItem{Label: "baseline (the judged figure in the baseline run)", Color: seriesColor["baseline"]})
+	}
 	return items
 }
 
@@ -238,6 +272,9 @@ func patternChart(r *Report) string {
 		if c := judgedCharge(p); c != nil && c.VerdictOn == VerdictOnProjected {
 			g = append(g, bar{series: seriesProduction, label: "production (estimated)", value: c.Projected})
 		}
+		if b, ok := baselineBar(r, p); ok {
+			g = append(g, b)
+		}
 		groups[i] = g
 		for _, b := range g {
 			maxV = math.Max(maxV, b.value)
@@ -254,29 +291,54 @@ func patternChart(r *Report) string {
 	if logScale {
 		title += " (logarithmic scale: the charges span more than three orders of magnitude)"
 	}
-	scale := chartFrameScaled(&sb, title, len(groups), patternBars, minV, maxV, "RU", logScale)
+	per := patternBars
+	if r.Baseline != nil {
+		per++ // the baseline's bar beside the run's
+	}
+	scale := chartFrameScaled(&sb, title, len(groups), per, minV, maxV, "RU", logScale)
 	for i, p := range r.Patterns {
-		x0 := chartLeft + groupGap/2 + float64(i)*(patternBars*barWidth+groupGap)
+		x0 := chartLeft + groupGap/2 + float64(i)*(float64(per)*barWidth+groupGap)
 		fmt.Fprintf(&sb, `<g class="bar-group" data-pattern="%s">`, esc(p.ID))
 		band := bandRU(p.Tolerance, p.Estimate)
 		lo, hi := math.Max(p.Estimate-band, 0), p.Estimate+band
 		fmt.Fprintf(&sb, `<rect class="band" x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#1a9e5c" fill-opacity="0.10"><title>%s tolerance: %s–%s RU</title></rect>`,
-			x0-3, scale(hi), patternBars*barWidth+6, math.Max(scale(lo)-scale(hi), 0.5), esc(p.ID), fmtRU(lo), fmtRU(hi))
+			x0-3, scale(hi), float64(per)*barWidth+6, math.Max(scale(lo)-scale(hi), 0.5), esc(p.ID), fmtRU(lo), fmtRU(hi))
 		for j, b := range groups[i] {
 			drawBar(&sb, x0+float64(j)*barWidth, b, scale, p.ID)
 		}
 		if p.Modeled == nil && p.Measured == nil {
 			fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f" text-anchor="middle" font-size="9" fill="#7b1fa2">no charge</text>`,
-				x0+patternBars/2.0*barWidth, chartTop+chartHeight-4)
+				x0+float64(per)/2*barWidth, chartTop+chartHeight-4)
 		}
 		fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f" text-anchor="middle" class="v-%s">%s</text>`,
-			x0+patternBars/2.0*barWidth, chartTop+chartHeight+16, p.Verdict, esc(shortLabel(p.ID)))
+			x0+float64(per)/2*barWidth, chartTop+chartHeight+16, p.Verdict, esc(shortLabel(p.ID)))
 		fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f" text-anchor="middle" font-size="10" class="v-%s">%s %s</text>`,
-			x0+patternBars/2.0*barWidth, chartTop+chartHeight+30, p.Verdict, verdictMark(p.Verdict), esc(string(p.Verdict)))
+			x0+float64(per)/2*barWidth, chartTop+chartHeight+30, p.Verdict, verdictMark(p.Verdict), esc(string(p.Verdict)))
 		sb.WriteString(`</g>`)
 	}
 	sb.WriteString(`</svg>`)
 	return sb.String()
+}
+
+// baselineBar is the baseline's figure for the charge a pattern's verdict rests on, at the scale its
+// bar is drawn (projected to production when the verdict judges that): the bar beside the run's.
+func baselineBar(r *Report, p PatternResult) (bar, bool) {
+	pc := r.Baseline.Of(p.ID)
+	c := judgedCharge(p)
+	if pc == nil || c == nil {
+		return bar{}, false
+	}
+	d, label := pc.Modeled, "baseline (modeled"
+	if c == p.Measured && pc.Measured != nil {
+		d, label = pc.Measured, "baseline (measured, "+SourceLabel(c.Source)
+	}
+	if c.VerdictOn == VerdictOnProjected {
+		d, label = pc.Production, label+", projected to production"
+	}
+	if d == nil {
+		return bar{}, false
+	}
+	return bar{series: "baseline", label: fmt.Sprintf("%s; now %s, %+.0f%%, %s)", label, fmtRU(d.New), d.Pct, pc.Change), value: d.Old}, true
 }
 
 // loadChart draws per container the RU/s at peak (light) with the average (solid) in front.

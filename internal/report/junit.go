@@ -109,7 +109,29 @@ func renderJUnit(w io.Writer, r *Report) error {
 		case Warn:
 			tc.SystemOut = "warn: " + strings.Join(p.Reasons, "\nwarn: ")
 		}
+		if pc := r.Baseline.Of(p.ID); pc != nil {
+			junitBaseline(&tc, pc)
+		}
 		suite.Cases = append(suite.Cases, tc)
+	}
+	// A regression fails its test case, so the counts come from the cases.
+	suite.Failures, suite.Errors = 0, 0
+	for _, tc := range suite.Cases {
+		if tc.Failure != nil {
+			suite.Failures++
+		}
+		if tc.Error != nil {
+			suite.Errors++
+		}
+	}
+	if c := r.Baseline; c != nil {
+		suite.Properties = append(suite.Properties,
+			junitProperty{"baseline", baselineName(c)},
+			junitProperty{"baseline.regressions", strconv.Itoa(c.Summary.Regressions)},
+			junitProperty{"baseline.improvements", strconv.Itoa(c.Summary.Improvements)})
+		if line := c.CostLine(); line != "" {
+			suite.Properties = append(suite.Properties, junitProperty{"baseline.monthlyCost", line})
+		}
 	}
 	doc := junitSuites{Name: "validate", Tests: suite.Tests, Failures: suite.Failures, Errors: suite.Errors, Suites: []junitSuite{suite}}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
@@ -124,6 +146,39 @@ func renderJUnit(w io.Writer, r *Report) error {
 		return fmt.Errorf("render junit: %w", err)
 	}
 	return nil
+}
+
+// junitBaseline adds a pattern's baseline comparison to its test case: the drifts as properties, and
+// for a regression a failure whose message gives the numbers (beside a failing verdict's reasons,
+// or after an error's, which stays the error).
+func junitBaseline(tc *junitCase, pc *PatternChange) {
+	tc.Properties = append(tc.Properties, junitProperty{"baseline.change", string(pc.Change)})
+	for _, d := range []struct {
+		name string
+		d    *Drift
+	}{{"modeled", pc.Modeled}, {"measured", pc.Measured}, {"production", pc.Production}} {
+		if d.d == nil {
+			continue
+		}
+		tc.Properties = append(tc.Properties,
+			junitProperty{"baseline." + d.name + ".old.ru", fmtRU(d.d.Old)},
+			junitProperty{"baseline." + d.name + ".new.ru", fmtRU(d.d.New)},
+			junitProperty{"baseline." + d.name + ".pct", fmt.Sprintf("%+.0f", d.d.Pct)})
+	}
+	if pc.Change != Regression {
+		return
+	}
+	msg := "regression since the baseline: " + strings.Join(pc.Reasons, "; ")
+	switch {
+	case tc.Error != nil:
+		tc.Error.Text += "\n" + msg
+	case tc.Failure != nil:
+		tc.Failure.Message = msg + "; " + tc.Failure.Message
+		tc.Failure.Text = msg + "\n" + tc.Failure.Text
+		tc.Failure.Type = "regression"
+	default:
+		tc.Failure = &junitProblem{Message: msg, Type: "regression", Text: strings.Join(pc.Reasons, "\n")}
+	}
 }
 
 // seconds formats milliseconds as JUnit's seconds with millisecond precision.

@@ -56,13 +56,33 @@ func (c *Charge) judgedName() string {
 	return "median"
 }
 
+// ProductionFigure is a pattern's charge at the design's production scale: the one estimator's
+// (Charge.Projected, which is record.Projection.ProjectedRU, the figure plan prints), always a
+// model figure. It is the one
+// place the report layer reads the production figure: the PRODUCTION column, baselines and
+// comparisons all take it from here. ok is false when the pattern has no charge or no projection.
+// Scaled says whether the figure differs in kind from the seeded median: false for point
+// operations, unprojected patterns and designs without a production scale, where it equals it.
+func ProductionFigure(p PatternResult) (ru float64, source record.ChargeSource, scaled, ok bool) {
+	c, pj := judgedCharge(p), p.Projection
+	if c == nil || pj == nil {
+		return 0, "", false, false
+	}
+	scaled = pj.Production && !pj.Point && !pj.Unprojected
+	source = c.Source
+	if scaled {
+		source = record.ChargeModel // the estimator's, whatever the target measured
+	}
+	return c.Projected, source, scaled, true
+}
+
 // projectedCell is the production-scale column: the one estimator's production charge, or why the
 // column repeats the seeded figure.
 func projectedCell(p PatternResult) string {
-	c := judgedCharge(p)
+	ru, source, _, ok := ProductionFigure(p)
 	pj := p.Projection
 	switch {
-	case c == nil || pj == nil:
+	case !ok:
 		return "—"
 	case pj.Point:
 		return "= seeded (point op)"
@@ -71,7 +91,7 @@ func projectedCell(p PatternResult) string {
 	case !pj.Production:
 		return "= seeded (no scale)"
 	}
-	return fmtRU(c.Projected) + " " + SourceLabel(record.ChargeModel) + " (estimated)"
+	return fmtRU(ru) + " " + SourceLabel(source) + " (estimated)"
 }
 
 // judgedCharge is the charge a pattern's verdict rests on: the measured one when it carries a

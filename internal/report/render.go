@@ -186,7 +186,38 @@ func summaryLine(r *Report) string {
 	if n := failing(r.StageFindings); n > 0 {
 		line += fmt.Sprintf("; %s (see Findings)", design.Count(n, "capacity finding"))
 	}
+	if line2 := baselineSummary(r); line2 != "" {
+		line += "; " + line2
+	}
 	return line
+}
+
+// baselineSummary says in a few words how the run compares with its baseline ("" without one).
+func baselineSummary(r *Report) string {
+	c := r.Baseline
+	if c == nil {
+		return ""
+	}
+	if n := c.Summary.Regressions; n > 0 {
+		var ids []string
+		for _, p := range c.Ordered() {
+			if p.Change == Regression {
+				ids = append(ids, p.ID)
+			}
+		}
+		return fmt.Sprintf("%s since the baseline (%s)", design.Count(n, "regression"), strings.Join(ids, ", "))
+	}
+	return fmt.Sprintf("no regression since the baseline (%d improved)", c.Summary.Improvements)
+}
+
+// headVerdict is the verdict a report's heading shows: the worst pattern verdict, and fail when a
+// pattern regressed against the baseline (the run exits 1 either way).
+func headVerdict(r *Report) Verdict {
+	v := r.Summary.Verdict
+	if r.Baseline.Regressions() > 0 {
+		v = worse(v, Fail)
+	}
+	return v
 }
 
 func targetLine(r *Report) string {

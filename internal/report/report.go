@@ -137,6 +137,48 @@ type Report struct {
 	Containers    []ContainerLoad   `json:"containers"`
 	StageFindings []record.Finding  `json:"stageFindings,omitempty"`
 	Seeding       []record.SeedStat `json:"seeding,omitempty"`
+	// Cost is what the run's load costs a month at production (MonthlyCost), when the driver
+	// priced it.
+	Cost *MonthlyCost `json:"monthlyCost,omitempty"`
+	// Baseline is the comparison with the baseline the run was compared with (run --baseline), part
+	// of the run's record: every format shows it and its regressions count in Findings.
+	Baseline *Comparison `json:"baseline,omitempty"`
+}
+
+// MonthlyCost is what a run's load costs a month at production, per container and in total: at
+// the throughput the design states, and sized for the load in the cheapest mode that carries its
+// peak. The load is the one capacity is judged on (the request-rate table's run figures: queries
+// projected to production when the design states a scale); storage is plan's at production. The
+// driver prices it with the rate card (pipeline.MonthlyCost); report renders it and compares it.
+type MonthlyCost struct {
+	Currency string `json:"currency"`
+	// RateCard names the rate card: its version and date.
+	RateCard string `json:"rateCard"`
+	// DesignedUSD sums each container at its designed throughput; RequiredUSD each container in the
+	// cheapest mode that carries the run's peak.
+	DesignedUSD float64         `json:"designedUSD"`
+	RequiredUSD float64         `json:"requiredUSD"`
+	Containers  []ContainerCost `json:"containers"`
+}
+
+// ContainerCost is one container's line of MonthlyCost.
+type ContainerCost struct {
+	Name string `json:"name"`
+	// Source and Scale say which load was priced: a charge source and "projected" or "seeded".
+	Source    string  `json:"source"`
+	Scale     string  `json:"scale"`
+	AvgRUs    float64 `json:"avgRUs"`
+	PeakRUs   float64 `json:"peakRUs"`
+	StorageGB float64 `json:"storageGB"`
+	// Designed is the designed throughput ("manual 400") and DesignedUSD its bill for the load.
+	Designed    string  `json:"designed"`
+	DesignedUSD float64 `json:"designedUSD"`
+	// Required is the cheapest mode that carries the peak and RequiredUSD its bill ("" and 0 when
+	// no mode can).
+	Required    string  `json:"required,omitempty"`
+	RequiredUSD float64 `json:"requiredUSD"`
+	// Formula is the designed bill's arithmetic.
+	Formula string `json:"formula"`
 }
 
 // Tool names the program that wrote a report.
@@ -160,6 +202,8 @@ type DesignSummary struct {
 	Containers  []ContainerSummary `json:"containers"`
 	// SDK is the design's app.sdk ("" when it names none).
 	SDK string `json:"sdk,omitempty"`
+	// StorageGB is the design's production storage (scale.storageGB; 0 = not stated).
+	StorageGB float64 `json:"storageGB,omitempty"`
 }
 
 // ContainerSummary is one container of the design as far as charges are concerned.
@@ -171,6 +215,24 @@ type ContainerSummary struct {
 	Indexing   IndexingSummary `json:"indexing"`
 	UniqueKeys []string        `json:"uniqueKeys,omitempty"`
 	DefaultTTL *int            `json:"defaultTtl,omitempty"`
+	// StorageGB is the container's production storage as the design states it (0 = not stated).
+	StorageGB float64 `json:"storageGB,omitempty"`
+	// Documents are the container's document types: what a comparison names when a field or a
+	// production count changes.
+	Documents []DocumentSummary `json:"documents,omitempty"`
+}
+
+// DocumentSummary is one document type of a container: its fields and counts.
+type DocumentSummary struct {
+	Type string `json:"type"`
+	// Fields are the generated property paths ("/address/city"), in design order.
+	Fields []string `json:"fields"`
+	// Seeded is the root type's seeded count (0 for a child type, seeded per parent); Production
+	// the count the design states for production (0 = not stated).
+	Seeded     int     `json:"seeded,omitempty"`
+	Production float64 `json:"production,omitempty"`
+	// Bytes is the mean JSON size of the type's seeded documents in the run (0 when unknown).
+	Bytes float64 `json:"bytes,omitempty"`
 }
 
 // IndexingSummary is an indexing policy in a form that diffs well: composite indexes are written as
@@ -341,7 +403,22 @@ func (r *Report) Findings() int {
 	if r == nil {
 		return 0
 	}
-	return r.Summary.Fail + r.Summary.Error + failing(r.StageFindings)
+	return r.Summary.Fail + r.Summary.Error + failing(r.StageFindings) + r.Baseline.Regressions()
+}
+
+// RunLoad is the load of a container that capacity is judged on and MonthlyCost prices: the
+// measured one when it carries a verdict, else the modeled one, at production scale when the design
+// states one. ok is false when the run has no load for the container.
+func (cl ContainerLoad) RunLoad() (l *Load, avg, peak float64, ok bool) {
+	l = cl.Measured
+	if l == nil {
+		l = cl.Modeled
+	}
+	if l == nil {
+		return nil, 0, 0, false
+	}
+	avg, peak = l.judged()
+	return l, avg, peak, true
 }
 
 // SourceLabel is the short human label of a charge source, used in every rendered column.

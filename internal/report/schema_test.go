@@ -22,7 +22,7 @@ func TestSchema_DescribesReports(t *testing.T) {
 	if err := json.Unmarshal(raw, &schema); err != nil {
 		t.Fatalf("schema does not parse: %v", err)
 	}
-	for _, name := range []string{"embedded.json", "service.json", "placeholder.json"} {
+	for _, name := range []string{"embedded.json", "service.json", "placeholder.json", "nightly.json"} {
 		data, err := os.ReadFile("testdata/" + name)
 		if err != nil {
 			t.Fatal(err)

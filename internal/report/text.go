@@ -18,6 +18,11 @@ func renderText(w io.Writer, r *Report) error {
 		fmt.Fprintf(bw, " (%s)", r.Design.File)
 	}
 	fmt.Fprintf(bw, "\n%s\n\n", targetLine(r))
+	if r.Baseline != nil {
+		fmt.Fprintln(bw, "Changes since baseline:")
+		compareTextBody(bw, r.Baseline, "  ")
+		fmt.Fprintln(bw)
+	}
 
 	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tNAME\tOP\tESTIMATE\tMODELED\tMEASURED\tPRODUCTION\tVERDICT")

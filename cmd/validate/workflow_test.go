@@ -1,0 +1,250 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/pipeline"
+	"go.yaml.in/yaml/v3"
+)
+
+// workflow is the part of a GitHub Actions workflow file the test reads.
+type workflow struct {
+	On          map[string]any    `yaml:"on"`
+	Permissions map[string]string `yaml:"permissions"`
+	Jobs        map[string]struct {
+		Steps []struct {
+			Name string            `yaml:"name"`
+			Uses string            `yaml:"uses"`
+			Run  string            `yaml:"run"`
+			If   string            `yaml:"if"`
+			Env  map[string]string `yaml:"env"`
+			With map[string]any    `yaml:"with"`
+		} `yaml:"steps"`
+	} `yaml:"jobs"`
+}
+
+// TestWorkflows_MatchTheCLI holds docs/workflows/*.yml to what the CLI accepts: every
+// ./bin/validate command parses with the command's real flags and passes its option checks, its
+// designs load and have baselines where the job compares with committed ones, the exit codes the
+// script tells apart are the CLI's (and the job fails with the CLI's code), and the job summary and
+// artifacts name the files the CLI writes. nightly.yml itself runs on the embedded engine on a
+// schedule and on pull requests touching designs/, with no secret; the account variant logs in with
+// OIDC.
+func TestWorkflows_MatchTheCLI(t *testing.T) {
+	files, err := filepath.Glob(repo("docs", "workflows", "*.yml"))
+	if err != nil || len(files) < 2 {
+		t.Fatalf("workflows: %v %v", files, err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			raw, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var wf workflow
+			if err := yaml.Unmarshal(raw, &wf); err != nil {
+				t.Fatalf("not YAML: %v", err)
+			}
+			if strings.Contains(string(raw), "secrets.") {
+				t.Error("the workflow reads a secret: the embedded job needs none and the account job logs in with OIDC")
+			}
+			commands := 0
+			for name, job := range wf.Jobs {
+				var out string
+				var summary, uploads bool
+				for _, st := range job.Steps {
+					for _, args := range validateCommands(t, st.Run, st.Env) {
+						commands++
+						// A script that writes missing baselines on its first run needs none committed.
+						out = checkCommand(t, name, args, strings.Contains(st.Run, "--update-baseline"))
+						checkExitCodes(t, name, st.Run)
+					}
+					if strings.Contains(st.Run, "GITHUB_STEP_SUMMARY") {
+						summary = true
+						if st.If != "always()" || !strings.Contains(st.Run, out+"/*.md") {
+							t.Errorf("job %s: the summary step must run always and append %s/*.md (the Markdown reports): %q", name, out, st.Run)
+						}
+					}
+					if strings.HasPrefix(st.Uses, "actions/upload-artifact@") {
+						uploads = true
+						path, _ := st.With["path"].(string)
+						for _, ext := range []string{"html", "xml"} { // report.Formats: html → .html, junit → .xml
+							if !strings.Contains(path, out+"/*."+ext) {
+								t.Errorf("job %s: the artifact lacks %s/*.%s: %q", name, out, ext, path)
+							}
+						}
+						if st.If != "always()" {
+							t.Errorf("job %s: upload the reports always, a failing run above all", name)
+						}
+					}
+				}
+				if !summary || !uploads {
+					t.Errorf("job %s: want a job summary step and an artifact upload", name)
+				}
+			}
+			if commands == 0 {
+				t.Fatal("no ./bin/validate command found")
+			}
+			switch filepath.Base(f) {
+			case "nightly.yml":
+				pr, _ := wf.On["pull_request"].(map[string]any)
+				paths, _ := pr["paths"].([]any)
+				if wf.On["schedule"] == nil || !slices.Contains(paths, any("designs/**")) {
+					t.Errorf("nightly.yml must run on a schedule and on pull requests touching designs/: %v", wf.On)
+				}
+				if _, ok := wf.Permissions["id-token"]; ok || !strings.Contains(string(raw), "--target embedded") {
+					t.Error("nightly.yml runs on the embedded engine and needs no identity")
+				}
+			case "nightly-account.yml":
+				if wf.Permissions["id-token"] != "write" || !strings.Contains(string(raw), "azure/login@") || !strings.Contains(string(raw), "client-id:") {
+					t.Error("the account variant logs in with OIDC federated credentials (azure/login, id-token: write)")
+				}
+			}
+		})
+	}
+}
+
+// validateCommands returns the ./bin/validate command lines of a step's script as arguments, with
+// line continuations joined and shell variables resolved from the script's assignments and the
+// step's env (an expression there stands for an https URL).
+func validateCommands(t *testing.T, script string, env map[string]string) [][]string {
+	t.Helper()
+	script = strings.ReplaceAll(script, "\\\n", " ")
+	vars := map[string][]string{}
+	for k := range env {
+		vars[k] = []string{"https://example.documents.azure.com:443/"}
+	}
+	// NAME="value" at the start of a line or after ||, && or ;.
+	assign := regexp.MustCompile(`(?m)(?:^|\|\||&&|;)\s*([A-Za-z_][A-Za-z0-9_]*)="([^"]*)"`)
+	for _, m := range assign.FindAllStringSubmatch(script, -1) {
+		vars[m[1]] = append(vars[m[1]], m[2])
+	}
+	var out [][]string
+	for _, line := range strings.Split(script, "\n") {
+		fields := strings.Fields(line)
+		if len(fields) == 0 || fields[0] != "./bin/validate" {
+			continue
+		}
+		// Each value a variable takes gives one command to check.
+		variants := [][]string{nil}
+		for _, tok := range fields[1:] {
+			tok = strings.Trim(tok, `"`)
+			vals := []string{tok}
+			if strings.HasPrefix(tok, "$") {
+				vals = vars[strings.TrimPrefix(tok, "$")]
+				if len(vals) == 0 {
+					t.Errorf("%s: unknown variable in %q", tok, line)
+				}
+			}
+			var next [][]string
+			for _, v := range variants {
+				for _, val := range vals {
+					a := slices.Clone(v)
+					if val != "" {
+						a = append(a, val)
+					}
+					next = append(next, a)
+				}
+			}
+			variants = next
+		}
+		out = append(out, variants...)
+	}
+	return out
+}
+
+// checkCommand parses args with the CLI's own command tree and option checks, loads the designs it
+// names and, where it compares with committed baselines, checks each has one. It returns --out.
+func checkCommand(t *testing.T, job string, args []string, writesFirst bool) (out string) {
+	t.Helper()
+	a := &app{stdout: io.Discard, stderr: io.Discard}
+	root := a.rootCmd()
+	cmd, rest, err := root.Find(args)
+	if err != nil || cmd.Name() != "run" {
+		t.Fatalf("job %s: %v: want a run command (%v)", job, args, err)
+	}
+	if err := cmd.ParseFlags(rest); err != nil {
+		t.Fatalf("job %s: %v: %v", job, args, err)
+	}
+	v, err := a.viper(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := readRunOptions(v, io.Discard)
+	if err != nil {
+		t.Fatalf("job %s: %v: the CLI refuses it: %v", job, args, err)
+	}
+	var designs []string
+	for _, p := range cmd.Flags().Args() {
+		m, err := filepath.Glob(repo(p))
+		if err != nil || len(m) == 0 {
+			t.Fatalf("job %s: %s matches no file", job, p)
+		}
+		designs = append(designs, m...)
+	}
+	ds, errs := design.LoadAll(designs)
+	if len(errs) > 0 {
+		t.Fatalf("job %s: designs: %v", job, errs)
+	}
+	if o.out == "" || !slices.Contains(o.formats, "md") || !slices.Contains(o.formats, "junit") || !slices.Contains(o.formats, "html") {
+		t.Errorf("job %s: want --out with md, junit and html: %v", job, args)
+	}
+	if o.baseline == "" {
+		t.Errorf("job %s: a nightly job compares with a baseline: %v", job, args)
+	}
+	if o.baseline != "" && !writesFirst {
+		// Compared with committed baselines: each design must have one, or the job exits 2.
+		if !strings.HasSuffix(o.baseline, "/") {
+			t.Errorf("job %s: with several designs --baseline is a directory ending in /", job)
+		}
+		for _, d := range ds {
+			f := pipeline.BaselineFile(repo(o.baseline)+string(os.PathSeparator), d)
+			if _, err := os.Stat(f); err != nil {
+				t.Errorf("job %s: design %s has no committed baseline %s", job, d.Name, f)
+			}
+		}
+	}
+	return o.out
+}
+
+// checkExitCodes holds a script's case over the run's exit code to the CLI's codes, and its end to
+// exiting with that code, so that a regression (exit 1) fails the job.
+func checkExitCodes(t *testing.T, job, script string) {
+	t.Helper()
+	arms := regexp.MustCompile(`(?m)^\s*(\d+)\)\s*(.*)$`).FindAllStringSubmatch(script, -1)
+	got := map[int]string{}
+	for _, m := range arms {
+		n, _ := strconv.Atoi(m[1])
+		got[n] = m[2]
+	}
+	want := map[int]string{ExitOK: "", ExitFindings: "Regression", ExitUsage: "Usage", ExitInfra: "Infrastructure"}
+	if len(got) != len(want) {
+		t.Errorf("job %s: the script tells apart exit codes %v, want the CLI's %v", job, keys(got), keys(want))
+	}
+	for code, word := range want {
+		if msg, ok := got[code]; !ok || !strings.Contains(msg, word) {
+			t.Errorf("job %s: exit %d: %q, want it named %q", job, code, msg, word)
+		}
+	}
+	if !regexp.MustCompile(`code=\$\?`).MatchString(script) || !strings.HasSuffix(strings.TrimSpace(script), "exit $code") {
+		t.Errorf("job %s: the step must keep the CLI's exit code and end with it", job)
+	}
+}
+
+func keys(m map[int]string) string {
+	var ks []int
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return fmt.Sprint(ks)
+}

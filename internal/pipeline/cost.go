@@ -1,0 +1,65 @@
+package pipeline
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/cosmosdv/validate/internal/cost"
+	"github.com/cosmosdv/validate/internal/plan"
+	"github.com/cosmosdv/validate/internal/report"
+)
+
+// MonthlyCost prices a run's load for a month at production, as plain data for the report (which
+// does not import cost): each container of p (the design's static plan: its designed throughput,
+// its storage at production, the account's regions) at its designed throughput with the load the
+// report judges capacity on (report.ContainerLoad.RunLoad: queries at their projected charge when
+// the design states a production scale), and in the cheapest mode that carries that load's peak,
+// by plan's rule (cost.RateCard.Cheapest). rc is the rate card p was priced with. Nil when there is
+// no plan or no container has a load.
+func MonthlyCost(rc *cost.RateCard, p *plan.Plan, rep *report.Report) *report.MonthlyCost {
+	if rc == nil || p == nil || rep == nil {
+		return nil
+	}
+	loads := map[string]report.ContainerLoad{}
+	for _, cl := range rep.Containers {
+		loads[cl.Name] = cl
+	}
+	acct := cost.Account{Regions: p.Account.Regions, MultiRegionWrites: p.Account.MultiRegionWrites}
+	m := &report.MonthlyCost{Currency: p.RateCard.Currency, RateCard: p.RateCard.Version + " (" + p.RateCard.Date + ")",
+		Containers: []report.ContainerCost{}}
+	for _, pc := range p.Containers {
+		l, avg, peak, ok := loads[pc.Name].RunLoad()
+		if !ok {
+			continue
+		}
+		designed := rc.MonthlyCost(cost.Usage{Mode: pc.Designed.Mode, Provisioned: pc.Designed.RU, AvgRU: avg, PeakRU: peak,
+			StorageGB: pc.StorageGB}, acct)
+		cc := report.ContainerCost{Name: pc.Name, Source: l.Source, Scale: l.Scale, AvgRUs: avg, PeakRUs: peak,
+			StorageGB: pc.StorageGB, Designed: throughputWords(pc.Designed.Mode, pc.Designed.RU), DesignedUSD: cents(designed.Total),
+			Formula: designed.Formula}
+		if opts, best := rc.Cheapest(avg, peak, pc.StorageGB, acct); best >= 0 {
+			ru := int(opts[best].BilledRU)
+			if opts[best].Mode == cost.Autoscale {
+				ru = rc.AutoscaleFor(peak, pc.StorageGB)
+			}
+			cc.Required, cc.RequiredUSD = throughputWords(opts[best].Mode, ru), cents(opts[best].Total)
+		}
+		m.DesignedUSD += cc.DesignedUSD
+		m.RequiredUSD += cc.RequiredUSD
+		m.Containers = append(m.Containers, cc)
+	}
+	if len(m.Containers) == 0 {
+		return nil
+	}
+	m.DesignedUSD, m.RequiredUSD = cents(m.DesignedUSD), cents(m.RequiredUSD)
+	return m
+}
+
+func throughputWords(mode cost.Mode, ru int) string {
+	if mode == cost.Serverless {
+		return string(mode)
+	}
+	return fmt.Sprintf("%s %d", mode, ru)
+}
+
+func cents(v float64) float64 { return math.Round(v*100) / 100 }
