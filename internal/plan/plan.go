@@ -134,6 +134,10 @@ type Container struct {
 	Hot             cost.Hot `json:"hot"`
 	BusiestRUs      float64  `json:"busiestLogicalPartitionRUs"`
 	BusiestGB       float64  `json:"busiestLogicalPartitionGB"`
+	// BusiestBasis says what BusiestRUs rests on: the traffic skew the design states (rps.hotKeyShare,
+	// by pattern) and, for the other patterns, the data skew (the documents' key spread).
+	// BusiestGB always rests on the data skew.
+	BusiestBasis string `json:"busiestBasis"`
 }
 
 // The charges a container's load rests on (Container.LoadBasis).
@@ -270,6 +274,10 @@ type cstate struct {
 	single      float64 // peak RU/s of single-partition patterns × their busiest share
 	singleTotal float64 // peak RU/s of single-partition patterns
 	cross       float64 // peak RU/s of cross-partition patterns
+	// trafficSkew lists the single-partition patterns whose busiest key share is the design's
+	// rps.hotKeyShare ("AP3 0.9"), in design order; the others follow the documents' key spread.
+	trafficSkew    []string
+	singlePatterns int // how many single-partition patterns
 }
 
 // sizeContainers estimates every document type of every container: size, index terms, count at
@@ -479,13 +487,18 @@ func (b *builder) addPatterns() error {
 		st.plan.AvgRUs += pp.AvgRUs
 		st.plan.PeakRUs += pp.PeakRUs
 		if pp.SinglePartition {
-			share := 1.0
+			data := 1.0
 			if dt := st.s.trafficType(ap); dt != nil {
 				full, _ := st.keySizer().partitionDist(dt)
-				share = full.Share
+				data = full.Share
+			}
+			share, traffic := ap.BusiestKeyShare(data)
+			if traffic {
+				st.trafficSkew = append(st.trafficSkew, fmt.Sprintf("%s %g", ap.ID, share))
 			}
 			st.single += pp.PeakRUs * share
 			st.singleTotal += pp.PeakRUs
+			st.singlePatterns++
 		} else {
 			st.cross += pp.PeakRUs
 		}
@@ -582,6 +595,7 @@ func (b *builder) hotPartitions(st *cstate) {
 	cp.BusiestGB = sig(busiestGB, 3)
 	np := float64(max(cp.Partitions, 1))
 	cp.BusiestRUs = sig(st.single, 3)
+	cp.BusiestBasis = busiestBasis(st)
 	physical := st.single + (st.singleTotal-st.single)/np + st.cross/np
 	prov := float64(cp.Designed.RU)
 	cp.Hot = rc.HotPartition(cost.HotInput{ProvisionedRU: prov, Partitions: cp.Partitions,
@@ -609,13 +623,33 @@ func (b *builder) hotPartitions(st *cstate) {
 		if sharedOnly && strings.HasPrefix(f, "physical partition of the busiest logical partition") {
 			continue
 		}
-		p.Warnings = append(p.Warnings, Warning{Code: "hot-partition", Subject: c.Name, Message: f + " " + loadWords(cp)})
+		msg := f + " " + loadWords(cp)
+		if !strings.HasPrefix(f, "largest logical partition") {
+			msg += "; " + cp.BusiestBasis
+		}
+		p.Warnings = append(p.Warnings, Warning{Code: "hot-partition", Subject: c.Name, Message: msg})
 	}
 	// The risk follows the utilisation plan prints: a physical partition asked for more than it
 	// serves is a high risk even when it is the only one (its shortfall is throughput-short).
 	if cp.Hot.Utilization > 1 && cp.Hot.Risk != cost.RiskHigh {
 		cp.Hot.Risk = cost.RiskHigh
 	}
+}
+
+// busiestBasis says which skew sized a container's busiest logical partition's traffic: the traffic
+// skew the design states (rps.hotKeyShare) for the patterns that state it, the data skew (requests
+// follow the documents' commonest key value) for the others.
+func busiestBasis(st *cstate) string {
+	const data = "the documents' key spread (data skew)"
+	switch {
+	case st.singleTotal == 0:
+		return "no single-partition traffic: the busiest logical partition gets none of its own"
+	case len(st.trafficSkew) == 0:
+		return "busiest key's traffic from " + data + "; no pattern states rps.hotKeyShare"
+	case len(st.trafficSkew) == st.singlePatterns:
+		return "busiest key's traffic from rps.hotKeyShare (traffic skew: " + strings.Join(st.trafficSkew, ", ") + ")"
+	}
+	return "busiest key's traffic from rps.hotKeyShare (traffic skew: " + strings.Join(st.trafficSkew, ", ") + "), the other patterns' from " + data
 }
 
 // AutoscaleBilling is how autoscale is billed and what plan assumes about it, in the one wording
