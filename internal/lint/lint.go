@@ -58,6 +58,7 @@ var planCodes = map[string]bool{
 	"missing-key":          true,
 	"serverless":           true,
 	"scale-storage":        true,
+	"over-provisioned":     true,
 }
 
 // Check returns the findings of d, sorted by position.

@@ -13,7 +13,7 @@ app: {sdk: go}
 containers:
   - name: C
     partitionKey: [/tenantId]
-    throughput: {manual: 4000}
+    throughput: {manual: 400}
     UNIQUE
     documents:
       - type: user

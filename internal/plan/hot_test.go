@@ -137,3 +137,54 @@ accessPatterns:
 		t.Errorf("busiest logical partition %g GB with traffic skew, %g without: traffic skew must not change the data", s.BusiestGB, e.BusiestGB)
 	}
 }
+
+// TestOverProvisioned: throughput far above what the peak needs is flagged with the idle
+// capacity's monthly cost and the setting to paste; headroom within three times is not.
+func TestOverProvisioned(t *testing.T) {
+	const src = `version: 1
+name: desk
+containers:
+  - name: Tickets
+    partitionKey: [/tenantId]
+    throughput: {THROUGHPUT}
+    documents:
+      - type: ticket
+        count: 300
+        fields:
+          tenantId: {gen: code, cardinality: 30}
+accessPatterns:
+  - id: AP1
+    name: Open a ticket
+    container: Tickets
+    op: read
+    sample: ticket
+    rps: {avg: 200, peak: 700}
+    estimate: {ru: 1}
+`
+	for _, tc := range []struct{ throughput, want string }{
+		{"manual: 12000", "designed manual 12000 RU/s is 17× the modeled peak of 700 RU/s"},
+		{"manual: 2000", ""},
+		{"autoscaleMax: 1000", ""},
+	} {
+		d, err := design.Parse([]byte(strings.Replace(src, "THROUGHPUT", tc.throughput, 1)), "desk.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Build(d, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		for _, w := range p.Warnings {
+			if w.Code == "over-provisioned" {
+				got = w.Message
+			}
+		}
+		switch {
+		case tc.want == "" && got != "":
+			t.Errorf("%s: over-provisioned %q, want none", tc.throughput, got)
+		case tc.want != "" && (!strings.Contains(got, tc.want) || !strings.Contains(got, "$659.92/month") || !strings.Contains(got, "throughput: {manual: 700}")):
+			t.Errorf("%s: over-provisioned %q, want %q with the idle cost and the setting to paste", tc.throughput, got, tc.want)
+		}
+	}
+}

@@ -540,7 +540,50 @@ func (b *builder) price(st *cstate) {
 		p.Warnings = append(p.Warnings, Warning{Code: "throughput-short", Subject: c.Name,
 			Message: fmt.Sprintf("designed %s %d RU/s is below the modeled peak of %.0f RU/s %s", cp.Designed.Mode, cp.Designed.RU, cp.PeakRUs, loadWords(cp))})
 	}
+	if w, ok := overProvisioned(rc, c, cp, opts); ok {
+		p.Warnings = append(p.Warnings, w)
+	}
 
+}
+
+// overFactor is how far above what its peak needs a container's designed throughput may be before
+// plan calls it over-provisioned (assumed: headroom for growth and bursts up to about three times the
+// modeled peak is a design choice; beyond it the idle capacity is the larger part of the bill).
+const overFactor = 3
+
+// overProvisioned warns when the designed manual or autoscale throughput is more than overFactor
+// times what the same mode needs for the modeled peak and the storage (opts, sized by
+// RateCard.Cheapest), and the excess costs money each month: the idle capacity's monthly cost, the
+// setting sized for the peak and the YAML to paste.
+func overProvisioned(rc *cost.RateCard, c *design.Container, cp *Container, opts []cost.Monthly) (Warning, bool) {
+	if cp.Designed.Mode == cost.Serverless || cp.PeakRUs <= 0 {
+		return Warning{}, false
+	}
+	var same *cost.Monthly
+	for i := range opts {
+		if opts[i].Mode == cp.Designed.Mode && opts[i].Feasible {
+			same = &opts[i]
+		}
+	}
+	if same == nil {
+		return Warning{}, false
+	}
+	need := int(same.BilledRU)
+	key := "manual"
+	if cp.Designed.Mode == cost.Autoscale {
+		need, key = rc.AutoscaleFor(cp.PeakRUs, cp.StorageGB), "autoscaleMax"
+	}
+	idle := cp.DesignedCost.Total - same.Total
+	if need <= 0 || float64(cp.Designed.RU) <= overFactor*math.Max(float64(need), cp.PeakRUs) || idle < 0.005 {
+		return Warning{}, false
+	}
+	msg := fmt.Sprintf("designed %s %d RU/s is %.0f× the modeled peak of %.0f RU/s %s: %s/month of the %s/month it costs pays for idle capacity; %s %d RU/s serves the peak for %s/month: throughput: {%s: %d}",
+		cp.Designed.Mode, cp.Designed.RU, float64(cp.Designed.RU)/cp.PeakRUs, cp.PeakRUs, loadWords(cp), usd(idle), usd(cp.DesignedCost.Total),
+		cp.Designed.Mode, need, usd(same.Total), key, need)
+	if cp.Recommended.Mode != cp.Designed.Mode && cp.MonthlyUSD < same.Total-0.005 {
+		msg += fmt.Sprintf(" (cheapest of all: %s at %s/month)", throughput(cp.Recommended), usd(cp.MonthlyUSD))
+	}
+	return Warning{Code: "over-provisioned", Subject: c.Name, Message: msg}, true
 }
 
 // loadWords says which figures a container's capacity warnings rest on.
