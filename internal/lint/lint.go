@@ -59,6 +59,7 @@ var planCodes = map[string]bool{
 	"serverless":           true,
 	"scale-storage":        true,
 	"over-provisioned":     true,
+	"hpk-order":            true,
 }
 
 // Check returns the findings of d, sorted by position.
@@ -69,6 +70,13 @@ func Check(d *design.Design) []Finding {
 	l.uniqueKeys()
 	l.fieldPaths()
 	l.queryProblems()
+	l.ttlRules()
+	l.keyTemplates()
+	l.keyPathPatches()
+	l.fanOuts()
+	l.compositeDuplicates()
+	l.unusedIncluded()
+	l.unmatchedFilters()
 	sort.SliceStable(l.out, func(i, j int) bool {
 		a, b := l.out[i].Pos, l.out[j].Pos
 		if a.Line != b.Line {
@@ -82,6 +90,9 @@ func Check(d *design.Design) []Finding {
 type linter struct {
 	d   *design.Design
 	out []Finding
+	// plan is the design's plan (nil when it cannot be planned): the rules that need the cost
+	// model's figures (physical partitions at production) read them from it.
+	plan *plan.Plan
 }
 
 func (l *linter) add(path, code, format string, args ...any) {
@@ -130,6 +141,7 @@ func (l *linter) planWarnings() {
 		l.add("", "plan", "cannot plan the design: %v", err)
 		return
 	}
+	l.plan = p
 	for _, w := range p.Warnings {
 		if !planCodes[w.Code] {
 			continue

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/cosmosdv/validate/internal/cost"
@@ -672,11 +674,47 @@ func (b *builder) hotPartitions(st *cstate) {
 		}
 		p.Warnings = append(p.Warnings, Warning{Code: "hot-partition", Subject: c.Name, Message: msg})
 	}
+	if w, ok := hpkOrder(ks, c); ok {
+		p.Warnings = append(p.Warnings, w)
+	}
 	// The risk follows the utilisation plan prints: a physical partition asked for more than it
 	// serves is a high risk even when it is the only one (its shortfall is throughput-short).
 	if cp.Hot.Utilization > 1 && cp.Hot.Risk != cost.RiskHigh {
 		cp.Hot.Risk = cost.RiskHigh
 	}
+}
+
+// hpkOrder warns when a hierarchical key's levels go from narrow to broad: a level with more
+// distinct values (at production when stated) than the level after it. The first level is the one
+// a prefix query targets and the one that groups logical partitions onto physical ones; a narrow
+// first level (a user) under a broad second (a tenant) makes the tenant's queries fan out over
+// every user's partition and the later level adds no spread. The YAML to paste orders the levels by
+// their distinct values, broadest first.
+func hpkOrder(ks *sizer, c *design.Container) (Warning, bool) {
+	if !c.IsHierarchical() {
+		return Warning{}, false
+	}
+	card := make([]float64, len(c.PartitionKey))
+	for i, path := range c.PartitionKey {
+		for j := range c.Documents {
+			if l := ks.keyLevel(&c.Documents[j], path, 0); l.Known {
+				card[i] = math.Max(card[i], l.Card)
+			}
+		}
+	}
+	for i := 0; i+1 < len(card); i++ {
+		if card[i] == 0 || card[i+1] == 0 || card[i] <= card[i+1] {
+			continue
+		}
+		order := slices.Clone(c.PartitionKey)
+		sort.SliceStable(order, func(a, b int) bool {
+			return card[slices.Index(c.PartitionKey, order[a])] < card[slices.Index(c.PartitionKey, order[b])]
+		})
+		return Warning{Code: "hpk-order", Subject: c.Name, Message: fmt.Sprintf(
+			"hierarchical key level %s (%.0f distinct values) comes before %s (%.0f): levels go from narrow to broad, so a query by %s fans out over the partitions of every %s, and %s adds no spread under it; order the levels broadest first: partitionKey: [%s]",
+			c.PartitionKey[i], card[i], c.PartitionKey[i+1], card[i+1], c.PartitionKey[i+1], strings.Trim(c.PartitionKey[i], "/"), c.PartitionKey[i+1], strings.Join(order, ", "))}, true
+	}
+	return Warning{}, false
 }
 
 // busiestBasis says which skew sized a container's busiest logical partition's traffic: the traffic
