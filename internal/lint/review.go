@@ -598,7 +598,7 @@ func (l *linter) unmatchedFilters() {
 			case f.HasLiteral:
 				if !target.admits(f.Literal) {
 					l.add(path+".query", "filter-unmatched",
-						"%s matches no document: %s is %s in every type that has it%s; the query finds nothing and run measures a miss",
+						"%s matches no document: %s is %s in every type that has it, so the query finds nothing and run measures a miss%s",
 						f.Text, strings.Join(f.Path, "."), target, suggestValue(f.Literal, target))
 				}
 			case f.Param != "":
