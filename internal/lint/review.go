@@ -13,6 +13,15 @@ import (
 // The design review: mistakes that pass a run on seeded data and hurt in production. Each rule
 // reports at the field it is about, with the numbers behind it and the YAML to paste.
 
+// ReviewCodes are the codes of the design-review rules: the mistakes a run on seeded data passes
+// and production pays for. Run repeats them (pipeline.DesignFindings): a pattern's make its verdict
+// at least warn, a container's are warn findings of the run.
+var ReviewCodes = []string{
+	"ttl-ignored", "ttl-expires-all", "ttl-range", "ttl-change-feed",
+	"partition-key-template", "partition-key-order", "partition-key-patch", "lost-partition-key", "expect-single-partition",
+	"over-provisioned", "composite-duplicate", "index-unused", "hpk-order", "filter-unmatched",
+}
+
 // maxTTL is the largest time to live the service accepts, in seconds (a signed 32-bit integer;
 // time-to-live.md: "ttl ... maximum value 2147483647"); an item's ttl is -1 (never expire) or 1 to
 // maxTTL, 0 is refused.

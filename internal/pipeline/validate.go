@@ -222,18 +222,15 @@ func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *ta
 			return nil, 0, runFailed(d, err)
 		}
 	}
-	capacity, unknown := DesignFindings(d, c.Seed)
-	rep := report.Build(report.Input{
-		Design:        d,
-		Measured:      measured,
-		Modeled:       modeled,
-		Options:       c.Tolerance,
-		Started:       c.Started,
-		Duration:      time.Since(c.Started),
-		Version:       c.Version,
-		Capacity:      capacity,
-		UnknownFields: unknown,
-	})
+	rep := report.Build(DesignFindings(d, c.Seed).Input(report.Input{
+		Design:   d,
+		Measured: measured,
+		Modeled:  modeled,
+		Options:  c.Tolerance,
+		Started:  c.Started,
+		Duration: time.Since(c.Started),
+		Version:  c.Version,
+	}))
 	if err := c.writeReports(d, rep); err != nil {
 		return rep, 0, err
 	}
