@@ -26,6 +26,8 @@ type Finding struct {
 	Message string
 	// Note marks a remark that is not a mistake: printed, but lint still passes.
 	Note bool
+	// FromPlan marks a finding that is one of plan's warnings (plan reports it itself).
+	FromPlan bool `json:"-"`
 }
 
 // String formats the finding as file:line:col: path: message [code].
@@ -156,6 +158,7 @@ func (l *linter) planWarnings() {
 			path = cp
 		}
 		l.add(path, w.Code, "%s", w.Message)
+		l.out[len(l.out)-1].FromPlan = true
 	}
 }
 

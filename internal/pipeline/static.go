@@ -73,3 +73,25 @@ func (s Static) Input(in report.Input) report.Input {
 	in.Capacity, in.UnknownFields, in.Review, in.DesignReview = s.Capacity, s.UnknownFields, s.Review, s.DesignReview
 	return in
 }
+
+// Plan is plan.Build with lint's design-review findings that plan does not make itself (the TTL,
+// key, fan-out, filter and index rules: lint.ReviewCodes) added to its warnings, so that `validate
+// plan` and mcp's plan report the whole review from lint's one analysis: each with its code, the
+// field's position and path as the subject, and lint's message.
+func Plan(d *design.Design, opts plan.Options) (*plan.Plan, error) {
+	p, err := plan.Build(d, opts)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range lint.Check(d) {
+		if f.Note || f.FromPlan || !slices.Contains(lint.ReviewCodes, f.Code) {
+			continue
+		}
+		subject := f.Path
+		if f.Pos.Line > 0 {
+			subject = fmt.Sprintf("%s:%d:%d: %s", d.File, f.Pos.Line, max(f.Pos.Col, 1), f.Path)
+		}
+		p.Warnings = append(p.Warnings, plan.Warning{Code: f.Code, Subject: subject, Message: f.Message})
+	}
+	return p, nil
+}
