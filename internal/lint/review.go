@@ -538,6 +538,7 @@ func (l *linter) unusedIncluded() {
 				used = append(used, splitPath(p.Path))
 			}
 		}
+		unread := false // a query lint cannot read: say nothing about what the container's use
 		for i := range l.d.AccessPatterns {
 			ap := &l.d.AccessPatterns[i]
 			if ap.Container != c.Name {
@@ -549,7 +550,8 @@ func (l *linter) unusedIncluded() {
 				}
 				q, err := sql.Parse(text)
 				if err != nil {
-					return // a query lint cannot read: say nothing about what it uses
+					unread = true
+					continue
 				}
 				for _, pp := range q.PropertyPaths() {
 					used = append(used, pp.Path)
@@ -557,6 +559,9 @@ func (l *linter) unusedIncluded() {
 			}
 		}
 		for i, inc := range ix.Included {
+			if unread {
+				break
+			}
 			p := strings.TrimSuffix(strings.TrimSuffix(inc, "/?"), "/*")
 			segs := splitPath(p)
 			if p == "" || strings.Contains(p, "*") || len(segs) == 0 {
