@@ -27,6 +27,16 @@ character in the design file, with the YAML to paste; an estimate below what the
 a query shape the Go SDK cannot run across partitions (when app.sdk is go; a design naming no SDK
 gets one note), a unique key some document type does not have, a price in the wrong unit, a hot
 partition, throughput below the peak, production counts that disagree with scale.storageGB.
+
+The design review catches what a run on seeded data passes and production pays for: an item ttl
+in a container without defaultTtl (never expires), a defaultTtl that expires types with no TTL of
+their own, ttl values the service refuses, expiring documents followed by a change feed; a
+partitionKey template or key parameter that reads another field than the container's key (or
+HPK levels out of order), a patch of a key path, a query that lost its partition key (with its
+fan-out at production), expect.singlePartition decided before the run, a filter value no
+generator produces; throughput over 3x the peak (with the idle capacity's monthly cost), a
+composite index listed twice, an included path no query reads, HPK levels from narrow to broad.
+Each says what to paste; docs/design-format.md lists them with examples.
 'validate run' explains the same problems in the same words.
 
 With --format json, standard output is JSON Lines: one document per design file, one per line, with

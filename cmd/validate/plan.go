@@ -30,8 +30,13 @@ on that figure; the plan says which figure it judged on.
 With --format json and no --out, standard output is JSON Lines: one JSON document per design, one
 per line (text asked for as well goes to standard error). With --out each design gets its own file.
 
+Its warnings include lint's design review (docs/design-format.md): TTL semantics, key templates
+against the container's key, lost partition keys, filters no document matches, redundant indexes,
+and the rules that need the cost model — over-provisioning with its idle monthly cost, hot
+partitions sized with the traffic skew (rps.hotKeyShare) apart from the data's, HPK level order.
+
 Exit 0 when the plan has no warnings, 1 when it warns (an estimate below what a pattern can cost, a
-price in the wrong unit, a hot partition), 2 when a design cannot be read.`,
+price in the wrong unit, a hot partition, a design-review finding), 2 when a design cannot be read.`,
 		Example: `  validate plan designs/ecommerce.yaml
   validate plan --format json designs/*.yaml`,
 		Args: needArgs(1, "design file"),
@@ -51,7 +56,7 @@ price in the wrong unit, a hot partition), 2 when a design cannot be read.`,
 			out := v.GetString("out")
 			warnings := 0
 			for _, d := range designs {
-				p, err := plan.Build(d, plan.Options{Seed: v.GetInt64("seed")})
+				p, err := pipeline.Plan(d, plan.Options{Seed: v.GetInt64("seed")})
 				if err != nil {
 					return usageErr("%s: %v", d.File, err)
 				}

@@ -153,6 +153,17 @@ func keyTemplates(paths []string) []string {
 	return out
 }
 
+// BusiestKeyShare is the share of a pattern's requests that land on its busiest key value: the
+// design's rps.hotKeyShare (traffic skew) when it states one, else dataShare, the share of the
+// documents on the commonest key value (the requests then follow the data). traffic says which was
+// used. It is the one place that fallback is decided.
+func (p *AccessPattern) BusiestKeyShare(dataShare float64) (share float64, traffic bool) {
+	if p.RPS.HotKeyShare > 0 {
+		return p.RPS.HotKeyShare, true
+	}
+	return dataShare, false
+}
+
 // WrittenType is the document type a create, upsert or replace writes: Document, or by default the
 // sampled type (Sample). It is the one place that fallback is decided.
 func (p *AccessPattern) WrittenType() string {

@@ -382,6 +382,11 @@ type RPS struct {
 	Avg float64 `yaml:"avg" json:"avg"`
 	// Peak is the peak request rate per second. Default: Avg.
 	Peak float64 `yaml:"peak,omitempty" json:"peak,omitempty"`
+	// HotKeyShare is the share (0 < share ≤ 1) of the pattern's requests that land on its busiest
+	// partition-key value at peak: 1 when the whole peak goes to one key (one event's on-sale).
+	// Traffic skew, apart from data skew: it does not change the generated documents. Default: the
+	// requests follow the documents' key distribution (the share of the commonest key value).
+	HotKeyShare float64 `yaml:"hotKeyShare,omitempty" json:"hotKeyShare,omitempty"`
 }
 
 // Estimate is the designer's promised charge per execution.

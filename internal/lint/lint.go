@@ -26,6 +26,8 @@ type Finding struct {
 	Message string
 	// Note marks a remark that is not a mistake: printed, but lint still passes.
 	Note bool
+	// FromPlan marks a finding that is one of plan's warnings (plan reports it itself).
+	FromPlan bool `json:"-"`
 }
 
 // String formats the finding as file:line:col: path: message [code].
@@ -58,6 +60,8 @@ var planCodes = map[string]bool{
 	"missing-key":          true,
 	"serverless":           true,
 	"scale-storage":        true,
+	"over-provisioned":     true,
+	"hpk-order":            true,
 }
 
 // Check returns the findings of d, sorted by position.
@@ -68,6 +72,13 @@ func Check(d *design.Design) []Finding {
 	l.uniqueKeys()
 	l.fieldPaths()
 	l.queryProblems()
+	l.ttlRules()
+	l.keyTemplates()
+	l.keyPathPatches()
+	l.fanOuts()
+	l.compositeDuplicates()
+	l.unusedIncluded()
+	l.unmatchedFilters()
 	sort.SliceStable(l.out, func(i, j int) bool {
 		a, b := l.out[i].Pos, l.out[j].Pos
 		if a.Line != b.Line {
@@ -81,6 +92,9 @@ func Check(d *design.Design) []Finding {
 type linter struct {
 	d   *design.Design
 	out []Finding
+	// plan is the design's plan (nil when it cannot be planned): the rules that need the cost
+	// model's figures (physical partitions at production) read them from it.
+	plan *plan.Plan
 }
 
 func (l *linter) add(path, code, format string, args ...any) {
@@ -129,6 +143,7 @@ func (l *linter) planWarnings() {
 		l.add("", "plan", "cannot plan the design: %v", err)
 		return
 	}
+	l.plan = p
 	for _, w := range p.Warnings {
 		if !planCodes[w.Code] {
 			continue
@@ -143,6 +158,7 @@ func (l *linter) planWarnings() {
 			path = cp
 		}
 		l.add(path, w.Code, "%s", w.Message)
+		l.out[len(l.out)-1].FromPlan = true
 	}
 }
 

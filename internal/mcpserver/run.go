@@ -51,9 +51,8 @@ func runEmbedded(ctx context.Context, d *design.Design, samples int, seed int64,
 	if err != nil {
 		return nil, run, err
 	}
-	capacity, unknown := pipeline.DesignFindings(d, seed)
-	rep := report.Build(report.Input{Design: d, Measured: run, Modeled: run, Started: started, Duration: time.Since(started),
-		Version: version, Capacity: capacity, UnknownFields: unknown})
+	rep := report.Build(pipeline.DesignFindings(d, seed).Input(report.Input{Design: d, Measured: run, Modeled: run,
+		Started: started, Duration: time.Since(started), Version: version}))
 	return rep, run, nil
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/importer"
 	"github.com/cosmosdv/validate/internal/lint"
+	"github.com/cosmosdv/validate/internal/pipeline"
 	"github.com/cosmosdv/validate/internal/plan"
 	"github.com/cosmosdv/validate/internal/report"
 )
@@ -331,7 +332,7 @@ func (s *server) planTool(ctx context.Context, _ *mcp.CallToolRequest, in PlanIn
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := plan.Build(d, plan.Options{Seed: in.Seed})
+	p, err := pipeline.Plan(d, plan.Options{Seed: in.Seed})
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %v", d.File, err)
 	}

@@ -2,6 +2,8 @@ package pipeline
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/design"
@@ -14,9 +16,10 @@ import (
 // DesignFindings is what the static tools say about d that a run's report repeats, as plain data
 // for report.Input (report, a stage, imports neither tool): plan's capacity warnings at the run's
 // seed (throughput-short, hot-partition: what `validate plan --seed` prints, judged on each query's
-// production charge when the design states a production scale, as the message says) and lint's
-// unknown-field findings of each access pattern's query, as lint prints them, by pattern ID.
-func DesignFindings(d *design.Design, seed int64) (capacity []report.CapacityWarning, unknown map[string][]string) {
+// production charge when the design states a production scale, as the message says), and lint's
+// findings as lint prints them: the unknown fields of each access pattern's query and the design
+// review's findings (lint.ReviewCodes) of each pattern, by pattern ID, and of the containers.
+func DesignFindings(d *design.Design, seed int64) Static {
 	p, err := plan.Build(d, plan.Options{Seed: seed})
 	if err != nil {
 		p = nil
@@ -35,7 +38,8 @@ func staticPlan(d *design.Design, seed int64, rc *cost.RateCard) *plan.Plan {
 }
 
 // findingsOf is DesignFindings with the static plan built (nil when it could not be).
-func findingsOf(d *design.Design, p *plan.Plan) (capacity []report.CapacityWarning, unknown map[string][]string) {
+func findingsOf(d *design.Design, p *plan.Plan) Static {
+	var s Static
 	if p != nil {
 		peak := map[string]float64{}
 		for _, c := range p.Containers {
@@ -43,31 +47,74 @@ func findingsOf(d *design.Design, p *plan.Plan) (capacity []report.CapacityWarni
 		}
 		for _, w := range p.Warnings {
 			if w.Code == "throughput-short" || w.Code == "hot-partition" {
-				capacity = append(capacity, report.CapacityWarning{Code: w.Code, Container: w.Subject, Message: w.Message,
+				s.Capacity = append(s.Capacity, report.CapacityWarning{Code: w.Code, Container: w.Subject, Message: w.Message,
 					PlanPeak: peak[w.Subject]})
 			}
 		}
 	}
-	var fs []lint.Finding
+	fs := lint.Check(d)
+	ids := map[string]string{} // "accessPatterns[3]" → its ID
 	for i := range d.AccessPatterns {
-		if d.AccessPatterns[i].Op != design.OpQuery {
-			continue
+		ids[fmt.Sprintf("accessPatterns[%d]", i)] = d.AccessPatterns[i].ID
+	}
+	add := func(m *map[string][]string, id, text string) {
+		if *m == nil {
+			*m = map[string][]string{}
 		}
-		if fs == nil {
-			fs = lint.Check(d)
-		}
-		path := fmt.Sprintf("accessPatterns[%d].query", i)
-		for _, f := range fs {
-			if f.Code == "unknown-field" && f.Path == path {
-				if unknown == nil {
-					unknown = map[string][]string{}
-				}
-				id := d.AccessPatterns[i].ID
-				unknown[id] = append(unknown[id], f.String())
-			}
+		(*m)[id] = append((*m)[id], text)
+	}
+	for _, f := range fs {
+		head, _, _ := strings.Cut(f.Path, ".")
+		id, ofPattern := ids[head]
+		switch {
+		case f.Note:
+		case f.Code == "unknown-field" && ofPattern && strings.HasPrefix(f.Path, head+".query") && d.Pattern(id).Op == design.OpQuery:
+			add(&s.UnknownFields, id, f.String())
+		case !slices.Contains(lint.ReviewCodes, f.Code):
+		case ofPattern:
+			add(&s.Review, id, f.String())
+		default:
+			s.DesignReview = append(s.DesignReview, f.String())
 		}
 	}
-	return capacity, unknown
+	return s
+}
+
+// Static is what the static tools say about a design that a run's report repeats (DesignFindings),
+// in report.Input's terms.
+type Static struct {
+	Capacity      []report.CapacityWarning
+	UnknownFields map[string][]string
+	Review        map[string][]string
+	DesignReview  []string
+}
+
+// Input fills the static fields of a report input.
+func (s Static) Input(in report.Input) report.Input {
+	in.Capacity, in.UnknownFields, in.Review, in.DesignReview = s.Capacity, s.UnknownFields, s.Review, s.DesignReview
+	return in
+}
+
+// Plan is plan.Build with lint's design-review findings that plan does not make itself (the TTL,
+// key, fan-out, filter and index rules: lint.ReviewCodes) added to its warnings, so that `validate
+// plan` and mcp's plan report the whole review from lint's one analysis: each with its code, the
+// field's position and path as the subject, and lint's message.
+func Plan(d *design.Design, opts plan.Options) (*plan.Plan, error) {
+	p, err := plan.Build(d, opts)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range lint.Check(d) {
+		if f.Note || f.FromPlan || !slices.Contains(lint.ReviewCodes, f.Code) {
+			continue
+		}
+		subject := f.Path
+		if f.Pos.Line > 0 {
+			subject = fmt.Sprintf("%s:%d:%d: %s", d.File, f.Pos.Line, max(f.Pos.Col, 1), f.Path)
+		}
+		p.Warnings = append(p.Warnings, plan.Warning{Code: f.Code, Subject: subject, Message: f.Message})
+	}
+	return p, nil
 }
 
 // Estimates is the one estimator's figures for every access pattern of d, as a run records them

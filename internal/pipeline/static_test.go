@@ -36,7 +36,8 @@ accessPatterns:
 	if err != nil {
 		t.Fatal(err)
 	}
-	capacity, unknown := DesignFindings(d, 1)
+	st := DesignFindings(d, 1)
+	capacity, unknown := st.Capacity, st.UnknownFields
 	short := false
 	for _, w := range capacity {
 		short = short || (w.Code == "throughput-short" && w.Container == "Feed")
@@ -46,5 +47,26 @@ accessPatterns:
 	}
 	if got := unknown["X1"]; len(got) != 1 || !strings.Contains(got[0], "did you mean ownerId? [unknown-field]") {
 		t.Errorf("unknown fields of X1: %q", got)
+	}
+}
+
+// TestDesignFindings_Review: lint's design-review findings reach the report as plain data, a
+// pattern's by its ID and a container's on their own; notes and other codes do not.
+func TestDesignFindings_Review(t *testing.T) {
+	d, err := design.Load("../../testdata/review/ttl-ignored.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := DesignFindings(d, 1)
+	if len(st.DesignReview) != 1 || !strings.Contains(st.DesignReview[0], "[ttl-ignored]") || len(st.Review) != 0 {
+		t.Errorf("container review %q, pattern review %q: want the one ttl-ignored of the container", st.DesignReview, st.Review)
+	}
+	d, err = design.Load("../../testdata/review/pk-template.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st = DesignFindings(d, 1)
+	if got := st.Review["AP4"]; len(got) != 1 || !strings.Contains(got[0], "[partition-key-template]") || len(st.DesignReview) != 0 {
+		t.Errorf("review of AP4 %q, of the design %q: want AP4's partition-key-template", got, st.DesignReview)
 	}
 }

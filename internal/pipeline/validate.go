@@ -227,18 +227,15 @@ func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *ta
 	// The static plan once: plan's capacity warnings and its storage and throughput for the cost.
 	rc := cost.Current
 	static := staticPlan(d, c.Seed, rc)
-	capacity, unknown := findingsOf(d, static)
-	rep := report.Build(report.Input{
-		Design:        d,
-		Measured:      measured,
-		Modeled:       modeled,
-		Options:       c.Tolerance,
-		Started:       c.Started,
-		Duration:      time.Since(c.Started),
-		Version:       c.Version,
-		Capacity:      capacity,
-		UnknownFields: unknown,
-	})
+	rep := report.Build(findingsOf(d, static).Input(report.Input{
+		Design:   d,
+		Measured: measured,
+		Modeled:  modeled,
+		Options:  c.Tolerance,
+		Started:  c.Started,
+		Duration: time.Since(c.Started),
+		Version:  c.Version,
+	}))
 	rep.Cost = MonthlyCost(rc, static, rep)
 	var baseErr error
 	if c.Baseline != "" {

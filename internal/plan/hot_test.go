@@ -72,3 +72,119 @@ accessPatterns:
 		t.Errorf("hot key: warnings %v, want hot-partition", hot.Warnings)
 	}
 }
+
+// TestHotPartition_TrafficSkew: peak traffic concentrated on one key (rps.hotKeyShare) sizes the
+// busiest logical partition apart from the data: 3,000 holds/s of one event's on-sale overrun a
+// physical partition although the events' documents spread evenly, the busiest partition's storage
+// stays that of the data, and the plan says which skew it used.
+func TestHotPartition_TrafficSkew(t *testing.T) {
+	const src = `version: 1
+name: tickets
+containers:
+  - name: Holds
+    partitionKey: [/eventId]
+    throughput: {manual: 60000}
+    documents:
+      - type: hold
+        count: 2000
+        fields:
+          eventId: {gen: code, prefix: ev-, cardinality: 500}
+          seat: {gen: code}
+accessPatterns:
+  - id: AP1
+    name: Hold a seat
+    container: Holds
+    op: create
+    document: hold
+    rps: {avg: 100, peakSKEW}
+    estimate: {ru: 6}
+`
+	build := func(skew string) *Plan {
+		d, err := design.Parse([]byte(strings.Replace(src, "SKEW", skew, 1)), "tickets.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Build(d, Options{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	hot := func(p *Plan) string {
+		for _, w := range p.Warnings {
+			if w.Code == "hot-partition" {
+				return w.Message
+			}
+		}
+		return ""
+	}
+	even, skewed := build(": 3000"), build(": 3000, hotKeyShare: 1")
+	if m := hot(even); m != "" {
+		t.Errorf("traffic following the data (1 of 500 events): hot-partition %q, want none", m)
+	}
+	if !strings.Contains(even.Containers[0].BusiestBasis, "data skew") {
+		t.Errorf("basis %q, want data skew named", even.Containers[0].BusiestBasis)
+	}
+	m := hot(skewed)
+	if !strings.Contains(m, "busiest logical partition needs") || !strings.Contains(m, "rps.hotKeyShare (traffic skew: AP1 1)") {
+		t.Errorf("all of the peak on one event: hot-partition %q, want the busiest logical partition over a physical partition, sized by rps.hotKeyShare", m)
+	}
+	e, s := even.Containers[0], skewed.Containers[0]
+	if s.BusiestRUs < 10000 || s.BusiestRUs <= e.BusiestRUs*100 {
+		t.Errorf("busiest logical partition %g RU/s with hotKeyShare 1 (%g without), want the whole peak", s.BusiestRUs, e.BusiestRUs)
+	}
+	if s.BusiestGB != e.BusiestGB {
+		t.Errorf("busiest logical partition %g GB with traffic skew, %g without: traffic skew must not change the data", s.BusiestGB, e.BusiestGB)
+	}
+}
+
+// TestOverProvisioned: throughput far above what the peak needs is flagged with the idle
+// capacity's monthly cost and the setting to paste; headroom within three times is not.
+func TestOverProvisioned(t *testing.T) {
+	const src = `version: 1
+name: desk
+containers:
+  - name: Tickets
+    partitionKey: [/tenantId]
+    throughput: {THROUGHPUT}
+    documents:
+      - type: ticket
+        count: 300
+        fields:
+          tenantId: {gen: code, cardinality: 30}
+accessPatterns:
+  - id: AP1
+    name: Open a ticket
+    container: Tickets
+    op: read
+    sample: ticket
+    rps: {avg: 200, peak: 700}
+    estimate: {ru: 1}
+`
+	for _, tc := range []struct{ throughput, want string }{
+		{"manual: 12000", "designed manual 12000 RU/s is 17× the modeled peak of 700 RU/s"},
+		{"manual: 2000", ""},
+		{"autoscaleMax: 1000", ""},
+	} {
+		d, err := design.Parse([]byte(strings.Replace(src, "THROUGHPUT", tc.throughput, 1)), "desk.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Build(d, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		for _, w := range p.Warnings {
+			if w.Code == "over-provisioned" {
+				got = w.Message
+			}
+		}
+		switch {
+		case tc.want == "" && got != "":
+			t.Errorf("%s: over-provisioned %q, want none", tc.throughput, got)
+		case tc.want != "" && (!strings.Contains(got, tc.want) || !strings.Contains(got, "$659.92/month") || !strings.Contains(got, "throughput: {manual: 700}")):
+			t.Errorf("%s: over-provisioned %q, want %q with the idle cost and the setting to paste", tc.throughput, got, tc.want)
+		}
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/cosmosdv/validate/internal/cost"
@@ -150,6 +152,10 @@ type Container struct {
 	Hot             cost.Hot `json:"hot"`
 	BusiestRUs      float64  `json:"busiestLogicalPartitionRUs"`
 	BusiestGB       float64  `json:"busiestLogicalPartitionGB"`
+	// BusiestBasis says what BusiestRUs rests on: the traffic skew the design states (rps.hotKeyShare,
+	// by pattern) and, for the other patterns, the data skew (the documents' key spread).
+	// BusiestGB always rests on the data skew.
+	BusiestBasis string `json:"busiestBasis"`
 }
 
 // The charges a container's load rests on (Container.LoadBasis).
@@ -279,6 +285,10 @@ type cstate struct {
 	single        float64 // peak RU/s of single-partition patterns × their busiest share
 	singleTotal   float64 // peak RU/s of single-partition patterns
 	cross         float64 // peak RU/s of cross-partition patterns
+	// trafficSkew lists the single-partition patterns whose busiest key share is the design's
+	// rps.hotKeyShare ("AP3 0.9"), in design order; the others follow the documents' key spread.
+	trafficSkew    []string
+	singlePatterns int // how many single-partition patterns
 }
 
 // sizeContainers estimates every document type of every container: size, index terms, count at
@@ -443,13 +453,18 @@ func (b *builder) addPatterns() error {
 		st.plan.AvgRUs += pp.AvgRUs
 		st.plan.PeakRUs += pp.PeakRUs
 		if pp.SinglePartition {
-			share := 1.0
+			data := 1.0
 			if dt := st.s.trafficType(ap); dt != nil {
 				full, _ := st.keySizer().partitionDist(dt)
-				share = full.Share
+				data = full.Share
+			}
+			share, traffic := ap.BusiestKeyShare(data)
+			if traffic {
+				st.trafficSkew = append(st.trafficSkew, fmt.Sprintf("%s %g", ap.ID, share))
 			}
 			st.single += pp.PeakRUs * share
 			st.singleTotal += pp.PeakRUs
+			st.singlePatterns++
 		} else {
 			st.cross += pp.PeakRUs
 		}
@@ -491,7 +506,50 @@ func (b *builder) price(st *cstate) {
 		p.Warnings = append(p.Warnings, Warning{Code: "throughput-short", Subject: c.Name,
 			Message: fmt.Sprintf("designed %s %d RU/s is below the modeled peak of %.0f RU/s %s", cp.Designed.Mode, cp.Designed.RU, cp.PeakRUs, loadWords(cp))})
 	}
+	if w, ok := overProvisioned(rc, c, cp, opts); ok {
+		p.Warnings = append(p.Warnings, w)
+	}
 
+}
+
+// overFactor is how far above what its peak needs a container's designed throughput may be before
+// plan calls it over-provisioned (assumed: headroom for growth and bursts up to about three times the
+// modeled peak is a design choice; beyond it the idle capacity is the larger part of the bill).
+const overFactor = 3
+
+// overProvisioned warns when the designed manual or autoscale throughput is more than overFactor
+// times what the same mode needs for the modeled peak and the storage (opts, sized by
+// RateCard.Cheapest), and the excess costs money each month: the idle capacity's monthly cost, the
+// setting sized for the peak and the YAML to paste.
+func overProvisioned(rc *cost.RateCard, c *design.Container, cp *Container, opts []cost.Monthly) (Warning, bool) {
+	if cp.Designed.Mode == cost.Serverless || cp.PeakRUs <= 0 {
+		return Warning{}, false
+	}
+	var same *cost.Monthly
+	for i := range opts {
+		if opts[i].Mode == cp.Designed.Mode && opts[i].Feasible {
+			same = &opts[i]
+		}
+	}
+	if same == nil {
+		return Warning{}, false
+	}
+	need := int(same.BilledRU)
+	key := "manual"
+	if cp.Designed.Mode == cost.Autoscale {
+		need, key = rc.AutoscaleFor(cp.PeakRUs, cp.StorageGB), "autoscaleMax"
+	}
+	idle := cp.DesignedCost.Total - same.Total
+	if need <= 0 || float64(cp.Designed.RU) <= overFactor*math.Max(float64(need), cp.PeakRUs) || idle < 0.005 {
+		return Warning{}, false
+	}
+	msg := fmt.Sprintf("designed %s %d RU/s is %.0f× the modeled peak of %.0f RU/s %s: %s/month of the %s/month it costs pays for idle capacity; %s %d RU/s serves the peak for %s/month: throughput: {%s: %d}",
+		cp.Designed.Mode, cp.Designed.RU, float64(cp.Designed.RU)/cp.PeakRUs, cp.PeakRUs, loadWords(cp), usd(idle), usd(cp.DesignedCost.Total),
+		cp.Designed.Mode, need, usd(same.Total), key, need)
+	if cp.Recommended.Mode != cp.Designed.Mode && cp.MonthlyUSD < same.Total-0.005 {
+		msg += fmt.Sprintf(" (cheapest of all: %s at %s/month)", throughput(cp.Recommended), usd(cp.MonthlyUSD))
+	}
+	return Warning{Code: "over-provisioned", Subject: c.Name, Message: msg}, true
 }
 
 // loadWords says which figures a container's capacity warnings rest on.
@@ -546,6 +604,7 @@ func (b *builder) hotPartitions(st *cstate) {
 	cp.BusiestGB = sig(busiestGB, 3)
 	np := float64(max(cp.Partitions, 1))
 	cp.BusiestRUs = sig(st.single, 3)
+	cp.BusiestBasis = busiestBasis(st)
 	physical := st.single + (st.singleTotal-st.single)/np + st.cross/np
 	prov := float64(cp.Designed.RU)
 	cp.Hot = rc.HotPartition(cost.HotInput{ProvisionedRU: prov, Partitions: cp.Partitions,
@@ -573,13 +632,69 @@ func (b *builder) hotPartitions(st *cstate) {
 		if sharedOnly && strings.HasPrefix(f, "physical partition of the busiest logical partition") {
 			continue
 		}
-		p.Warnings = append(p.Warnings, Warning{Code: "hot-partition", Subject: c.Name, Message: f + " " + loadWords(cp)})
+		msg := f + " " + loadWords(cp)
+		if !strings.HasPrefix(f, "largest logical partition") {
+			msg += "; " + cp.BusiestBasis
+		}
+		p.Warnings = append(p.Warnings, Warning{Code: "hot-partition", Subject: c.Name, Message: msg})
+	}
+	if w, ok := hpkOrder(ks, c); ok {
+		p.Warnings = append(p.Warnings, w)
 	}
 	// The risk follows the utilisation plan prints: a physical partition asked for more than it
 	// serves is a high risk even when it is the only one (its shortfall is throughput-short).
 	if cp.Hot.Utilization > 1 && cp.Hot.Risk != cost.RiskHigh {
 		cp.Hot.Risk = cost.RiskHigh
 	}
+}
+
+// hpkOrder warns when a hierarchical key's levels go from narrow to broad: a level with more
+// distinct values (at production when stated) than the level after it. The first level is the one
+// a prefix query targets and the one that groups logical partitions onto physical ones; a narrow
+// first level (a user) under a broad second (a tenant) makes the tenant's queries fan out over
+// every user's partition and the later level adds no spread. The YAML to paste orders the levels by
+// their distinct values, broadest first.
+func hpkOrder(ks *sizer, c *design.Container) (Warning, bool) {
+	if !c.IsHierarchical() {
+		return Warning{}, false
+	}
+	card := make([]float64, len(c.PartitionKey))
+	for i, path := range c.PartitionKey {
+		for j := range c.Documents {
+			if l := ks.keyLevel(&c.Documents[j], path, 0); l.Known {
+				card[i] = math.Max(card[i], l.Card)
+			}
+		}
+	}
+	for i := 0; i+1 < len(card); i++ {
+		if card[i] == 0 || card[i+1] == 0 || card[i] <= card[i+1] {
+			continue
+		}
+		order := slices.Clone(c.PartitionKey)
+		sort.SliceStable(order, func(a, b int) bool {
+			return card[slices.Index(c.PartitionKey, order[a])] < card[slices.Index(c.PartitionKey, order[b])]
+		})
+		return Warning{Code: "hpk-order", Subject: c.Name, Message: fmt.Sprintf(
+			"hierarchical key level %s (%.0f distinct values) comes before %s (%.0f): levels go from narrow to broad, so a query by %s fans out over the partitions of every %s, and %s adds no spread under it; order the levels broadest first: partitionKey: [%s]",
+			c.PartitionKey[i], card[i], c.PartitionKey[i+1], card[i+1], c.PartitionKey[i+1], strings.Trim(c.PartitionKey[i], "/"), c.PartitionKey[i+1], strings.Join(order, ", "))}, true
+	}
+	return Warning{}, false
+}
+
+// busiestBasis says which skew sized a container's busiest logical partition's traffic: the traffic
+// skew the design states (rps.hotKeyShare) for the patterns that state it, the data skew (requests
+// follow the documents' commonest key value) for the others.
+func busiestBasis(st *cstate) string {
+	const data = "the documents' key spread (data skew)"
+	switch {
+	case st.singleTotal == 0:
+		return "no single-partition traffic: the busiest logical partition gets none of its own"
+	case len(st.trafficSkew) == 0:
+		return "busiest key's traffic from " + data + "; no pattern states rps.hotKeyShare"
+	case len(st.trafficSkew) == st.singlePatterns:
+		return "busiest key's traffic from rps.hotKeyShare (traffic skew: " + strings.Join(st.trafficSkew, ", ") + ")"
+	}
+	return "busiest key's traffic from rps.hotKeyShare (traffic skew: " + strings.Join(st.trafficSkew, ", ") + "), the other patterns' from " + data
 }
 
 // AutoscaleBilling is how autoscale is billed and what plan assumes about it, in the one wording

@@ -118,6 +118,7 @@ func renderText(w io.Writer, p *Plan) error {
 		}
 		ew.printf("  partitions: %d physical  busiest logical partition %s RU/s, %s GB at peak; its physical partition at %.0f%% of %s RU/s  risk: %s\n",
 			c.Partitions, num(c.BusiestRUs), num(c.BusiestGB), 100*c.Hot.Utilization, num(c.Hot.CapacityRU), c.Hot.Risk)
+		ew.printf("  busiest logical partition sized by: %s\n", c.BusiestBasis)
 		for _, n := range c.Hot.Notes {
 			ew.printf("  note: %s\n", n)
 		}

@@ -82,7 +82,7 @@ func Build(in Input) *Report {
 	if measRun != nil {
 		measSource = measRun.Target.ChargeSource
 	}
-	j := &judge{d: d, opts: opts, proj: projBy, unknown: in.UnknownFields}
+	j := &judge{d: d, opts: opts, proj: projBy, unknown: in.UnknownFields, review: in.Review}
 	if modelRun != nil {
 		j.runs = append(j.runs, runView{"modeled", record.ChargeModel, patternsByID(modelRun)})
 	}
@@ -98,6 +98,9 @@ func Build(in Input) *Report {
 	r.Summary = summarize(r.Patterns, modelRun != nil, measRun != nil, measSource)
 	r.Summary.Basis += scaleBasis(r.Patterns)
 	if primary != nil {
+		for _, m := range in.DesignReview {
+			r.StageFindings = append(slices.Clip(r.StageFindings), record.Finding{Stage: StageReview, Level: LevelWarn, Subject: "design", Message: "lint: " + m})
+		}
 		capacity := capacityFindings(d, r.Containers, in.Capacity)
 		r.StageFindings = append(slices.Clip(r.StageFindings), capacity...)
 		if len(capacity) > 0 {
@@ -194,6 +197,8 @@ type judge struct {
 	proj map[string]*record.Projection // the patterns' production-scale projections, by ID
 	// unknown are lint's unknown-field findings of each pattern's query, by ID (Input.UnknownFields).
 	unknown map[string][]string
+	// review are lint's design-review findings of each pattern, by ID (Input.Review).
+	review map[string][]string
 }
 
 // runView is one run as the judge sees it: its role, the source of its charges, its patterns by ID.
@@ -222,6 +227,7 @@ func (j *judge) evaluate(ap *design.AccessPattern) PatternResult {
 		return pr
 	}
 	obs := j.observe(ap, &pr, width)
+	empty := 0 // successful executions of a query that found nothing in any of them
 	for _, e := range pr.Errors {
 		msg := fmt.Sprintf("%s run: %d of %d executions failed with status %d: %s", e.Run, e.Count,
 			obs.totals[e.Run], e.Status, e.Message)
@@ -234,7 +240,7 @@ func (j *judge) evaluate(ap *design.AccessPattern) PatternResult {
 		if pr.FanOut = fanOutOf(j.d, obs.checksOn, j.runs[len(j.runs)-1].source); pr.FanOut != nil {
 			pr.Advice = append(pr.Advice, fanOutNote(pr.FanOut))
 		}
-		describeShape(ap, &pr, obs.checksOn)
+		empty = describeShape(ap, &pr, obs.checksOn)
 	}
 
 	if len(obs.errReasons) > 0 {
@@ -257,7 +263,33 @@ func (j *judge) evaluate(ap *design.AccessPattern) PatternResult {
 			pr.Reasons = append(pr.Reasons, "lint: "+m+": its charge is that of a query filtering on a field no seeded document has, not of the query the design means")
 		}
 	}
+	// Lint's design review of the pattern (a key template reading another field, a filter no
+	// document can match, a lost partition key, ...): run never passes what lint flags.
+	if r := j.review[ap.ID]; len(r) > 0 {
+		pr.Verdict = worse(pr.Verdict, Warn)
+		for _, m := range r {
+			pr.Reasons = append(pr.Reasons, "lint: "+m)
+		}
+	}
+	if empty > 0 {
+		pr.Verdict = worse(pr.Verdict, Warn)
+		pr.Reasons = append(pr.Reasons, emptyReason(empty, len(j.unknown[ap.ID])+len(j.review[ap.ID]) > 0, ap))
+	}
 	return pr
+}
+
+// emptyReason says why a query that found nothing is a warning and what likely caused it: lint's
+// findings above when it has any, else the mistakes that make a query find nothing.
+func emptyReason(n int, linted bool, ap *design.AccessPattern) string {
+	msg := fmt.Sprintf("the query returned no items in any of its %d successful executions, so its charge is not the charge of the query the design means", n)
+	if linted {
+		return msg + "; likely cause: lint's finding above"
+	}
+	from := "its parameters"
+	if ap.Sample != "" {
+		from = fmt.Sprintf("its parameters (drawn from a %s document)", ap.Sample)
+	}
+	return msg + fmt.Sprintf("; likely causes: a partitionKey template that reads another field than the container's key, %s not holding the values the filters compare with, or a filter on a value the generators never produce; if finding nothing is right, add expect: {maxResults: 0}", from)
 }
 
 // newResult is the pattern's result before any run is looked at, with the width of its band in RU.
@@ -335,17 +367,18 @@ func (j *judge) observe(ap *design.AccessPattern, pr *PatternResult, width float
 	return obs
 }
 
-// describeShape records the results, partitions and latency of the pattern's executions, and warns
-// about a query that never found anything.
-func describeShape(ap *design.AccessPattern, pr *PatternResult, pat *record.Pattern) {
+// describeShape records the results, partitions and latency of the pattern's executions, and
+// returns the successful executions of a query that never found anything (0 otherwise).
+func describeShape(ap *design.AccessPattern, pr *PatternResult, pat *record.Pattern) int {
 	pr.Results, pr.Partitions = ranges(pat)
 	pr.LatencyMs = medianLatencyMs(pat)
-	// A query that never finds anything is cheaper than the one the design means, and says so
-	// nowhere else unless the design expects a number of results.
+	// A query that never finds anything measures another query than the one the design means, and
+	// says so nowhere else unless the design expects a number of results: a warning (emptyReason).
 	noExpectation := ap.Expect == nil || (ap.Expect.MinResults == nil && ap.Expect.MaxResults == nil && ap.Expect.Status == 0)
 	if ok := okExecutions(ap, pat); ap.Op == design.OpQuery && noExpectation && len(ok) > 0 && pr.Results.Max == 0 {
-		pr.Advice = append(pr.Advice, fmt.Sprintf("the query returned no items in any of its %d successful executions: its filters may name a field or a value the seeded documents do not have, so its charge is not the charge of the query the design means; if finding nothing is right, add expect: {maxResults: 0}", len(ok)))
+		return len(ok)
 	}
+	return 0
 }
 
 // chargeVerdict compares the verdict-bearing figures with the estimate.

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -179,41 +180,60 @@ func TestBuild_ContainerLoad(t *testing.T) {
 	}
 }
 
-// TestBuild_EmptyResultsAdvice: a query that finds nothing in every execution, with no expectation
-// on its results, gets advice (shown in every format), not a silent pass.
-func TestBuild_EmptyResultsAdvice(t *testing.T) {
-	query := design.AccessPattern{Op: design.OpQuery, Estimate: design.Estimate{RU: 3}}
-	build := func(ap design.AccessPattern, results int) PatternResult {
+// TestBuild_EmptyResults: a query that finds nothing in every execution, with no expectation on
+// its results, is a warning with its likely cause (shown in every format), not a silent pass; with
+// lint's review finding of the pattern, that finding is the cause named.
+func TestBuild_EmptyResults(t *testing.T) {
+	query := design.AccessPattern{Op: design.OpQuery, Sample: "order", Estimate: design.Estimate{RU: 3}}
+	build := func(ap design.AccessPattern, results int, review map[string][]string) PatternResult {
 		model := runOf(record.ChargeModel, execs(3, 200, results, 1, 3))
-		return Build(Input{Design: onePattern(ap), Measured: model, Modeled: model}).Patterns[0]
+		return Build(Input{Design: onePattern(ap), Measured: model, Modeled: model, Review: review}).Patterns[0]
 	}
-	p := build(query, 0)
-	if p.Verdict != Pass || len(p.Advice) != 1 || !strings.Contains(p.Advice[0], "returned no items in any of its 3 successful executions") {
-		t.Fatalf("verdict %s, advice %q", p.Verdict, p.Advice)
+	reason := func(p PatternResult) string {
+		for _, r := range p.Reasons {
+			if strings.Contains(r, "returned no items") {
+				return r
+			}
+		}
+		return ""
 	}
-	// The advice claims nothing about the charge: a query that finds nothing may cost more than the
-	// estimate (here 3 RU exactly) as well as less.
-	if strings.Contains(p.Advice[0], "costs less") || !strings.Contains(p.Advice[0], "expect: {maxResults: 0}") {
-		t.Errorf("advice %q: must not claim a lower cost, and must give the YAML to paste", p.Advice[0])
+	p := build(query, 0, nil)
+	r := reason(p)
+	if p.Verdict != Warn || !strings.Contains(r, "in any of its 3 successful executions") {
+		t.Fatalf("verdict %s, reasons %q: want warn, with the executions counted", p.Verdict, p.Reasons)
+	}
+	// The reason claims nothing about the charge: a query that finds nothing may cost more than the
+	// estimate (here 3 RU exactly) as well as less. It names the likely causes and the YAML to paste.
+	for _, want := range []string{"likely causes: a partitionKey template", "drawn from a order document", "expect: {maxResults: 0}"} {
+		if !strings.Contains(r, want) || strings.Contains(r, "costs less") {
+			t.Errorf("reason %q: want %q and no claim about the cost", r, want)
+		}
 	}
 	var md strings.Builder
 	if err := Render(&md, &Report{Patterns: []PatternResult{p}}, "md"); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(md.String(), "returned no items") {
-		t.Errorf("markdown lacks the advice of a passing pattern:\n%s", md.String())
+		t.Errorf("markdown lacks the reason:\n%s", md.String())
 	}
-	if p := build(query, 2); len(p.Advice) != 0 {
-		t.Errorf("a query with results got advice %q", p.Advice)
+	linted := build(query, 0, map[string][]string{"X1": {"d.yaml:9:5: accessPatterns[0].partitionKey[0]: reads {customerId} [partition-key-template]"}})
+	if linted.Verdict != Warn || !strings.Contains(reason(linted), "likely cause: lint's finding above") ||
+		!slices.ContainsFunc(linted.Reasons, func(r string) bool {
+			return strings.HasPrefix(r, "lint: ") && strings.Contains(r, "[partition-key-template]")
+		}) {
+		t.Errorf("with lint's finding: verdict %s, reasons %q", linted.Verdict, linted.Reasons)
+	}
+	if p := build(query, 2, nil); reason(p) != "" || p.Verdict != Pass {
+		t.Errorf("a query with results: verdict %s, reasons %q", p.Verdict, p.Reasons)
 	}
 	none := query
 	none.Expect = &design.Expect{MaxResults: ptr(0)}
-	if p := build(none, 0); len(p.Advice) != 0 {
-		t.Errorf("a query expected to find nothing got advice %q", p.Advice)
+	if p := build(none, 0, nil); reason(p) != "" {
+		t.Errorf("a query expected to find nothing got %q", reason(p))
 	}
 	failing := query
 	failing.Expect = &design.Expect{Status: 400}
-	if p := build(failing, 0); len(p.Advice) != 0 {
-		t.Errorf("a query expected to fail got advice %q", p.Advice)
+	if p := build(failing, 0, nil); reason(p) != "" {
+		t.Errorf("a query expected to fail got %q", reason(p))
 	}
 }

@@ -16,6 +16,10 @@ const (
 	StageCapacity = "capacity"
 	// LevelFail is the level of a finding that fails the run.
 	LevelFail = "fail"
+	// StageReview is the stage of lint's design-review findings about the containers.
+	StageReview = "review"
+	// LevelWarn is the level of a finding that does not fail the run.
+	LevelWarn = "warn"
 )
 
 // capacityFindings tells one capacity story per container. Where the run has its own

@@ -30,8 +30,8 @@ func nightlyRun(create []float64, factor float64, bytes int64) *record.Run {
 	run := embeddedRun()
 	run.Patterns[4].Executions = execs(5, 201, 1, 1, create...)
 	run.Projections = []record.Projection{
-		{ID: "AP1", Point: true, Factor: 1},
-		{ID: "AP3", Production: true, Factor: factor, SeededRU: 14.9, ProjectedRU: 14.9 * factor},
+		{ID: "AP1", Point: true},
+		{ID: "AP3", Production: true, SeededRU: 14.9, ProjectedRU: 14.9 * factor},
 	}
 	run.Seeding = []record.SeedStat{{Container: "Orders", Type: "order", Documents: 500, Bytes: 500 * bytes}}
 	return run

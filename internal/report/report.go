@@ -102,6 +102,13 @@ type Input struct {
 	// them, keyed by access-pattern ID (pipeline.DesignFindings): the advice of a query that found
 	// nothing quotes them.
 	UnknownFields map[string][]string
+	// Review are lint's design-review findings about each access pattern (lint.ReviewCodes), as
+	// lint prints them, keyed by access-pattern ID (pipeline.DesignFindings): each makes the
+	// pattern's verdict at least warn, and a query that found nothing names them as its likely cause.
+	Review map[string][]string
+	// DesignReview are lint's design-review findings about the containers (TTL, indexes, key
+	// order, over-provisioning), as lint prints them: warn findings of the run's review stage.
+	DesignReview []string
 }
 
 // CapacityWarning is one of plan's capacity warnings about a container.
