@@ -2,7 +2,7 @@ package engine
 
 import (
 	"reflect"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -14,7 +14,7 @@ import (
 // pathKey joins a property path for map keys.
 func pathKey(path []string) string { return strings.Join(path, "\x00") }
 
-// index adds d to the equality and ORDER BY indexes built so far. The caller holds p.mu for
+// index adds d to the value and ORDER BY indexes built so far. The caller holds p.mu for
 // writing.
 func (p *partition) index(d *doc, c *container) {
 	for _, ix := range p.all.ord {
@@ -25,21 +25,12 @@ func (p *partition) index(d *doc, c *container) {
 			ix.Add(d.Body, d.seq, d)
 		}
 	}
-	for k, idx := range p.eq {
-		valuesAt(d.Body, strings.Split(k, "\x00"), func(v any) {
-			if sk, ok := scalarKey(v); ok {
-				set := idx[sk]
-				if set == nil {
-					set = map[*doc]struct{}{}
-					idx[sk] = set
-				}
-				set[d] = struct{}{}
-			}
-		})
+	for _, vi := range p.eq {
+		valuesAt(d.Body, vi.path, func(v any) { vi.ix.Add(v, d.seq, d) })
 	}
 }
 
-// unindex removes d from the equality and ORDER BY indexes. The caller holds p.mu for writing.
+// unindex removes d from the value and ORDER BY indexes. The caller holds p.mu for writing.
 func (p *partition) unindex(d *doc) {
 	for _, ix := range p.all.ord {
 		ix.Remove(d.Body, d.seq)
@@ -49,68 +40,49 @@ func (p *partition) unindex(d *doc) {
 			ix.Remove(d.Body, d.seq)
 		}
 	}
-	for k, idx := range p.eq {
-		valuesAt(d.Body, strings.Split(k, "\x00"), func(v any) {
-			if sk, ok := scalarKey(v); ok {
-				if set := idx[sk]; set != nil {
-					delete(set, d)
-					if len(set) == 0 {
-						delete(idx, sk)
-					}
-				}
-			}
-		})
+	for _, vi := range p.eq {
+		valuesAt(d.Body, vi.path, func(v any) { vi.ix.Remove(v, d.seq) })
 	}
 }
 
-// lookup answers an equality lookup from the partition's index for path, building that index on
-// first use. ok=false when the policy does not index the path. The caller holds p.mu (read or write).
-func (p *partition) lookup(c *container, path []string, v any, now int64, lpk string) ([]*sql.Document, bool) {
+// valueIndex is the partition's index of one path: its documents under each scalar value, in
+// sequence order (which is the document lists' order), values in the service's order.
+type valueIndex struct {
+	path []string
+	ix   *sql.ValueIndex[*doc]
+}
+
+// lookupWith answers a lookup from the partition's index for path, building that index on first
+// use: find returns the documents of the physical partition, which are then narrowed to the
+// source's logical partition and to those not expired. ok=false when the policy does not index
+// the path. The caller holds p.mu (read or write).
+func (p *partition) lookupWith(c *container, path []string, now int64, lpk string, find func(ix *sql.ValueIndex[*doc]) []*doc) ([]*sql.Document, bool) {
 	if len(path) == 0 || !c.policy.Indexed(path) {
-		return nil, false
-	}
-	sk, ok := scalarKey(v)
-	if !ok {
 		return nil, false
 	}
 	key := pathKey(path)
 	p.eqMu.Lock()
-	idx := p.eq[key]
-	if idx == nil {
+	vi := p.eq[key]
+	if vi == nil {
 		if p.eq == nil {
-			p.eq = map[string]map[string]map[*doc]struct{}{}
+			p.eq = map[string]*valueIndex{}
 		}
-		idx = map[string]map[*doc]struct{}{}
+		vi = &valueIndex{path: slices.Clone(path), ix: sql.NewValueIndex[*doc]()}
 		for _, d := range p.all.items {
-			if d == nil {
-				continue
+			if d != nil {
+				valuesAt(d.Body, path, func(v any) { vi.ix.Add(v, d.seq, d) })
 			}
-			valuesAt(d.Body, path, func(x any) {
-				if k, ok := scalarKey(x); ok {
-					set := idx[k]
-					if set == nil {
-						set = map[*doc]struct{}{}
-						idx[k] = set
-					}
-					set[d] = struct{}{}
-				}
-			})
 		}
-		p.eq[key] = idx
+		p.eq[key] = vi
 	}
-	set := idx[sk]
-	hits := make([]*doc, 0, len(set))
-	for d := range set {
+	hits := find(vi.ix)
+	out := make([]*sql.Document, 0, len(hits))
+	for _, d := range hits {
 		if !d.expired(now) && (lpk == "" || d.lpk == lpk) {
-			hits = append(hits, d)
+			out = append(out, &d.Document)
 		}
 	}
 	p.eqMu.Unlock()
-	sort.Slice(hits, func(i, j int) bool { return hits[i].seq < hits[j].seq })
-	out := make([]*sql.Document, len(hits))
-	for i, d := range hits {
-		out[i] = &d.Document
-	}
 	return out, true
 }
 
@@ -162,7 +134,15 @@ func (s *partSource) Len() int {
 }
 
 func (s *partSource) Lookup(path []string, v any) ([]*sql.Document, bool) {
-	return s.p.lookup(s.c, path, v, s.now, s.lpk)
+	return s.p.lookupWith(s.c, path, s.now, s.lpk, func(ix *sql.ValueIndex[*doc]) []*doc { return ix.Equal(v) })
+}
+
+func (s *partSource) LookupIn(path []string, vals []any) ([]*sql.Document, bool) {
+	return s.p.lookupWith(s.c, path, s.now, s.lpk, func(ix *sql.ValueIndex[*doc]) []*doc { return ix.In(vals) })
+}
+
+func (s *partSource) LookupRange(path []string, r sql.Range) ([]*sql.Document, bool) {
+	return s.p.lookupWith(s.c, path, s.now, s.lpk, func(ix *sql.ValueIndex[*doc]) []*doc { return ix.Range(r) })
 }
 
 // WalkOrdered walks the source's documents in o's order from the list's index for o, building it
@@ -202,7 +182,7 @@ func (s *partSource) WalkOrdered(o *sql.Order, after *sql.Cursor, fn func(d *sql
 }
 
 var (
-	_ sql.IndexedSource = (*partSource)(nil)
+	_ sql.ValueSource   = (*partSource)(nil)
 	_ sql.OrderedSource = (*partSource)(nil)
 )
 
