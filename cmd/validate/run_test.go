@@ -158,7 +158,9 @@ func TestServe_StartsAndStopsOnSignal(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	var out syncBuffer
 	done := make(chan int, 1)
-	go func() { done <- Run(ctx, []string{"serve", "--port", "0"}, &out, &bytes.Buffer{}) }()
+	go func() {
+		done <- Run(ctx, []string{"serve", "--port", "0", "--compute-port", "0"}, &out, &bytes.Buffer{})
+	}()
 	re := regexp.MustCompile(`listening on (http://\S+)`)
 	var url string
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {

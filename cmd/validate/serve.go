@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net"
@@ -61,6 +62,13 @@ unchanged (give the client the audience https://cosmos.azure.com).`,
 			if port < 0 || port > 65535 {
 				return usageErr("--port: want 0..65535 (got %d)", port)
 			}
+			computePort := v.GetInt("compute-port")
+			if computePort < -1 || computePort > 65535 {
+				return usageErr("--compute-port: want 0..65535, or -1 for none (got %d)", computePort)
+			}
+			if computePort > 0 && computePort == port {
+				return usageErr("--compute-port: %d is --port already; give the compute gateway another port, or -1 for none", computePort)
+			}
 			logger, err := newLogger(a.stderr, v.GetString("log-level"))
 			if err != nil {
 				return err
@@ -86,8 +94,13 @@ unchanged (give the client the audience https://cosmos.azure.com).`,
 			}
 			setStopping("stopping the server")
 			defer setStopping("")
+			computeAddr := ""
+			if computePort >= 0 {
+				computeAddr = net.JoinHostPort(bind, strconv.Itoa(computePort))
+			}
 			srv, err := engine.Start(a.ctx, engine.Options{
 				Addr:        net.JoinHostPort(bind, strconv.Itoa(port)),
+				ComputeAddr: computeAddr,
 				Protocol:    proto,
 				Key:         v.GetString("key"),
 				Logger:      logger,
@@ -98,6 +111,9 @@ unchanged (give the client the audience https://cosmos.azure.com).`,
 				Consistency: v.GetString("consistency"),
 				AllowAAD:    v.GetBool("allow-aad"),
 			})
+			if errors.Is(err, engine.ErrComputeListen) {
+				return infraErr(fmt.Errorf("%w (--compute-port %d is taken: give another port, 0 for any free one, or -1 to serve no compute gateway)", err, computePort))
+			}
 			if err != nil {
 				return infraErr(fmt.Errorf("start engine: %w", err))
 			}
@@ -109,6 +125,9 @@ unchanged (give the client the audience https://cosmos.azure.com).`,
 				fmt.Fprintf(a.stdout, "validate serve: certificate written to %s\n", certOut)
 			}
 			// The ready line: scripts and container health checks wait for it.
+			if srv.ComputeURL() != "" {
+				fmt.Fprintf(a.stdout, "validate serve: compute gateway on %s\n", srv.ComputeURL())
+			}
 			fmt.Fprintf(a.stdout, "validate serve: listening on %s (charges: model)\n", srv.URL())
 			<-a.ctx.Done()
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -65,7 +65,7 @@ func BenchmarkServeStartup(b *testing.B) {
 // SDK's first signed response; the server is stopped (interrupt, then kill) before it returns.
 func firstSignedRequest(b *testing.B, bin string, cred azcosmos.KeyCredential) time.Duration {
 	b.Helper()
-	cmd := exec.Command(bin, "serve", "--port", "0", "--protocol", "http")
+	cmd := exec.Command(bin, "serve", "--port", "0", "--compute-port", "0", "--protocol", "http")
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		b.Fatal(err)

@@ -79,6 +79,7 @@ var settings = []setting{
 	{key: "force", def: false, usage: "compare runs of differently named designs (after a rename), seeds or sample counts", cmds: []string{"run", "compare"}},
 	// serve.
 	{key: "port", def: 8081, usage: "port to listen on (0 = any free port)", cmds: []string{"serve"}},
+	{key: "compute-port", def: 8903, usage: "port of the compute gateway, the emulator's second endpoint, which serves item ids the routing gateway refuses (0 = any free port, -1 = none)", cmds: []string{"serve"}},
 	{key: "protocol", def: "http", usage: "http or https (https uses a certificate generated at start)", cmds: []string{"serve"}},
 	{key: "bind", def: "127.0.0.1", usage: "address to bind; anything but loopback exposes the engine to the network", cmds: []string{"serve"}},
 	{key: "persist", def: "", usage: "file to load at start and save on exit (default: memory only)", cmds: []string{"serve"}},

@@ -107,7 +107,7 @@ func prepareBatch(c *container, ops []batchOp, lpk string) []preparedOp {
 				break
 			}
 			pr.body = body
-			id, err := validID(pr.body["id"])
+			id, err := validItemID(pr.body["id"])
 			if err != nil {
 				pr.err = err
 				break

@@ -70,6 +70,12 @@ type Options struct {
 	// AllowAAD accepts Microsoft Entra ID bearer tokens ("type=aad&ver=1.0&sig=<JWT>") besides
 	// master-key signatures: their form, claims and lifetime are checked, not their signature.
 	AllowAAD bool
+	// ComputeAddr, when set, is the listen address of a second endpoint serving the same account
+	// as the emulator's compute gateway does (its port 8903): addresses are split into segments
+	// before they are decoded and signed over as sent, so item ids that the routing gateway refuses
+	// (ending in white space, holding '/', '\', '#' or a control character) are served
+	// (gateway.go). It speaks Protocol and advertises itself as the account's location.
+	ComputeAddr string
 }
 
 // CheckPublicURL parses a public URL for Options.PublicURL: http(s)://host[:port]/, with the
@@ -104,8 +110,11 @@ type Server struct {
 	public  string // what the account advertises (Options.PublicURL)
 	ln      net.Listener
 	http    *http.Server
-	client  *tls.Config
-	cert    *x509.Certificate // the HTTPS certificate; nil over http
+	compute *http.Server // the compute gateway (Options.ComputeAddr); nil when not served
+	// computeURL is the compute gateway's address, advertised on its own GET /; "" when not served.
+	computeURL string
+	client     *tls.Config
+	cert       *x509.Certificate // the HTTPS certificate; nil over http
 
 	consistency cost.Consistency // Options.Consistency parsed; "" when not set
 
@@ -233,6 +242,13 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 		ln = tls.NewListener(ln, s.http.TLSConfig)
 	}
 	s.ln = ln
+	var cln net.Listener
+	if o.ComputeAddr != "" {
+		if cln, err = s.listenCompute(ctx, lc, o, advertised); err != nil {
+			ln.Close()
+			return nil, fmt.Errorf("start engine: %w: %w", ErrComputeListen, err)
+		}
+	}
 	s.bg.Add(2)
 	go func() {
 		defer s.bg.Done()
@@ -240,6 +256,15 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 			s.log.Error("engine serve", "err", err)
 		}
 	}()
+	if cln != nil {
+		s.bg.Add(1)
+		go func() {
+			defer s.bg.Done()
+			if err := s.compute.Serve(cln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				s.log.Error("engine compute gateway", "err", err)
+			}
+		}()
+	}
 	go func() {
 		defer s.bg.Done()
 		s.background()
@@ -250,6 +275,9 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 
 // URL is the endpoint to give azcosmos, e.g. "http://127.0.0.1:40123/".
 func (s *Server) URL() string { return s.url }
+
+// ComputeURL is the compute gateway's endpoint (Options.ComputeAddr), "" when it is not served.
+func (s *Server) ComputeURL() string { return s.computeURL }
 
 // Key is the master key the server verifies signatures with.
 func (s *Server) Key() string { return s.keyText }
@@ -274,6 +302,11 @@ func (s *Server) Close(ctx context.Context) error {
 		// five seconds.)
 		grace, cancel := context.WithTimeout(ctx, closeGrace)
 		err := s.http.Shutdown(grace)
+		if s.compute != nil {
+			if cerr := s.compute.Shutdown(grace); cerr != nil && ctx.Err() == nil {
+				_ = s.compute.Close()
+			}
+		}
 		cancel()
 		if err != nil && ctx.Err() == nil {
 			err = s.http.Close()

@@ -123,13 +123,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	setHeader(q.out, "x-ms-activity-id", s.activityID())
 	setHeader(q.out, "x-ms-gatewayversion", "version=2.14.0")
 	setHeader(q.out, "Content-Type", "application/json")
-	path := r.URL.Path
-	if strings.HasPrefix(r.RequestURI, "//") {
-		// "//dbs/..." (an endpoint with a trailing slash joined to "/dbs", as python3-azure-cosmos
-		// 3.1.1 sends it) parses as a network path; the service reads it as the path it is.
-		path = r.URL.Host + r.URL.Path
-	}
-	q.segs, q.ridLink = s.resolveRIDLink(pathSegments(path))
+	q.segs, q.ridLink = s.resolveRIDLink(gatewaySegments(r)) // gateway.go
 	status, err := s.serve(q)
 	if err != nil {
 		var ae *apiError
@@ -171,6 +165,9 @@ func (s *Server) recoverPanic(q *request) {
 }
 
 func (s *Server) serve(q *request) (int, error) {
+	if err := checkAddress(q); err != nil {
+		return 0, err
+	}
 	if err := s.authorize(q); err != nil {
 		return 0, err
 	}
@@ -260,6 +257,8 @@ func (s *Server) authorize(q *request) error {
 		link = strings.ToLower(q.ridLink)
 	} else if rtype == "offers" && len(q.segs) == 2 {
 		link = strings.ToLower(link)
+	} else if !isCompute(q.r) {
+		link = routingLink(link) // gateway.go
 	}
 	verb := strings.ToLower(q.r.Method)
 	date = strings.ToLower(date)
@@ -436,7 +435,11 @@ func isQuery(q *request) bool {
 // account answers GET /: the database account, advertising this server as its only region.
 func (s *Server) account(q *request) (int, error) {
 	setHeader(q.out, EngineHeader, "validate")
-	loc := []map[string]string{{"name": "South Central US", "databaseAccountEndpoint": s.public}}
+	endpoint := s.public
+	if isCompute(q.r) {
+		endpoint = s.computeURL // the compute gateway keeps its clients on itself
+	}
+	loc := []map[string]string{{"name": "South Central US", "databaseAccountEndpoint": endpoint}}
 	body, _ := json.Marshal(map[string]any{
 		"_self": "", "id": "localhost", "_rid": "localhost",
 		"media": "//media/", "addresses": "//addresses/", "_dbs": "//dbs/",

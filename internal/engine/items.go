@@ -424,7 +424,7 @@ func (s *Server) writeItem(q *request, c *container, urlID string) (int, error) 
 	if err != nil {
 		return 0, errf(400, "The request body is not a valid JSON object: %v.", err)
 	}
-	id, err := validID(body["id"])
+	id, err := validItemID(body["id"])
 	if err != nil {
 		return 0, err
 	}

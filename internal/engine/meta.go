@@ -23,6 +23,22 @@ func (s *Server) decodeObject(q *request) (map[string]any, error) {
 	return m, nil
 }
 
+// validItemID checks an item's id: a string of 1 to 255 characters. The service accepts '/', '\',
+// '?' and '#' in an item's id, though the documentation restricts them; reading such an item
+// back depends on the gateway (gateway.go), as the azcosmos emulator suite records
+// (TestItemIdEncodingRoutingGW: each is created with 201).
+func validItemID(v any) (string, error) {
+	id, ok := v.(string)
+	if !ok || id == "" {
+		return "", errf(400, "The input content is invalid because the required properties - 'id; ' - are missing.")
+	}
+	if len(id) > 255 {
+		return "", errf(400, "The id %q is invalid: at most 255 characters.", id)
+	}
+	return id, nil
+}
+
+// validID checks a database's or container's id.
 func validID(v any) (string, error) {
 	id, ok := v.(string)
 	if !ok || id == "" {

@@ -2,7 +2,7 @@ package engine
 
 import (
 	"reflect"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -14,7 +14,7 @@ import (
 // pathKey joins a property path for map keys.
 func pathKey(path []string) string { return strings.Join(path, "\x00") }
 
-// index adds d to the equality and ORDER BY indexes built so far. The caller holds p.mu for
+// index adds d to the value and ORDER BY indexes built so far. The caller holds p.mu for
 // writing.
 func (p *partition) index(d *doc, c *container) {
 	for _, ix := range p.all.ord {
@@ -25,21 +25,12 @@ func (p *partition) index(d *doc, c *container) {
 			ix.Add(d.Body, d.seq, d)
 		}
 	}
-	for k, idx := range p.eq {
-		valuesAt(d.Body, strings.Split(k, "\x00"), func(v any) {
-			if sk, ok := scalarKey(v); ok {
-				set := idx[sk]
-				if set == nil {
-					set = map[*doc]struct{}{}
-					idx[sk] = set
-				}
-				set[d] = struct{}{}
-			}
-		})
+	for _, vi := range p.eq {
+		valuesAt(d.Body, vi.path, func(v any) { vi.ix.Add(v, d.seq, d) })
 	}
 }
 
-// unindex removes d from the equality and ORDER BY indexes. The caller holds p.mu for writing.
+// unindex removes d from the value and ORDER BY indexes. The caller holds p.mu for writing.
 func (p *partition) unindex(d *doc) {
 	for _, ix := range p.all.ord {
 		ix.Remove(d.Body, d.seq)
@@ -49,76 +40,50 @@ func (p *partition) unindex(d *doc) {
 			ix.Remove(d.Body, d.seq)
 		}
 	}
-	for k, idx := range p.eq {
-		valuesAt(d.Body, strings.Split(k, "\x00"), func(v any) {
-			if sk, ok := scalarKey(v); ok {
-				if set := idx[sk]; set != nil {
-					delete(set, d)
-					if len(set) == 0 {
-						delete(idx, sk)
-					}
-				}
-			}
-		})
+	for _, vi := range p.eq {
+		valuesAt(d.Body, vi.path, func(v any) { vi.ix.Remove(v, d.seq) })
 	}
 }
 
-// lookup answers an equality lookup from the partition's index for path, building that index on
-// first use. ok=false when the policy does not index the path. The caller holds p.mu (read or write).
-func (p *partition) lookup(c *container, path []string, v any, now int64, lpk string) ([]*sql.Document, bool) {
+// valueIndex is the partition's index of one path: its documents under each scalar value, in
+// sequence order (which is the document lists' order), values in the service's order.
+type valueIndex struct {
+	path []string
+	ix   *sql.ValueIndex[*doc]
+}
+
+// lookupWith answers a lookup from the partition's index for path, building that index on first
+// use: find returns the documents of the physical partition, which are then narrowed to the
+// source's logical partition and to those not expired. ok=false when the policy does not index
+// the path. The caller holds p.mu (read or write).
+func (p *partition) lookupWith(c *container, path []string, now int64, lpk string, find func(ix *sql.ValueIndex[*doc]) []*doc) ([]*sql.Document, bool) {
 	if len(path) == 0 || !c.policy.Indexed(path) {
 		return nil, false
 	}
-	sk, ok := scalarKey(v)
-	if !ok {
-		return nil, false
+	key := pathKey(path)
+	p.eqMu.Lock()
+	defer p.eqMu.Unlock() // released by defer: a panic while building must not leave it locked
+	vi := p.eq[key]
+	if vi == nil {
+		if p.eq == nil {
+			p.eq = map[string]*valueIndex{}
+		}
+		vi = &valueIndex{path: slices.Clone(path), ix: sql.NewValueIndex[*doc]()}
+		for _, d := range p.all.items {
+			if d != nil {
+				valuesAt(d.Body, path, func(v any) { vi.ix.Add(v, d.seq, d) })
+			}
+		}
+		p.eq[key] = vi
 	}
-	hits := p.eqHits(pathKey(path), path, sk, now, lpk)
-	sort.Slice(hits, func(i, j int) bool { return hits[i].seq < hits[j].seq })
-	out := make([]*sql.Document, len(hits))
-	for i, d := range hits {
-		out[i] = &d.Document
+	hits := find(vi.ix)
+	out := make([]*sql.Document, 0, len(hits))
+	for _, d := range hits {
+		if !d.expired(now) && (lpk == "" || d.lpk == lpk) {
+			out = append(out, &d.Document)
+		}
 	}
 	return out, true
-}
-
-// eqHits returns the live documents whose value at path has the scalar key sk, from the equality
-// index, built on first use under p.eqMu (released by defer: a panic while building must not leave
-// it locked).
-func (p *partition) eqHits(key string, path []string, sk string, now int64, lpk string) []*doc {
-	p.eqMu.Lock()
-	defer p.eqMu.Unlock()
-	idx := p.eq[key]
-	if idx == nil {
-		if p.eq == nil {
-			p.eq = map[string]map[string]map[*doc]struct{}{}
-		}
-		idx = map[string]map[*doc]struct{}{}
-		for _, d := range p.all.items {
-			if d == nil {
-				continue
-			}
-			valuesAt(d.Body, path, func(x any) {
-				if k, ok := scalarKey(x); ok {
-					set := idx[k]
-					if set == nil {
-						set = map[*doc]struct{}{}
-						idx[k] = set
-					}
-					set[d] = struct{}{}
-				}
-			})
-		}
-		p.eq[key] = idx
-	}
-	set := idx[sk]
-	hits := make([]*doc, 0, len(set))
-	for d := range set {
-		if !d.expired(now) && (lpk == "" || d.lpk == lpk) {
-			hits = append(hits, d)
-		}
-	}
-	return hits
 }
 
 // partSource is the documents of one physical partition, or of one logical partition in it, as
@@ -169,7 +134,15 @@ func (s *partSource) Len() int {
 }
 
 func (s *partSource) Lookup(path []string, v any) ([]*sql.Document, bool) {
-	return s.p.lookup(s.c, path, v, s.now, s.lpk)
+	return s.p.lookupWith(s.c, path, s.now, s.lpk, func(ix *sql.ValueIndex[*doc]) []*doc { return ix.Equal(v) })
+}
+
+func (s *partSource) LookupIn(path []string, vals []any) ([]*sql.Document, bool) {
+	return s.p.lookupWith(s.c, path, s.now, s.lpk, func(ix *sql.ValueIndex[*doc]) []*doc { return ix.In(vals) })
+}
+
+func (s *partSource) LookupRange(path []string, r sql.Range) ([]*sql.Document, bool) {
+	return s.p.lookupWith(s.c, path, s.now, s.lpk, func(ix *sql.ValueIndex[*doc]) []*doc { return ix.Range(r) })
 }
 
 // WalkOrdered walks the source's documents in o's order from the list's index for o, building it
@@ -180,7 +153,24 @@ func (s *partSource) WalkOrdered(o *sql.Order, after *sql.Cursor, fn func(d *sql
 	if s.list == nil {
 		return true
 	}
-	ix := s.orderIndex(o)
+	ix := func() *sql.OrderIndex[*doc] {
+		s.p.eqMu.Lock()
+		defer s.p.eqMu.Unlock() // a panic while building must not leave it locked
+		ix := s.list.ord[o.Key()]
+		if ix == nil {
+			ix = sql.NewOrderIndex[*doc](o)
+			for _, d := range s.list.items {
+				if d != nil {
+					ix.Add(d.Body, d.seq, d)
+				}
+			}
+			if s.list.ord == nil {
+				s.list.ord = map[string]*sql.OrderIndex[*doc]{}
+			}
+			s.list.ord[o.Key()] = ix
+		}
+		return ix
+	}()
 	ix.Walk(after, func(d *doc, at *sql.Cursor) bool {
 		if d.expired(s.now) {
 			return true
@@ -195,7 +185,7 @@ func (s *partSource) WalkOrdered(o *sql.Order, after *sql.Cursor, fn func(d *sql
 }
 
 var (
-	_ sql.IndexedSource = (*partSource)(nil)
+	_ sql.ValueSource   = (*partSource)(nil)
 	_ sql.OrderedSource = (*partSource)(nil)
 )
 
@@ -254,25 +244,4 @@ func changedTerms(c *container, old, nw map[string]any) int {
 		}
 	}
 	return n
-}
-
-// orderIndex returns the list's index in o's order, built on first use under the partition's
-// index lock (released by defer: a panic while building must not leave it locked).
-func (s *partSource) orderIndex(o *sql.Order) *sql.OrderIndex[*doc] {
-	s.p.eqMu.Lock()
-	defer s.p.eqMu.Unlock()
-	ix := s.list.ord[o.Key()]
-	if ix == nil {
-		ix = sql.NewOrderIndex[*doc](o)
-		for _, d := range s.list.items {
-			if d != nil {
-				ix.Add(d.Body, d.seq, d)
-			}
-		}
-		if s.list.ord == nil {
-			s.list.ord = map[string]*sql.OrderIndex[*doc]{}
-		}
-		s.list.ord[o.Key()] = ix
-	}
-	return ix
 }

@@ -79,7 +79,7 @@ type partition struct {
 	all      docList
 	logical  map[string]*logical
 	eqMu     sync.Mutex
-	eq       map[string]map[string]map[*doc]struct{} // lazily built equality indexes: path -> value -> docs
+	eq       map[string]*valueIndex // lazily built value indexes by pathKey (source.go)
 	budget   throttleBucket
 	changes  changeLog // the change feed (changefeed.go)
 }

@@ -106,6 +106,7 @@ func Execute(q *Query, src Source, opts Options) (*Result, error) {
 	}
 	streams := len(q.orderBy) > 0 && pl.orderStreams(q, opts.Policy, orderItems)
 	walked, entries := false, 0
+	lk := &lookups{} // the served filters' index lookups, made once for the execution and the count
 	if sp := planStream(q, pl, opts.Policy, orderItems, streams); sp != nil && !opts.Whole && src != nil {
 		ordered, _ := src.(OrderedSource)
 		if ordered == nil && q.where != nil {
@@ -127,7 +128,7 @@ func Execute(q *Query, src Source, opts Options) (*Result, error) {
 		if lv.sorting && !lv.bounded && q.where == nil && len(q.joins) == 0 && !q.from.in {
 			lv.rows = make([]sortRow, 0, src.Len()) // one row per document: no regrowing
 		}
-		runTop(src, x, lv, pl, &res.Facts)
+		runTop(q, src, x, lv, pl, &res.Facts, lk)
 	}
 	if x.err == nil {
 		lv.finish()
@@ -169,7 +170,7 @@ func Execute(q *Query, src Source, opts Options) (*Result, error) {
 	if !walked {
 		// A walk read only the entries it walked (added below); anything else counts each served
 		// predicate's entries over every document in scope.
-		f.IndexReads, matched = countIndexReads(q, pl, opts.Policy, src, x, streams)
+		f.IndexReads, matched = countIndexReads(q, pl, opts.Policy, src, x, streams, lk)
 	}
 	if x.err != nil {
 		return nil, x.err
@@ -339,7 +340,7 @@ func (s sortedSource) WalkOrdered(o *Order, after *Cursor, fn func(d *Document, 
 
 // runTop iterates the documents of src (or those an index lookup returns) through q's FROM and
 // JOINs, filters with WHERE and feeds the level, counting the execution facts.
-func runTop(src Source, x *execCtx, lv *level, pl *plan, f *cost.QueryFacts) {
+func runTop(q *Query, src Source, x *execCtx, lv *level, pl *plan, f *cost.QueryFacts, lk *lookups) {
 	visit := func(d *Document) bool {
 		if !x.step() {
 			return false
@@ -372,6 +373,27 @@ func runTop(src Source, x *execCtx, lv *level, pl *plan, f *cost.QueryFacts) {
 		evaluated := loaded && len(pl.residual) > 0
 		docFacts{loaded: loaded, evaluated: evaluated, size: d.Size, rows: rows, fullScan: pl.fullScan}.addTo(f)
 		return cont && x.err == nil
+	}
+	if len(q.joins) == 0 && !q.from.in {
+		// One row per document: visiting only the documents of the served read whose lookup
+		// returned the fewest gives the facts a scan gives.
+		var best *lookup
+		for _, l := range lk.forReads(q, pl, src, x) {
+			if l != nil && (best == nil || len(l.docs) < len(best.docs)) {
+				best = l
+			}
+		}
+		if x.err != nil {
+			return
+		}
+		if best != nil {
+			for _, d := range best.docs {
+				if !visit(d) {
+					break
+				}
+			}
+			return
+		}
 	}
 	if is, ok := src.(IndexedSource); ok && pl.lookup != nil {
 		v := x.eval(pl.lookup.val)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/engine/index"
+	"github.com/cosmosdv/validate/internal/jsonorder"
 )
 
 // Index work. The planner decides which predicates the index serves (plan.go); this file counts how
@@ -192,7 +193,7 @@ func composites(reads []servedRead, pol *index.Compiled) ([]slice, []bool) {
 //
 // matched is the number of documents every served predicate matches: an execution that stopped
 // early (TOP without ORDER BY) read only the share of each read it needed, loaded/matched.
-func countIndexReads(q *Query, pl *plan, pol *index.Compiled, src Source, x *execCtx, streamsOrder bool) (reads []cost.IndexRead, matched int) {
+func countIndexReads(q *Query, pl *plan, pol *index.Compiled, src Source, x *execCtx, streamsOrder bool, lk *lookups) (reads []cost.IndexRead, matched int) {
 	if len(pl.served) == 0 || src == nil || q.from == nil {
 		return nil, 0
 	}
@@ -211,7 +212,8 @@ func countIndexReads(q *Query, pl *plan, pol *index.Compiled, src Source, x *exe
 	lv := &level{q: q, x: x, remaining: -1, cap: -1}
 	savedCount := x.countFn
 	x.countFn = false
-	src.Scan(func(d *Document) bool {
+	// matchDoc sets match to the served predicates d satisfies in some row of its FROM and JOINs.
+	matchDoc := func(d *Document) {
 		clear(match)
 		lv.iterFrom(d.Body, func() bool {
 			for i, r := range served {
@@ -228,28 +230,46 @@ func countIndexReads(q *Query, pl *plan, pol *index.Compiled, src Source, x *exe
 			}
 			return x.err == nil
 		})
-		every := true
-		for i := range served {
-			if match[i] {
-				single[i]++
-			} else {
-				every = false
+	}
+	all := func(members []int) bool {
+		for _, i := range members {
+			if !match[i] {
+				return false
 			}
 		}
-		if every {
-			matched++
-		}
-		for si, s := range slices_ {
-			all := true
-			for _, i := range s.members {
-				all = all && match[i]
+		return true
+	}
+	every := make([]int, len(served))
+	for i := range every {
+		every[i] = i
+	}
+	if countByScan || !countFromLookups(lk.forReads(q, pl, src, x), served, slices_, covered, every, func(list []*Document, fn func()) {
+		for _, d := range list {
+			matchDoc(d)
+			fn()
+			if x.err != nil || !x.step() {
+				return
 			}
-			if all {
-				sliced[si]++
-			}
 		}
-		return x.err == nil && x.step()
-	})
+	}, func(i int) bool { return match[i] }, all, single, sliced, &matched) {
+		src.Scan(func(d *Document) bool {
+			matchDoc(d)
+			for i := range served {
+				if match[i] {
+					single[i]++
+				}
+			}
+			if all(every) {
+				matched++
+			}
+			for si, s := range slices_ {
+				if all(s.members) {
+					sliced[si]++
+				}
+			}
+			return x.err == nil && x.step()
+		})
+	}
 	x.countFn = savedCount
 	for i, r := range served {
 		if covered[i] {
@@ -270,6 +290,192 @@ func countIndexReads(q *Query, pl *plan, pol *index.Compiled, src Source, x *exe
 			Index: strings.Join(s.comp.Specs, ", "), Entries: sliced[si]})
 	}
 	return reads, matched
+}
+
+// countByScan makes countIndexReads scan every document in scope, as it did before lookups
+// counted: the reference of TestLookupFactsMatchScan. Never set outside tests.
+var countByScan bool
+
+// countFromLookups counts what countIndexReads counts over every document in scope from the
+// documents each served read's lookup returned (looked[i], nil where it has none): a read matches
+// only documents of its own lookup, a composite slice and the intersection of every read only
+// documents of any one member's, which is then the one with the fewest. visit runs matchDoc on
+// each document of a list, then fn. It returns false, having counted nothing, when a read charged
+// on its own, a slice or the intersection has no member with a lookup (the caller scans).
+func countFromLookups(looked []*lookup, served []servedRead, slices_ []slice, covered []bool, every []int,
+	visit func(list []*Document, fn func()), match func(int) bool, all func([]int) bool, single, sliced []int, matched *int) bool {
+	if looked == nil {
+		return false
+	}
+	smallest := func(members []int) int {
+		best := -1
+		for _, i := range members {
+			if looked[i] != nil && (best < 0 || len(looked[i].docs) < len(looked[best].docs)) {
+				best = i
+			}
+		}
+		return best
+	}
+	for i := range served {
+		if !covered[i] && looked[i] == nil {
+			return false
+		}
+	}
+	sliceFrom := make([]int, len(slices_))
+	for si, s := range slices_ {
+		if sliceFrom[si] = smallest(s.members); sliceFrom[si] < 0 {
+			return false
+		}
+	}
+	allFrom := smallest(every)
+	if allFrom < 0 {
+		return false
+	}
+	for i := range served {
+		if !covered[i] && looked[i].exact {
+			single[i] = len(looked[i].docs)
+		} else if !covered[i] {
+			visit(looked[i].docs, func() {
+				if match(i) {
+					single[i]++
+				}
+			})
+		}
+	}
+	for si, s := range slices_ {
+		visit(looked[sliceFrom[si]].docs, func() {
+			if all(s.members) {
+				sliced[si]++
+			}
+		})
+	}
+	visit(looked[allFrom].docs, func() {
+		if all(every) {
+			*matched++
+		}
+	})
+	return true
+}
+
+// lookup is the documents one served read's index lookup returned, in Scan order. exact means
+// they are the documents the read matches, no more (a ValueSource's lookup within one type), so
+// their number is the read's entries.
+type lookup struct {
+	docs  []*Document
+	exact bool
+}
+
+// lookups are the index lookups of an execution's served reads, made once (forReads) and shared by
+// the execution (runTop visits the fewest) and the count of index reads.
+type lookups struct {
+	done   bool
+	looked []*lookup
+}
+
+// forReads returns, per served read (pl.classify's order), the documents its lookup in src
+// returns, nil where src cannot look it up: an equality, IN or range (comparison or BETWEEN)
+// between a path outside arrays and scalar constants. The slice is nil when src keeps no index or
+// no read has a lookup.
+func (lk *lookups) forReads(q *Query, pl *plan, src Source, x *execCtx) []*lookup {
+	if lk == nil {
+		return nil
+	}
+	if lk.done {
+		return lk.looked
+	}
+	lk.done = true
+	is, _ := src.(IndexedSource)
+	if is == nil || len(pl.served) == 0 {
+		return nil
+	}
+	vs, _ := src.(ValueSource)
+	out := make([]*lookup, len(pl.served))
+	any_ := false
+	for i, r := range pl.classify(q) {
+		if len(r.path) == 0 || hasElem(r.path) {
+			continue
+		}
+		var docs []*Document
+		// A JOIN that yields no row for a document leaves it uncounted: only one row per document
+		// makes an exact lookup's number the read's entries.
+		ok, exact := false, vs != nil && len(q.joins) == 0 && !q.from.in
+		switch e := r.e.(type) {
+		case *binary:
+			p, c, isPC := pathConst(q, e)
+			if !isPC {
+				continue
+			}
+			v, isScalar := indexKey(x.eval(c))
+			if !isScalar {
+				continue
+			}
+			op := e.op
+			if _, left := pathOf(e.l, q.slotPaths); !left || !isConst(e.r) {
+				op = flipOp(op) // constant op path
+			}
+			switch op {
+			case "=":
+				docs, ok = is.Lookup(p, v)
+			case "<", "<=":
+				if vs != nil {
+					docs, ok = vs.LookupRange(p, Range{Hi: v, HasHi: true, HiIncl: op == "<="})
+				}
+			case ">", ">=":
+				if vs != nil {
+					docs, ok = vs.LookupRange(p, Range{Lo: v, HasLo: true, LoIncl: op == ">="})
+				}
+			}
+		case *between:
+			lo, okLo := indexKey(x.eval(e.lo))
+			hi, okHi := indexKey(x.eval(e.hi))
+			if e.not || !okLo || !okHi || vs == nil {
+				continue
+			}
+			docs, ok = vs.LookupRange(r.path, Range{Lo: lo, Hi: hi, HasLo: true, HasHi: true, LoIncl: true, HiIncl: true})
+			exact = jsonorder.Rank(lo) == jsonorder.Rank(hi) // across types the walk is a superset
+		case *inExpr:
+			if e.not || vs == nil {
+				continue
+			}
+			vals := make([]any, 0, len(e.list))
+			scalars := true
+			for _, el := range e.list {
+				v, ok := indexKey(x.eval(el))
+				scalars = scalars && ok
+				vals = append(vals, v)
+			}
+			if !scalars {
+				continue
+			}
+			docs, ok = vs.LookupIn(r.path, vals)
+		}
+		if x.err != nil {
+			return nil
+		}
+		if ok {
+			out[i] = &lookup{docs: docs, exact: exact}
+			any_ = true
+		}
+	}
+	if any_ {
+		lk.looked = out
+	}
+	return lk.looked
+}
+
+// flipOp is the comparison with its operands swapped.
+func flipOp(op string) string {
+	switch op {
+	case "<":
+		return ">"
+	case "<=":
+		return ">="
+	case ">":
+		return "<"
+	case ">=":
+		return "<="
+	}
+	return op
 }
 
 // stoppedEarly scales reads to the share of the matching documents an execution that stopped early

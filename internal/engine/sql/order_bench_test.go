@@ -1,6 +1,7 @@
 package sql
 
 import (
+	"fmt"
 	"runtime"
 	"slices"
 	"syscall"
@@ -38,12 +39,31 @@ func storedSize(item any) (int64, bool) {
 //   - eqtop10: TOP 10 with an equality filter (a third of the documents) served with the ORDER BY
 //     by a composite index (status ASC, n DESC): a walk from the equality's prefix;
 //   - lpktop10: TOP 10 in one logical partition (every document's pk is "k1") with the equality on
-//     the partition key and a composite index (pk ASC, n DESC), the common single-partition ORDER BY.
+//     the partition key and a composite index (pk ASC, n DESC), the common single-partition ORDER BY;
+//   - eqlookup: SELECT * with an indexed equality that 10 documents match (issue 32: the lookup's
+//     charge once counted index entries over every document of the partition);
+//   - inlookup: the same with IN of two values (20 documents);
+//   - rangelookup: BETWEEN over a unique number, 10 documents;
+//   - lpkeqlookup: the equality beside the partition key's (every document matches that one).
 //
-// The source keeps its ORDER BY indexes as the engine's does (an OrderIndex per order, built on
-// first use): one execution of each query before the measured batches builds them, as the first
-// query of a container does in the engine.
-var benchParams = map[string]any{"@k": "k1"}
+// The source keeps its ORDER BY indexes and its value indexes as the engine's does (an OrderIndex
+// per order, a ValueIndex per path, built on first use): one execution of each query before the
+// measured batches builds them, as the first query of a container does in the engine.
+var benchParams = map[string]any{"@k": "k1", "@v": "v7", "@lo": float64(500), "@hi": float64(509)}
+
+// benchSource is an orderedSource that answers value lookups as the engine's partitions do.
+type benchSource struct {
+	*orderedSource
+	*valueSource
+}
+
+func (s benchSource) Scan(fn func(d *Document) bool) { s.orderedSource.Scan(fn) }
+func (s benchSource) Len() int                       { return s.orderedSource.Len() }
+
+var (
+	_ ValueSource   = benchSource{}
+	_ OrderedSource = benchSource{}
+)
 
 func BenchmarkOrderByGrowth(b *testing.B) {
 	excl, err := index.Compile(index.Policy{IncludedPaths: []index.Path{{Path: "/*"}}, ExcludedPaths: []index.Path{{Path: "/status/?"}}})
@@ -67,6 +87,10 @@ func BenchmarkOrderByGrowth(b *testing.B) {
 		{"excludedscan", "SELECT VALUE c.id FROM c WHERE c.status = 'held'", excl, nil},
 		{"eqtop10", "SELECT TOP 10 * FROM c WHERE c.status = 'held' ORDER BY c.n DESC", comp, nil},
 		{"lpktop10", "SELECT TOP 10 * FROM c WHERE c.pk = @k ORDER BY c.n DESC", comp, nil},
+		{"eqlookup", "SELECT * FROM c WHERE c.k = @v", nil, nil},
+		{"inlookup", "SELECT * FROM c WHERE c.k IN ('v3', @v)", nil, nil},
+		{"rangelookup", "SELECT * FROM c WHERE c.r BETWEEN @lo AND @hi", nil, nil},
+		{"lpkeqlookup", "SELECT * FROM c WHERE c.pk = @k AND c.k = @v", nil, nil},
 	}
 	queries := make([]*Query, len(cases))
 	for i, c := range cases {
@@ -84,10 +108,12 @@ func BenchmarkOrderByGrowth(b *testing.B) {
 		}
 		for si, n := range sizes {
 			docs := benchDocs(b, n)
-			for _, d := range docs {
+			for i, d := range docs {
 				d.Body["pk"] = "k1" // one logical partition: the source is its documents
+				d.Body["k"] = fmt.Sprintf("v%d", i/10)
+				d.Body["r"] = float64(i)
 			}
-			src := newOrderedSource(docs)
+			src := benchSource{newOrderedSource(docs), newValueSource(docs, nil)}
 			for ci, c := range cases { // builds the ORDER BY indexes
 				if _, err := Execute(queries[ci], src, Options{Policy: c.pol, SizeOf: storedSize, Page: c.page, Params: benchParams}); err != nil {
 					b.Fatal(err)
