@@ -44,11 +44,12 @@ lint:             ## gofmt, go vet, staticcheck when installed, and the example 
 fmt:
 	$(GOFMT) -w $$(git ls-files '*.go')
 
-fuzz:             ## a short fuzzing pass: design parser, query language, item decoding, the gateway, the cross-partition pipeline
+fuzz:             ## a short fuzzing pass: design parser, query language, item decoding, the gateway, markdown import work, the cross-partition pipeline
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s -fuzzminimizetime 5s ./internal/design
 	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime 60s -fuzzminimizetime 5s ./internal/engine/sql
 	$(GO) test -run '^$$' -fuzz FuzzDecode -fuzztime 60s -fuzzminimizetime 5s ./internal/engine/jsondoc
 	$(GO) test -run '^$$' -fuzz FuzzServe -fuzztime 60s -fuzzminimizetime 5s ./internal/engine
+	$(GO) test -run '^$$' -fuzz FuzzImportWork -fuzztime 60s -fuzzminimizetime 5s ./internal/importer
 	$(GO) test -count=1 -run TestPipelineMatchesSinglePartition ./internal/probe/fanout -fanout.cases 250000 -fanout.seed 7
 
 bench:            ## engine, query, seeding and start-up benchmarks (figures in docs/performance.md)

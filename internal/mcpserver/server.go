@@ -307,7 +307,7 @@ func (s *server) importTool(ctx context.Context, _ *mcp.CallToolRequest, in Impo
 			return nil, out, err
 		}
 	}
-	res, err := importer.Import(src, o)
+	res, err := importer.ImportContext(ctx, src, o)
 	if err != nil {
 		return nil, out, fmt.Errorf("%s: %v", file, err)
 	}
