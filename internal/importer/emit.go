@@ -400,6 +400,9 @@ func (b *builder) pattern(path string, p *design.AccessPattern) *yaml.Node {
 	b.kv(m, path+".rps", "rps", rps)
 	est := mapping(true)
 	b.kv(est, "", "ru", floatNode(p.Estimate.RU))
+	if p.Estimate.Measured > 0 {
+		b.kv(est, "", "measured", floatNode(p.Estimate.Measured))
+	}
 	b.kv(m, path+".estimate", "estimate", est)
 	return m
 }

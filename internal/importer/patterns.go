@@ -21,6 +21,11 @@ type row struct {
 	line                            int
 	from                            string
 	peakText, avgText               string
+	// extra2 are TODOs about how the row was read (prose patterns cite their source lines); ruV is a
+	// charge read from prose (ruNote says where) and measured one the document says was measured.
+	extra2        []string
+	ruV, measured float64
+	ruNote        string
 }
 
 // column roles, recognised from header words in English or Chinese.
@@ -166,6 +171,7 @@ func orKeep(old, s string) string {
 
 func (b *builder) readPatterns() {
 	rows := b.collectRows()
+	rows = append(rows, b.proseRows(rows)...)
 	for _, r := range rows {
 		b.pattern1(r)
 	}
@@ -252,6 +258,9 @@ func (b *builder) pattern1(r *row) {
 	ap := design.AccessPattern{ID: r.id, Name: excerpt(name, 120), Op: g.op}
 	if g.why != "" {
 		b.todo(path+".op", "%s", g.why)
+	}
+	for _, e := range r.extra2 {
+		b.todo(path+".name", "%s", e)
 	}
 	// Container.
 	ci := b.patternContainer(r)
@@ -512,7 +521,11 @@ var referenceRU = map[string]float64{design.OpRead: 1, design.OpQuery: 3, design
 	design.OpReplace: 7, design.OpPatch: 7, design.OpDelete: 5, design.OpBatch: 10}
 
 func (b *builder) estimateOf(path string, ap *design.AccessPattern, r *row) {
-	if fs := ruFigures(r.ru); len(fs) > 0 {
+	if r.ruV > 0 {
+		ap.Estimate.RU = r.ruV
+		ap.Estimate.Measured = r.measured
+		b.todo(path+".estimate", "%s", r.ruNote)
+	} else if fs := ruFigures(r.ru); len(fs) > 0 {
 		ap.Estimate.RU = fs[0].v
 	} else if qs := quantities(r.ru); len(qs) > 0 && qs[0].v > 0 {
 		ap.Estimate.RU = qs[0].v
@@ -563,7 +576,8 @@ func (b *builder) patchOps(path string, r *row, t *design.DocType, c *design.Con
 			return ops
 		}
 	}
-	b.todo(path+".patch", "the row names no path: setting /updatedAt is a placeholder")
+	b.todo(path+".patch", "the row names no path: setting /updatedAt (added to the type's appFields) is a placeholder")
+	addAppFields(t, []string{"/updatedAt"})
 	return []design.PatchOp{{Op: "set", Path: "/updatedAt", Value: "{now}"}}
 }
 
@@ -765,7 +779,8 @@ func batchFromText(text string, code []string, t *design.DocType, c *design.Cont
 			p, unknown := patchFromText(cl, spans, typ, c)
 			if len(p) == 0 {
 				p = []design.PatchOp{{Op: "set", Path: "/updatedAt", Value: "{now}"}}
-				guessed = append(guessed, fmt.Sprintf("%q names no path: setting /updatedAt is a placeholder", excerpt(cl, 60)))
+				addAppFields(typ, []string{"/updatedAt"})
+				guessed = append(guessed, fmt.Sprintf("%q names no path: setting /updatedAt (added to %q's appFields) is a placeholder", excerpt(cl, 60), typ.Type))
 			}
 			if len(unknown) > 0 {
 				addAppFields(typ, unknown)
