@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -26,7 +27,11 @@ RU estimate, container and sampled type). Headings may be English or Chinese.
 Every inference a person should check carries a "# TODO(import): ..." comment saying why; whatever
 cannot be mapped stays in the draft as a TODO. The draft always parses; lint it and run it next.
 
-Exit 0 when the draft is written, 2 when a file cannot be read or the output exists (use --force).`
+Markdown over 1 MiB is refused; lines over 4 KiB are wrapped and block quotes nested over 16 deep are
+cut (each noted in the draft), so that reading stays linear in the input. Ctrl-C or SIGTERM stops it.
+
+Exit 0 when the draft is written, 2 when a file cannot be read or the output exists (use --force),
+3 when interrupted.`
 
 func (a *app) importCmd() *cobra.Command {
 	var reqFile, out, name string
@@ -42,7 +47,7 @@ func (a *app) importCmd() *cobra.Command {
 			if len(args) > 1 {
 				return usageErr("import: one markdown file at a time (got %d)", len(args))
 			}
-			res, err := importFiles(args[0], reqFile, name)
+			res, err := importFiles(cmd.Context(), args[0], reqFile, name)
 			if err != nil {
 				return err
 			}
@@ -79,7 +84,7 @@ func (a *app) importCmd() *cobra.Command {
 
 // importFiles reads the markdown (and requirements) and drafts the design; errors are usage errors
 // that name the file.
-func importFiles(mdPath, reqPath, name string) (*importer.Result, error) {
+func importFiles(ctx context.Context, mdPath, reqPath, name string) (*importer.Result, error) {
 	src, err := readInput(mdPath)
 	if err != nil {
 		return nil, err
@@ -91,8 +96,11 @@ func importFiles(mdPath, reqPath, name string) (*importer.Result, error) {
 		}
 		o.RequirementsFile = reqPath
 	}
-	res, err := importer.Import(src, o)
-	if err != nil {
+	res, err := importer.ImportContext(ctx, src, o)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return nil, infraErr(fmt.Errorf("import %s: interrupted; nothing written", mdPath))
+	case err != nil:
 		return nil, usageErr("%s: %v", mdPath, err)
 	}
 	return res, nil

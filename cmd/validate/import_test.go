@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,5 +86,25 @@ func TestMCP_Help(t *testing.T) {
 	}
 	if code, _, stderr := runCLI(t, "mcp", "--root", filepath.Join(t.TempDir(), "nope")); code != ExitUsage {
 		t.Fatalf("mcp with a missing root: exit %d %s", code, stderr)
+	}
+}
+
+// TestImport_Interrupted: an import whose context ends (Ctrl-C, SIGTERM) stops, writes nothing and
+// exits 3, instead of printing "stopping" and going on.
+func TestImport_Interrupted(t *testing.T) {
+	dir := t.TempDir()
+	md := filepath.Join(dir, "big.md")
+	if err := os.WriteFile(md, []byte(strings.Repeat("[a](", 200_000)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var out, errb bytes.Buffer
+	code := Run(ctx, []string{"import", md, "-o", filepath.Join(dir, "big.yaml")}, &out, &errb)
+	if code != ExitInfra || !strings.Contains(errb.String(), "interrupted; nothing written") {
+		t.Fatalf("exit %d, stderr %q", code, errb.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "big.yaml")); err == nil {
+		t.Error("a draft was written")
 	}
 }

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"io"
 	"os"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/cosmosdv/validate/internal/mcpserver"
@@ -41,8 +39,8 @@ func (a *app) mcpCmd() *cobra.Command {
 			if err != nil {
 				return usageErr("%v", err)
 			}
-			t := &mcp.IOTransport{Reader: io.NopCloser(os.Stdin), Writer: nopWriteCloser{a.stdout}}
-			if err := srv.Run(cmd.Context(), t); err != nil && cmd.Context().Err() == nil {
+			// Stdio answers every request read before standard input closes, then ends the session.
+			if err := srv.Run(cmd.Context(), mcpserver.Stdio(os.Stdin, a.stdout)); err != nil && cmd.Context().Err() == nil {
 				return infraErr(err)
 			}
 			return nil
@@ -53,7 +51,3 @@ func (a *app) mcpCmd() *cobra.Command {
 	cmd.Flags().IntVar(&maxSamples, "max-samples", 50, "most executions per pattern a run tool call may ask for")
 	return cmd
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }

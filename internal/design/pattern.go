@@ -2,6 +2,7 @@ package design
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -58,6 +59,9 @@ func (v *validator) checkPattern(path string, p *AccessPattern) {
 	}
 	if p.Estimate.RU <= 0 {
 		v.errf(path+".estimate.ru", "must be greater than 0 (got %g): every request costs at least 1 RU", p.Estimate.RU)
+	}
+	if p.Estimate.Measured < 0 || math.IsInf(p.Estimate.Measured, 0) || math.IsNaN(p.Estimate.Measured) {
+		v.errf(path+".estimate.measured", "must be a charge of at least 0 RU (got %g); omit it when nothing was measured", p.Estimate.Measured)
 	}
 	v.checkBand(path+".tolerance", p.Tolerance)
 	v.checkBand(path+".regression", p.Regression)

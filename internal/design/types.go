@@ -393,4 +393,8 @@ type RPS struct {
 type Estimate struct {
 	// RU is the charge of one execution in request units, summed over all pages.
 	RU float64 `yaml:"ru" json:"ru"`
+	// Measured is a charge the designer measured for one execution (the portal's query stats, a
+	// diagnostics string, a load test), kept as what it is: run shows it beside the model's figure;
+	// the verdict still judges the model against RU.
+	Measured float64 `yaml:"measured,omitempty" json:"measured,omitempty"`
 }

@@ -222,6 +222,13 @@ func (b *builder) docType(path string, t *design.DocType) *yaml.Node {
 		b.kv(m, path+".targetBytes", "targetBytes", intNode(t.TargetBytes))
 	}
 	b.kv(m, path+".fields", "fields", b.fields(path+".fields", t.Fields))
+	if len(t.AppFields) > 0 {
+		s := seq(true)
+		for _, p := range t.AppFields {
+			s.Content = append(s.Content, str(p))
+		}
+		b.kv(m, path+".appFields", "appFields", s)
+	}
 	return m
 }
 
@@ -371,6 +378,13 @@ func (b *builder) pattern(path string, p *design.AccessPattern) *yaml.Node {
 			if op.ItemID != "" {
 				b.kv(om, "", "itemId", quoted(op.ItemID))
 			}
+			if len(op.Patch) > 0 {
+				ps := seq(true)
+				for _, po := range op.Patch {
+					ps.Content = append(ps.Content, patchNode(b, po))
+				}
+				b.kv(om, "", "patch", ps)
+			}
 			if op.Repeat > 1 {
 				b.kv(om, "", "repeat", intNode(op.Repeat))
 			}
@@ -386,6 +400,9 @@ func (b *builder) pattern(path string, p *design.AccessPattern) *yaml.Node {
 	b.kv(m, path+".rps", "rps", rps)
 	est := mapping(true)
 	b.kv(est, "", "ru", floatNode(p.Estimate.RU))
+	if p.Estimate.Measured > 0 {
+		b.kv(est, "", "measured", floatNode(p.Estimate.Measured))
+	}
 	b.kv(m, path+".estimate", "estimate", est)
 	return m
 }

@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"context"
 	"os"
 	"testing"
 )
@@ -24,6 +25,31 @@ func FuzzImport(f *testing.F) {
 		}
 		if res.Problems != nil {
 			t.Fatalf("the draft does not parse:\n%v\n--- markdown:\n%s\n--- draft:\n%s", res.Problems, src, res.YAML)
+		}
+	})
+}
+
+// FuzzImportWork: whatever the markdown, reading it takes parser steps linear in its size (at most 8 a
+// byte, the watch's budget being 64), so no input can make the importer quadratic again unnoticed.
+func FuzzImportWork(f *testing.F) {
+	for _, src := range hostile() {
+		f.Add(src[:min(len(src), 4096)])
+	}
+	f.Add([]byte("> - > 1. > * [x](y [a](\n\n`` ` ``\n| a |\n|---|\n| b |\n"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if len(src) > 1<<16 {
+			return
+		}
+		md, _ := boundLines(clean(src))
+		_, steps, err := parseBounded(context.Background(), md, nil)
+		if err != nil {
+			t.Fatalf("parse: %v", err)
+		}
+		if steps > 8*len(src)+64 {
+			t.Fatalf("%d parser steps for %d bytes:\n%q", steps, len(src), src)
+		}
+		if _, err := Import(src, Options{File: "fuzz.md"}); err != nil {
+			t.Fatalf("Import: %v", err)
 		}
 	})
 }

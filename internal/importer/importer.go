@@ -10,6 +10,7 @@ package importer
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -44,22 +45,43 @@ type Result struct {
 	Unmapped                    int
 }
 
-// MaxInput is the largest markdown Import reads (4 MiB; modeling documents are tens of KB).
-const MaxInput = 4 << 20
+// MaxInput is the largest markdown Import reads (1 MiB; modeling documents are tens of KB).
+const MaxInput = 1 << 20
 
 // Import drafts a design from a data-model markdown document. It never fails on content: what it
 // cannot map becomes a TODO in the draft. It returns an error only for input it refuses to read.
 func Import(src []byte, o Options) (res *Result, err error) {
+	return ImportContext(context.Background(), src, o)
+}
+
+// ImportContext is Import that stops when ctx ends (returning its error) and refuses markdown whose
+// parsing would take more work than its size justifies (ErrTooComplex): see bounds.go.
+func ImportContext(ctx context.Context, src []byte, o Options) (res *Result, err error) {
 	if len(src) > MaxInput || len(o.Requirements) > MaxInput {
 		return nil, fmt.Errorf("markdown larger than %d bytes", MaxInput)
 	}
 	b := &builder{o: o, notes: map[string][]string{}, served: map[string]string{}}
-	// Design files are UTF-8; so is everything the draft quotes.
-	b.md = parseMarkdown(clean(src))
+	// Design files are UTF-8; so is everything the draft quotes. Lines are kept short and nesting
+	// shallow, so that parsing stays linear.
+	md, changed := boundLines(clean(src))
+	if b.md, err = parseMarkdown(ctx, md); err != nil {
+		return nil, err
+	}
+	if changed > 0 {
+		b.header0 = append(b.header0, fmt.Sprintf("TODO(import): %s in %s wrapped or cut to be read: lines over %d bytes, block quotes nested over %d deep or leading markers over %d bytes",
+			design.Count(changed, "line"), b.mdName(), MaxLine, MaxNesting, MaxIndent))
+		b.todos++
+	}
 	if len(o.Requirements) > 0 {
-		b.req = parseMarkdown(clean(o.Requirements))
+		req, _ := boundLines(clean(o.Requirements))
+		if b.req, err = parseMarkdown(ctx, req); err != nil {
+			return nil, err
+		}
 	}
 	b.build()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	out, err := b.emit()
 	if err != nil {
 		return nil, fmt.Errorf("write the draft: %w", err)

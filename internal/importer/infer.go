@@ -204,6 +204,7 @@ func (b *builder) buildContainer(idx int, ci *contInfo) {
 			inc = append(inc, p)
 		}
 		ix.Included = inc
+		ix.Composite = b.dedupeComposites(ci, ix.Composite)
 		if ix.Mode == "none" {
 			ix.Included, ix.Composite, ix.Excluded = nil, nil, nil
 		}
@@ -441,6 +442,27 @@ func isPrintableASCII(s string) bool {
 	return true
 }
 
+// dedupeComposites keeps the first of composite indexes stated more than once (in prose and in the
+// policy JSON, say): the service would refuse the duplicate and lint flags it in a hand-written design.
+func (b *builder) dedupeComposites(ci *contInfo, cs [][]design.CompositePath) [][]design.CompositePath {
+	seen := map[string]bool{}
+	var out [][]design.CompositePath
+	for _, c := range cs {
+		var k []string
+		for _, p := range c {
+			k = append(k, p.Path+" "+p.Order)
+		}
+		key := strings.Join(k, ", ")
+		if seen[key] {
+			ci.ixNotes = append(ci.ixNotes, fmt.Sprintf("composite index (%s) stated more than once in the markdown; drafted once", key))
+			continue
+		}
+		seen[key] = true
+		out = append(out, c)
+	}
+	return out
+}
+
 func (b *builder) buildDocTypes(idx int, ci *contInfo, path string) {
 	c := &b.d.Containers[idx]
 	groups, tf := groupDocs(ci.docs, ci.name)
@@ -547,7 +569,7 @@ func (b *builder) inferFields(path string, c *design.Container, g *typeGroup, tf
 		fp := path + ".fields." + name
 		f, why := b.deriveField(g, name, derived)
 		if why == "" {
-			f, why = inferValue(name, vals, name == tf)
+			f, why = inferValue(fieldNameFor(name, g.name), vals, name == tf)
 		} else {
 			b.note(fp, "%s", why)
 			why = ""
@@ -989,6 +1011,12 @@ func inferString(name string, vals []any, isType bool) (design.Field, string) {
 		return design.Field{Gen: "city"}, ""
 	case nameHas(name, "country"):
 		return design.Field{Gen: "country"}, ""
+	case isTitleField(name):
+		// A title is text of its examples' length, never a person's name however it is capitalised.
+		if allMatch(ss, func(s string) bool { return len(strings.Fields(s)) <= 1 }) {
+			return design.Field{Gen: "word"}, ""
+		}
+		return design.Field{Gen: "text", Bytes: roundUp(float64(avgLen(ss)), 10, 10)}, ""
 	case isPersonField(name) && allMatch(ss, looksLikePersonName):
 		return design.Field{Gen: "fullName"}, ""
 	}
@@ -1007,11 +1035,12 @@ func inferString(name string, vals []any, isType bool) (design.Field, string) {
 		f := design.Field{Gen: "code", Prefix: p}
 		return f, ""
 	}
-	avg := 0
-	for _, s := range ss {
-		avg += len(s)
+	if isCodeField(name) {
+		// Codes, references and ids are codes, with the examples' common prefix (the generator adds
+		// its own "-"), never words or text.
+		return design.Field{Gen: "code", Prefix: strings.TrimRight(idPrefix(ss), "-_:#./")}, ""
 	}
-	avg /= len(ss)
+	avg := avgLen(ss)
 	if avg > 32 || allMatch(ss, func(s string) bool { return len(strings.Fields(s)) >= 3 }) {
 		return design.Field{Gen: "text", Bytes: roundUp(float64(avg), 10, 10)}, ""
 	}
@@ -1028,6 +1057,53 @@ func isAlnum(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+func avgLen(ss []string) int {
+	n := 0
+	for _, s := range ss {
+		n += len(s)
+	}
+	return n / max(1, len(ss))
+}
+
+// isTitleField: a field that names a thing, not a person ("title", "subject", "headline"; a plain
+// "name" is a title unless its type is a person's, see fieldNameFor).
+func isTitleField(name string) bool {
+	n := lname(name)
+	return n == "title" || n == "subject" || n == "headline" || n == "heading" || n == "caption" || n == "label" ||
+		strings.HasSuffix(n, "title") || n == "eventname" || n == "productname" || n == "itemname"
+}
+
+// isCodeField: a field whose name says it is an identifier or a code ("venueCode", "orderRef",
+// "ticketId", "sku", "serialNumber").
+func isCodeField(name string) bool {
+	n := lname(name)
+	for _, suf := range []string{"id", "code", "ref", "reference", "sku", "number", "no", "key", "token"} {
+		if n == suf || strings.HasSuffix(n, suf) && len(n) > len(suf) && name[len(name)-len(suf)] >= 'A' && name[len(name)-len(suf)] <= 'Z' {
+			return true
+		}
+	}
+	return false
+}
+
+// personTypes are document types whose plain "name" is a person's name.
+var personTypes = []string{"user", "customer", "player", "member", "author", "person", "employee", "patient", "student",
+	"contact", "profile", "owner", "agent", "driver", "guest", "attendee", "speaker", "staff", "teacher", "doctor", "account"}
+
+// fieldNameFor is the name a field's generator is chosen by: a plain "name" or "displayName" of a
+// type that is not a person's ("event", "product") is read as a title.
+func fieldNameFor(name, typ string) string {
+	if n := lname(name); n == "name" || n == "displayname" {
+		t := strings.ToLower(typ)
+		for _, p := range personTypes {
+			if strings.Contains(t, p) {
+				return name
+			}
+		}
+		return "title"
+	}
+	return name
 }
 
 func isPersonField(name string) bool {

@@ -1,14 +1,17 @@
 package importer
 
 import (
-	"bytes"
+	"context"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
 	east "github.com/yuin/goldmark/extension/ast"
-	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/util"
 )
 
 // The markdown is read through goldmark (CommonMark with the GFM table extension) into a flat list of
@@ -57,15 +60,44 @@ type section struct {
 type mdDoc struct {
 	src      []byte
 	sections []*section // sections[0] is the preamble before the first heading (level 0)
+	// lineStarts holds the offset after each line break, for lineOf.
+	lineStarts []int
 }
 
-var mdParser = goldmark.New(goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList))
+// mdParser is CommonMark without links, with the GFM tables, strikethrough and task lists, and the
+// parse watch of bounds.go. Links are left out because nothing here reads a link's destination and
+// CommonMark's link rules are quadratic on unclosed brackets ("[a](" repeated): a link stays as the text
+// it is written with.
+var mdParser = goldmark.New(goldmark.WithParser(newParser()),
+	goldmark.WithExtensions(extension.Table, extension.Strikethrough, extension.TaskList))
 
-func parseMarkdown(src []byte) *mdDoc {
-	root := mdParser.Parser().Parse(text.NewReader(src))
+func newParser() parser.Parser {
+	inline := []util.PrioritizedValue{util.Prioritized(newWatchInline(), 0)}
+	for _, v := range parser.DefaultInlineParsers() {
+		if slices.Contains(v.Value.(parser.InlineParser).Trigger(), ']') {
+			continue // the link parser
+		}
+		inline = append(inline, v)
+	}
+	return parser.NewParser(parser.WithBlockParsers(parser.DefaultBlockParsers()...), parser.WithInlineParsers(inline...),
+		parser.WithParagraphTransformers(parser.DefaultParagraphTransformers()...))
+}
+
+// parseMarkdown reads src (already bounded by boundLines) into sections, under the parse watch: it
+// fails only when the context ends or the work budget is spent.
+func parseMarkdown(ctx context.Context, src []byte) (*mdDoc, error) {
+	root, _, err := parseBounded(ctx, src, nil)
+	if err != nil {
+		return nil, err
+	}
 	d := &mdDoc{src: src, sections: []*section{{}}}
+	for i, c := range src {
+		if c == '\n' {
+			d.lineStarts = append(d.lineStarts, i+1)
+		}
+	}
 	d.walkBlocks(root, "")
-	return d
+	return d, nil
 }
 
 func (d *mdDoc) cur() *section { return d.sections[len(d.sections)-1] }
@@ -75,7 +107,9 @@ func (d *mdDoc) lineOf(off int) int {
 	if off < 0 || off > len(d.src) {
 		return 0
 	}
-	return bytes.Count(d.src[:off], []byte{'\n'}) + 1
+	// The number of line breaks before off, by binary search (a count from the start for every block
+	// would be quadratic in the document).
+	return sort.Search(len(d.lineStarts), func(i int) bool { return d.lineStarts[i] > off }) + 1
 }
 
 func (d *mdDoc) nodeLine(n ast.Node) int {

@@ -21,6 +21,11 @@ type row struct {
 	line                            int
 	from                            string
 	peakText, avgText               string
+	// extra2 are TODOs about how the row was read (prose patterns cite their source lines); ruV is a
+	// charge read from prose (ruNote says where) and measured one the document says was measured.
+	extra2        []string
+	ruV, measured float64
+	ruNote        string
 }
 
 // column roles, recognised from header words in English or Chinese.
@@ -166,6 +171,7 @@ func orKeep(old, s string) string {
 
 func (b *builder) readPatterns() {
 	rows := b.collectRows()
+	rows = append(rows, b.proseRows(rows)...)
 	for _, r := range rows {
 		b.pattern1(r)
 	}
@@ -252,6 +258,9 @@ func (b *builder) pattern1(r *row) {
 	ap := design.AccessPattern{ID: r.id, Name: excerpt(name, 120), Op: g.op}
 	if g.why != "" {
 		b.todo(path+".op", "%s", g.why)
+	}
+	for _, e := range r.extra2 {
+		b.todo(path+".name", "%s", e)
 	}
 	// Container.
 	ci := b.patternContainer(r)
@@ -512,7 +521,11 @@ var referenceRU = map[string]float64{design.OpRead: 1, design.OpQuery: 3, design
 	design.OpReplace: 7, design.OpPatch: 7, design.OpDelete: 5, design.OpBatch: 10}
 
 func (b *builder) estimateOf(path string, ap *design.AccessPattern, r *row) {
-	if fs := ruFigures(r.ru); len(fs) > 0 {
+	if r.ruV > 0 {
+		ap.Estimate.RU = r.ruV
+		ap.Estimate.Measured = r.measured
+		b.todo(path+".estimate", "%s", r.ruNote)
+	} else if fs := ruFigures(r.ru); len(fs) > 0 {
 		ap.Estimate.RU = fs[0].v
 	} else if qs := quantities(r.ru); len(qs) > 0 && qs[0].v > 0 {
 		ap.Estimate.RU = qs[0].v
@@ -540,24 +553,17 @@ func (b *builder) estimateOf(path string, ap *design.AccessPattern, r *row) {
 }
 
 func (b *builder) patchOps(path string, r *row, t *design.DocType, c *design.Container) []design.PatchOp {
-	keys := map[string]bool{}
-	for _, k := range c.PartitionKey {
-		keys[strings.Split(strings.TrimPrefix(k, "/"), "/")[0]] = true
-	}
-	var ops []design.PatchOp
-	text := norm(r.ops + " " + r.notes)
-	for _, p := range pathTokens(r.ops+" "+r.notes, r.code) {
-		name := strings.Split(strings.TrimPrefix(p, "/"), "/")[0]
-		f, ok := t.Fields.Lookup(name)
-		if !ok || keys[name] || len(ops) >= design.MaxPatchOps {
-			continue
-		}
-		ops = append(ops, patchFor(name, f, text))
-	}
+	ops, unknown := patchFromText(r.ops+" "+r.notes, r.code, t, c)
 	if len(ops) > 0 {
-		b.todo(path+".patch", "patch paths read from the row; check each operation and value")
+		b.todo(path+".patch", "patch operations read from the row (%s line %d); check each value", filepathBase(r.from), r.line)
+		if len(unknown) > 0 {
+			addAppFields(t, unknown)
+			b.todo(path+".patch", "%s: not a field of the examples of %q (added to its appFields); the value is a guess", strings.Join(unknown, ", "), t.Type)
+		}
 		return ops
 	}
+	keys := keyNames(c)
+	text := norm(r.ops + " " + r.notes)
 	// Nothing named: change the first field that looks like state.
 	for _, nf := range t.Fields {
 		if keys[nf.Name] || nf.Field.Copy != "" || nf.Field.Template != "" || nf.Name == "type" {
@@ -565,38 +571,106 @@ func (b *builder) patchOps(path string, r *row, t *design.DocType, c *design.Con
 		}
 		if nf.Field.OneOf != nil || nf.Field.Gen == "isoTime" || nf.Field.Gen == "int" || nf.Field.Gen == "money" || nf.Field.Gen == "decimal" {
 			f := nf.Field
-			ops = append(ops, patchFor(nf.Name, &f, text))
+			ops = append(ops, patchFor(nf.Name, &f, text, ""))
 			b.todo(path+".patch", "the row names no path: patching %s is a guess", nf.Name)
 			return ops
 		}
 	}
-	b.todo(path+".patch", "the row names no path: setting /updatedAt is a placeholder")
+	b.todo(path+".patch", "the row names no path: setting /updatedAt (added to the type's appFields) is a placeholder")
+	addAppFields(t, []string{"/updatedAt"})
 	return []design.PatchOp{{Op: "set", Path: "/updatedAt", Value: "{now}"}}
 }
 
-func patchFor(name string, f *design.Field, text string) design.PatchOp {
-	p := "/" + name
-	switch {
-	case hasAny(text, "increment", "incr", "递增", "+1", "+= 1") && (f.Gen == "int" || f.Gen == "decimal" || f.Gen == "money"):
-		return design.PatchOp{Op: "incr", Path: p, Value: 1}
-	case f.Gen == "int" || f.Gen == "decimal" || f.Gen == "money":
-		return design.PatchOp{Op: "incr", Path: p, Value: 1}
-	case f.Gen == "isoTime":
-		return design.PatchOp{Op: "set", Path: p, Value: "{now}"}
-	case len(f.OneOf) > 0:
-		return design.PatchOp{Op: "set", Path: p, Value: f.OneOf[len(f.OneOf)-1]}
-	case f.Array != nil:
-		return design.PatchOp{Op: "set", Path: p, Value: []any{}}
+// addAppFields records paths the application writes that the examples do not show, so that lint and
+// the seeder know them.
+func addAppFields(t *design.DocType, paths []string) {
+	for _, p := range paths {
+		if !slicesContains(t.AppFields, p) {
+			t.AppFields = append(t.AppFields, p)
+		}
 	}
-	if !placeholderName(name) {
+}
+
+func keyNames(c *design.Container) map[string]bool {
+	keys := map[string]bool{}
+	for _, k := range c.PartitionKey {
+		keys[strings.Split(strings.TrimPrefix(k, "/"), "/")[0]] = true
+	}
+	return keys
+}
+
+// patchFromText reads every path a patch description names, each with the operation the word before
+// it says ("set /status, set /paidAt", "increment /soldCount", "remove /hold"). A path the examples do
+// not have is kept (a field set later in the document's life, like paidAt) and listed in unknown.
+func patchFromText(text string, code []string, t *design.DocType, c *design.Container) (ops []design.PatchOp, unknown []string) {
+	keys := keyNames(c)
+	lower := norm(text)
+	prev := 0
+	seen := map[string]bool{}
+	for _, p := range pathTokens(text, code) {
+		name := strings.Split(strings.TrimPrefix(p, "/"), "/")[0]
+		if p == "/*" || keys[name] || name == "id" || seen[p] || len(ops) >= design.MaxPatchOps || !placeholderName(name) {
+			continue
+		}
+		seen[p] = true
+		// The words between the previous path and this one say what is done to it.
+		at := strings.Index(lower[prev:], strings.ToLower(p))
+		verb := ""
+		if at >= 0 {
+			verb = lower[prev : prev+at]
+			prev += at + len(p)
+		}
+		f, ok := t.Fields.Lookup(name)
+		if !ok {
+			unknown = append(unknown, p)
+			f = nil
+		}
+		ops = append(ops, patchFor(name, f, lower, verb))
+	}
+	return ops, unknown
+}
+
+// patchFor drafts one patch operation on a top-level field: the verb before the path decides the
+// operation when it names one; else the field's generator does (numbers are incremented, times set to
+// now, enums set to a value). f is nil for a field the examples do not have.
+func patchFor(name string, f *design.Field, text, verb string) design.PatchOp {
+	p := "/" + name
+	var fl design.Field
+	if f != nil {
+		fl = *f
+	}
+	numeric := fl.Gen == "int" || fl.Gen == "decimal" || fl.Gen == "money"
+	timeLike := fl.Gen == "isoTime" || f == nil && (strings.HasSuffix(name, "At") || nameHas(name, "date", "time", "timestamp"))
+	v := strings.TrimSpace(verb)
+	switch {
+	case hasAny(v, "remove", "delete", "unset", "删除", "移除"):
+		return design.PatchOp{Op: "remove", Path: p}
+	case hasAny(v, "increment", "incr", "decrement", "递增", "+1", "+="), numeric && !hasAny(v, "set"), f == nil && hasAny(text, "increment", "incr") && nameHas(name, "count", "total", "num", "qty", "quantity"):
+		by := 1
+		if hasAny(v, "decrement") {
+			by = -1
+		}
+		return design.PatchOp{Op: "incr", Path: p, Value: by}
+	case timeLike:
+		return design.PatchOp{Op: "set", Path: p, Value: "{now}"}
+	case len(fl.OneOf) > 0:
+		return design.PatchOp{Op: "set", Path: p, Value: fl.OneOf[len(fl.OneOf)-1]}
+	case fl.Array != nil:
+		if hasAny(v, "add", "append", "push") {
+			return design.PatchOp{Op: "add", Path: p + "/-", Value: "TODO"}
+		}
+		return design.PatchOp{Op: "set", Path: p, Value: []any{}}
+	case f == nil || !placeholderName(name):
 		return design.PatchOp{Op: "set", Path: p, Value: "TODO"}
 	}
 	return design.PatchOp{Op: "set", Path: p, Value: "{" + name + "}"}
 }
 
+// batchOps drafts a transactional batch from its description: each clause ("delete the hold",
+// "create the ticket", "increment the event's /soldCount") becomes one operation on the type it names,
+// in the sampled partition. Without clauses it is one create of the row's type.
 func (b *builder) batchOps(path string, ap *design.AccessPattern, r *row, t *design.DocType, c *design.Container) {
-	// A batch works in one logical partition: sample the partition's owner, create the type the row
-	// names in it.
+	// A batch works in one logical partition: sample the partition's owner.
 	owner := t
 	if t.Parent != nil {
 		if p := c.DocType(t.Parent.Type); p != nil {
@@ -604,6 +678,25 @@ func (b *builder) batchOps(path string, ap *design.AccessPattern, r *row, t *des
 		}
 	}
 	ap.Sample = owner.Type
+	text := r.ops + " " + r.notes
+	if i := strings.Index(norm(text), "batch"); i >= 0 {
+		text = text[i+len("batch"):]
+	}
+	ops, guessed := batchFromText(text, r.code, t, c)
+	if len(ops) > 0 {
+		ap.Batch = ops
+		onCopy := ""
+		for _, o := range ops {
+			if o.ItemID != "" {
+				onCopy = fmt.Sprintf("; ids resolve against the sampled %q, so reads, deletes and patches act on a copy of it", owner.Type)
+			}
+		}
+		b.todo(path+".batch", "operations read from the row (%s line %d)%s", filepathBase(r.from), r.line, onCopy)
+		for _, g := range guessed {
+			b.todo(path+".batch", "%s", g)
+		}
+		return
+	}
 	n := 1
 	for _, q := range quantities(r.ops) {
 		if q.v >= 2 && q.v <= 100 && q.v == float64(int(q.v)) {
@@ -613,6 +706,94 @@ func (b *builder) batchOps(path string, ap *design.AccessPattern, r *row, t *des
 	}
 	ap.Batch = []design.BatchOp{{Op: design.OpCreate, Document: t.Type, Repeat: n}}
 	b.todo(path+".batch", "drafted as %d create(s) of %q in the sampled partition; list the batch's real operations", n, t.Type)
+}
+
+// batchFromText splits a batch's description into clauses and reads an operation from each.
+func batchFromText(text string, code []string, t *design.DocType, c *design.Container) (ops []design.BatchOp, guessed []string) {
+	clauses := strings.FieldsFunc(norm(text), func(r rune) bool { return r == ',' || r == ';' || r == '、' || r == '+' || r == '；' })
+	var parts []string
+	for _, cl := range clauses {
+		for _, sep := range []string{" and then ", " then ", " and ", " plus ", "然后", "并"} {
+			cl = strings.ReplaceAll(cl, sep, "\x00")
+		}
+		parts = append(parts, strings.Split(cl, "\x00")...)
+	}
+	total := 0
+	for _, cl := range parts {
+		cl = strings.TrimSpace(cl)
+		op := ""
+		switch {
+		case hasAny(cl, "upsert"):
+			op = design.OpUpsert
+		case hasAny(cl, "create", "insert", "write a", "add a", "add the", "创建", "插入", "新增"):
+			op = design.OpCreate
+		case hasAny(cl, "replace", "overwrite", "替换"):
+			op = design.OpReplace
+		case hasAny(cl, "delete", "remove", "删除"):
+			op = design.OpDelete
+		case hasAny(cl, "increment", "decrement", "patch", "set ", "update", "mark", "递增", "更新", "补丁"):
+			op = design.OpPatch
+		case hasAny(cl, "read", "get ", "读取"):
+			op = design.OpRead
+		}
+		if op == "" {
+			continue
+		}
+		typ := t
+		found := false
+		for i := range c.Documents {
+			if mentions(cl, c.Documents[i].Type) {
+				typ, found = &c.Documents[i], true
+				break
+			}
+		}
+		if !found {
+			guessed = append(guessed, fmt.Sprintf("%q names no document type of %s; %q is a guess", excerpt(cl, 60), c.Name, typ.Type))
+		}
+		repeat := 1
+		for _, q := range quantities(cl) {
+			if q.v >= 2 && q.v <= 100 && q.v == float64(int(q.v)) && !strings.HasPrefix(strings.TrimSpace(q.before), "/") {
+				repeat = int(q.v)
+				break
+			}
+		}
+		if total += repeat; total > design.MaxBatchOps {
+			break
+		}
+		bo := design.BatchOp{Op: op, Repeat: repeat}
+		switch op {
+		case design.OpCreate, design.OpUpsert:
+			bo.Document = typ.Type
+		case design.OpReplace:
+			bo.Document, bo.ItemID = typ.Type, "{id}"
+		case design.OpRead, design.OpDelete:
+			bo.ItemID = "{id}"
+		case design.OpPatch:
+			bo.ItemID = "{id}"
+			var spans []string
+			for _, s := range code {
+				if strings.Contains(cl, strings.ToLower(s)) {
+					spans = append(spans, s)
+				}
+			}
+			p, unknown := patchFromText(cl, spans, typ, c)
+			if len(p) == 0 {
+				p = []design.PatchOp{{Op: "set", Path: "/updatedAt", Value: "{now}"}}
+				addAppFields(typ, []string{"/updatedAt"})
+				guessed = append(guessed, fmt.Sprintf("%q names no path: setting /updatedAt (added to %q's appFields) is a placeholder", excerpt(cl, 60), typ.Type))
+			}
+			if len(unknown) > 0 {
+				addAppFields(typ, unknown)
+				guessed = append(guessed, fmt.Sprintf("%s: not a field of the examples of %q (added to its appFields); the value is a guess", strings.Join(unknown, ", "), typ.Type))
+			}
+			bo.Patch = p
+		}
+		if bo.Repeat == 1 {
+			bo.Repeat = 0
+		}
+		ops = append(ops, bo)
+	}
+	return ops, guessed
 }
 
 // rateLabel says whether a rate is the peak or the average from the word right after it ("500 avg")

@@ -13,9 +13,12 @@ import (
 
 // norm lowercases and folds full-width characters a Chinese document uses for ASCII ones.
 func norm(s string) string {
-	r := strings.NewReplacer("：", ":", "，", ",", "（", "(", "）", ")", "＃", "#", "／", "/", "～", "~", "×", "x")
-	return strings.ToLower(r.Replace(s))
+	return strings.ToLower(fullWidth.Replace(s))
 }
+
+// fullWidth is built once: a strings.Replacer builds its tables on first use, which costs more than
+// most texts it is given.
+var fullWidth = strings.NewReplacer("：", ":", "，", ",", "（", "(", "）", ")", "＃", "#", "／", "/", "～", "~", "×", "x")
 
 func hasAny(s string, words ...string) bool {
 	for _, w := range words {

@@ -9,14 +9,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/cosmosdv/validate/internal/advise"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/cosmosdv/validate/internal/advise"
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/importer"
 	"github.com/cosmosdv/validate/internal/lint"
@@ -54,6 +57,8 @@ func (o *Options) defaults() {
 type server struct {
 	o    Options
 	root string
+	// r is the root every file is opened under.
+	r *os.Root
 }
 
 // New returns the MCP server with its five tools.
@@ -72,7 +77,11 @@ func New(o Options) (*mcp.Server, error) {
 	if st, err := os.Stat(root); err != nil || !st.IsDir() {
 		return nil, fmt.Errorf("mcp: root %s is not a directory", o.Root)
 	}
-	s := &server{o: o, root: root}
+	r, err := os.OpenRoot(root)
+	if err != nil {
+		return nil, fmt.Errorf("mcp: root %s: %w", o.Root, err)
+	}
+	s := &server{o: o, root: root, r: r}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "validate", Title: "Cosmos DB design validator", Version: o.Version},
 		&mcp.ServerOptions{Instructions: instructions})
 	ro := &mcp.ToolAnnotations{ReadOnlyHint: true}
@@ -105,62 +114,109 @@ import the cosmosdb_data_model.md to a design draft, resolve its TODO(import) co
 on the embedded engine and explain the patterns whose verdict is not "pass". Charges from the embedded engine
 are modeled ("model"), never measured.`
 
-// inside resolves a client path against the root and refuses anything that leaves it, through ".."
-// or a symbolic link.
+// inside turns a client path into a path relative to the root, refusing one that leaves it through
+// "..". Every open then goes through the server's os.Root, which also refuses a symbolic link (dangling
+// or not) whose target lies outside the root: no check here can be raced or fooled by a link.
 func (s *server) inside(p string) (string, error) {
 	if strings.TrimSpace(p) == "" {
 		return "", errors.New("empty path")
 	}
-	abs := p
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(s.root, p)
-	}
-	abs = filepath.Clean(abs)
-	// Resolve links in the longest existing prefix.
-	dir, rest := abs, ""
-	for {
-		if real, err := filepath.EvalSymlinks(dir); err == nil {
-			abs = filepath.Join(real, rest)
-			break
+	rel := filepath.Clean(p)
+	if filepath.IsAbs(rel) {
+		r, err := filepath.Rel(s.root, rel)
+		if err != nil {
+			return "", fmt.Errorf("%s: outside the server's root %s; give a path under it", p, s.root)
 		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			break
-		}
-		rest = filepath.Join(filepath.Base(dir), rest)
-		dir = parent
+		rel = r
 	}
-	rel, err := filepath.Rel(s.root, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+	if rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
 		return "", fmt.Errorf("%s: outside the server's root %s; give a path under it", p, s.root)
 	}
-	return abs, nil
+	return rel, nil
 }
 
+// rootErr words an error of the os.Root for the client: a path that escapes the root says so; other
+// errors keep only their cause (the path is the client's own).
+func (s *server) rootErr(p string, err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	if strings.Contains(err.Error(), "escapes from parent") || strings.Contains(err.Error(), "path escapes") {
+		return fmt.Errorf("%s: leads outside the server's root %s (through \"..\" or a symbolic link); give a path under it", p, s.root)
+	}
+	return fmt.Errorf("%s: %v", p, err)
+}
+
+// readFile reads a regular file under the root, at most limit bytes. It opens without blocking, so a
+// FIFO or a device under the root is refused instead of hanging the call.
 func (s *server) readFile(p string, limit int) ([]byte, string, error) {
-	abs, err := s.inside(p)
+	rel, err := s.inside(p)
 	if err != nil {
 		return nil, "", err
 	}
-	st, err := os.Stat(abs)
+	f, err := s.r.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, "", fmt.Errorf("%s: %v", p, err)
+		return nil, "", s.rootErr(p, err)
 	}
-	if st.IsDir() {
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, "", s.rootErr(p, err)
+	}
+	switch {
+	case st.IsDir():
 		return nil, "", fmt.Errorf("%s: is a directory", p)
-	}
-	if st.Size() > int64(limit) {
+	case !st.Mode().IsRegular():
+		return nil, "", fmt.Errorf("%s: not a regular file (%s); give a file", p, st.Mode().Type())
+	case st.Size() > int64(limit):
 		return nil, "", fmt.Errorf("%s: file is %d bytes; the limit is %d", p, st.Size(), limit)
 	}
-	data, err := os.ReadFile(abs)
+	data, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
 	if err != nil {
-		return nil, "", fmt.Errorf("%s: %v", p, err)
+		return nil, "", s.rootErr(p, err)
+	}
+	if len(data) > limit {
+		return nil, "", fmt.Errorf("%s: file is over %d bytes; the limit is %d", p, limit, limit)
 	}
 	return data, p, nil
+}
+
+// writeFile writes data to a new file under the root (or replaces a regular file when overwrite),
+// creating its directories. O_EXCL makes a dangling link at the name an error, never a way out.
+func (s *server) writeFile(p string, data []byte, overwrite bool) error {
+	rel, err := s.inside(p)
+	if err != nil {
+		return err
+	}
+	if dir := filepath.Dir(rel); dir != "." {
+		if err := s.r.MkdirAll(dir, 0o755); err != nil {
+			return s.rootErr(p, err)
+		}
+	}
+	flag := os.O_WRONLY | os.O_CREATE | os.O_EXCL
+	if overwrite {
+		if st, err := s.r.Lstat(rel); err == nil && st.Mode().IsRegular() {
+			flag = os.O_WRONLY | os.O_TRUNC | syscall.O_NOFOLLOW
+		} else if err == nil {
+			return fmt.Errorf("%s: not a regular file (%s); it is not replaced", p, st.Mode().Type())
+		}
+	}
+	f, err := s.r.OpenFile(rel, flag, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("%s exists; set overwrite to replace it", p)
+	}
+	if err != nil {
+		return s.rootErr(p, err)
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return s.rootErr(p, err)
+	}
+	if err := f.Close(); err != nil {
+		return s.rootErr(p, err)
+	}
+	return nil
 }
 
 // DesignInput names a design: its YAML text, or a file under the server's root.
@@ -258,7 +314,7 @@ func (s *server) importTool(ctx context.Context, _ *mcp.CallToolRequest, in Impo
 			return nil, out, err
 		}
 	}
-	res, err := importer.Import(src, o)
+	res, err := importer.ImportContext(ctx, src, o)
 	if err != nil {
 		return nil, out, fmt.Errorf("%s: %v", file, err)
 	}
@@ -267,17 +323,7 @@ func (s *server) importTool(ctx context.Context, _ *mcp.CallToolRequest, in Impo
 	}
 	out = ImportOutput{YAML: string(res.YAML), TODOs: res.TODOs, Containers: res.Containers, Types: res.Types, Patterns: res.Patterns}
 	if in.Output != "" {
-		abs, err := s.inside(in.Output)
-		if err != nil {
-			return nil, out, err
-		}
-		if _, err := os.Stat(abs); err == nil && !in.Overwrite {
-			return nil, out, fmt.Errorf("%s exists; set overwrite to replace it", in.Output)
-		}
-		if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-			return nil, out, err
-		}
-		if err := os.WriteFile(abs, res.YAML, 0o644); err != nil {
+		if err := s.writeFile(in.Output, res.YAML, in.Overwrite); err != nil {
 			return nil, out, err
 		}
 		out.Written = in.Output

@@ -3,10 +3,12 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -185,5 +187,56 @@ func TestExplain(t *testing.T) {
 	}
 	if out.Result.ID != "AP1" || len(out.Executions) != 2 || out.Plan == nil || out.Plan.FloorRU <= 0 {
 		t.Fatalf("explain: %+v", out)
+	}
+}
+
+// TestImportDoesNotFollowLinksOut: a dangling symbolic link under the root, as the output file or as
+// one of its directories, is not a way to write outside the root (issue 30: the check resolved only
+// existing paths and the write followed the link).
+func TestImportDoesNotFollowLinksOut(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	if err := os.Symlink(filepath.Join(outside, "planted.yaml"), filepath.Join(root, "draft.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "newdir"), filepath.Join(root, "designs")); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, root)
+	md := "# Shop\n\n### Users Container\n\n- **Partition Key**: `/userId`\n"
+	for _, c := range []struct {
+		output    string
+		overwrite bool
+	}{{"draft.yaml", false}, {"draft.yaml", true}, {"designs/users.yaml", false}, {"designs/users.yaml", true}} {
+		res, text := call(t, cs, "import", map[string]any{"markdown": md, "output": c.output, "overwrite": c.overwrite})
+		if !res.IsError {
+			t.Errorf("import to %s (overwrite %v) through a dangling link: no error (%q)", c.output, c.overwrite, text)
+		}
+	}
+	for _, p := range []string{"planted.yaml", "newdir"} {
+		if _, err := os.Lstat(filepath.Join(outside, p)); err == nil {
+			t.Errorf("%s was written outside the root", p)
+		}
+	}
+}
+
+// TestLintRefusesAFIFO: a FIFO (or a device) under the root is refused at once instead of blocking
+// the call until something writes to it.
+func TestLintRefusesAFIFO(t *testing.T) {
+	root := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(root, "pipe.yaml"), 0o644); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	cs := connect(t, root)
+	// The deadline turns a hang into a failure; the verdict is the answer.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	for _, tool := range []string{"lint", "import"} {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: map[string]any{"path": "pipe.yaml"}})
+		if err != nil {
+			t.Fatalf("%s of a FIFO: %v", tool, err)
+		}
+		if !res.IsError || !strings.Contains(fmt.Sprint(res.Content[0]), "not a regular file") {
+			t.Errorf("%s of a FIFO: %v", tool, res.Content[0])
+		}
 	}
 }
