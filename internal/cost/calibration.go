@@ -355,7 +355,8 @@ type Profile struct {
 	SDKVersion string `json:"sdkVersion"`
 	// Consistency is the consistency level the reads and queries were measured at; StrongMeasured
 	// says whether Strong reads were (an account whose default is weaker refuses them).
-	Consistency string `json:"consistency"`
+	Consistency    string `json:"consistency"`
+	StrongMeasured bool   `json:"strongMeasured"`
 	// RateCard is the built-in card the fit started from (version and date).
 	RateCard string `json:"rateCard"`
 	// Method says how the figures were fitted.

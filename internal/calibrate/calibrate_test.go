@@ -1,0 +1,98 @@
+package calibrate
+
+import (
+	"context"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cosmosdv/validate/internal/cost"
+	"github.com/cosmosdv/validate/internal/engine"
+	"github.com/cosmosdv/validate/internal/record"
+	"github.com/cosmosdv/validate/internal/target"
+)
+
+// serve starts the engine as `validate serve` runs it, with card, and returns its URL.
+func serve(t *testing.T, card *cost.RateCard) string {
+	t.Helper()
+	srv, err := engine.Start(context.Background(), engine.Options{RateCard: card})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close(context.Background()) })
+	return srv.URL()
+}
+
+func calibrate(t *testing.T, kind record.Kind, url string) *cost.Profile {
+	t.Helper()
+	var status strings.Builder
+	p, err := Run(context.Background(), Config{
+		Target: target.Config{Kind: kind, Endpoint: url, Key: engine.EmulatorKey},
+		Yes:    true, RunID: "test", Status: &status,
+		Now: func() time.Time { return time.Date(2026, 11, 26, 0, 0, 0, 0, time.UTC) },
+	})
+	if err != nil {
+		t.Fatalf("calibrate: %v\n%s", err, status.String())
+	}
+	return p
+}
+
+func within(t *testing.T, p *cost.Profile, want *cost.RateCard, tol float64) {
+	t.Helper()
+	byKey := map[string]cost.Param{}
+	for _, pr := range cost.Params() {
+		byKey[pr.Key] = pr
+	}
+	for _, c := range p.Coefficients {
+		if !c.Pinned {
+			t.Errorf("%s: not pinned by the workload (sensitivity %.4f)", c.Key, c.Sensitivity)
+			continue
+		}
+		w := byKey[c.Key].Value(want)
+		if math.Abs(c.Fitted-w) > tol*math.Abs(w) {
+			t.Errorf("%s: fitted %.6g, want %.6g within %.0f%% (sensitivity %.3f, residual %.4f)", c.Key, c.Fitted, w, tol*100, c.Sensitivity, c.Residual)
+		}
+	}
+}
+
+// TestRun_DefaultCard: against serve with the built-in card, every figure comes back within 2%.
+func TestRun_DefaultCard(t *testing.T) {
+	p := calibrate(t, record.KindEndpoint, serve(t, nil))
+	within(t, p, cost.Current, 0.02)
+	if p.SDKVersion != target.SDKVersion || p.Account == "" || p.Date != "2026-11-26" || !p.StrongMeasured {
+		t.Errorf("profile header = %+v", p)
+	}
+}
+
+// TestRun_Perturbed: against serve with several figures changed, the calibration recovers each
+// within 5%, through the account path (--target account, the same code as an endpoint).
+func TestRun_Perturbed(t *testing.T) {
+	card := cost.Current.Clone()
+	for _, pr := range cost.Params() {
+		switch pr.Key {
+		case "queryMin", "queryPartition", "queryDocLoaded", "indexTerm", "queryKBLoaded", "readBySize@16", "writeBySize@64", "querySortDoc", "queryIndexEntry":
+			pr.Set(card, pr.Value(card)*1.3)
+		case "queryDocEvaluated", "patchBase", "queryJoinRow":
+			pr.Set(card, pr.Value(card)*0.75)
+		}
+	}
+	p := calibrate(t, record.KindAccount, serve(t, card))
+	within(t, p, card, 0.05)
+}
+
+// TestRun_AccountNeedsYes: an account is not touched without --yes; the preview is printed.
+func TestRun_AccountNeedsYes(t *testing.T) {
+	var status strings.Builder
+	_, err := Run(context.Background(), Config{
+		Target: target.Config{Kind: record.KindAccount, Endpoint: "http://127.0.0.1:1/", Key: engine.EmulatorKey},
+		Status: &status,
+	})
+	if !errors.Is(err, ErrNeedsYes) {
+		t.Fatalf("err = %v, want ErrNeedsYes", err)
+	}
+	if !strings.Contains(status.String(), "RU modeled") || !strings.Contains(status.String(), "$") {
+		t.Errorf("no preview: %q", status.String())
+	}
+}
