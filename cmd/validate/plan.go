@@ -44,6 +44,10 @@ price in the wrong unit, a hot partition), 2 when a design cannot be read.`,
 			if err != nil {
 				return err
 			}
+			card, err := rateCard(v, false)
+			if err != nil {
+				return err
+			}
 			designs, err := loadDesigns(a.stderr, args)
 			if err != nil {
 				return err
@@ -51,7 +55,7 @@ price in the wrong unit, a hot partition), 2 when a design cannot be read.`,
 			out := v.GetString("out")
 			warnings := 0
 			for _, d := range designs {
-				p, err := plan.Build(d, plan.Options{Seed: v.GetInt64("seed")})
+				p, err := plan.Build(d, plan.Options{Seed: v.GetInt64("seed"), RateCard: card})
 				if err != nil {
 					return usageErr("%s: %v", d.File, err)
 				}

@@ -92,6 +92,7 @@ func (a *app) rootCmd() *cobra.Command {
 		a.lintCmd(),
 		a.planCmd(),
 		a.serveCmd(),
+		a.calibrateCmd(),
 		a.compareCmd(),
 		a.configCmd(),
 		a.versionCmd(),

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/pipeline"
 	"github.com/cosmosdv/validate/internal/record"
@@ -66,6 +67,7 @@ type runOptions struct {
 	updateBaseline bool
 	tolerance      report.Options
 	compare        report.CompareOptions
+	rateCard       *cost.RateCard // --calibration; nil = the built-in card
 }
 
 func (a *app) runCmd() *cobra.Command {
@@ -176,6 +178,9 @@ func readRunOptions(v *viper.Viper, logTo io.Writer) (*runOptions, error) {
 	if (kind == "account" || kind == "endpoint") && o.target.Endpoint == "" && o.target.ConnectionString == "" {
 		return nil, usageErr("--target %s needs --endpoint URL (or CDV_CONNECTION_STRING)", kind)
 	}
+	if o.rateCard, err = rateCard(v, false); err != nil {
+		return nil, err
+	}
 	return o, nil
 }
 
@@ -236,6 +241,7 @@ func (a *app) run(ctx context.Context, paths []string, o *runOptions) error {
 		Target:            o.target,
 		Partitions:        o.partitions,
 		Throttle:          o.throttle,
+		RateCard:          o.rateCard,
 		RunID:             o.runID,
 		Seed:              o.seed,
 		Samples:           o.samples,

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/engine"
 	"github.com/spf13/cobra"
 )
@@ -76,6 +77,10 @@ unchanged (give the client the audience https://cosmos.azure.com).`,
 			if _, err := engine.ParseConsistency(v.GetString("consistency")); err != nil {
 				return usageErr("--consistency: %v", err)
 			}
+			card, err := rateCard(v, true)
+			if err != nil {
+				return err
+			}
 			certOut := v.GetString("cert-out")
 			if certOut != "" && proto != "https" {
 				return usageErr("--cert-out: the server has a certificate only with --protocol https")
@@ -97,6 +102,7 @@ unchanged (give the client the audience https://cosmos.azure.com).`,
 				Throttle:    false,
 				Consistency: v.GetString("consistency"),
 				AllowAAD:    v.GetBool("allow-aad"),
+				RateCard:    card,
 			})
 			if err != nil {
 				return infraErr(fmt.Errorf("start engine: %w", err))
@@ -109,7 +115,7 @@ unchanged (give the client the audience https://cosmos.azure.com).`,
 				fmt.Fprintf(a.stdout, "validate serve: certificate written to %s\n", certOut)
 			}
 			// The ready line: scripts and container health checks wait for it.
-			fmt.Fprintf(a.stdout, "validate serve: listening on %s (charges: model)\n", srv.URL())
+			fmt.Fprintf(a.stdout, "validate serve: listening on %s (charges: %s)\n", srv.URL(), chargeLabel(card))
 			<-a.ctx.Done()
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
@@ -153,4 +159,16 @@ func newLogger(w interface{ Write([]byte) (int, error) }, level string) (*slog.L
 		return nil, usageErr("--log-level: want debug, info, warn or error (got %q)", level)
 	}
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l})), nil
+}
+
+// chargeLabel is how serve's ready line names its charges: "model", "model (calibrated: <account>,
+// <date>)", or "model (rate card <version>)" for a card file.
+func chargeLabel(card *cost.RateCard) string {
+	switch {
+	case card == nil:
+		return "model"
+	case card.Calibration != nil:
+		return card.Label()
+	}
+	return "model (rate card " + card.Version + ")"
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/engine"
 	"github.com/cosmosdv/validate/internal/record"
@@ -33,6 +34,10 @@ type Config struct {
 	// Partitions overrides the simulated physical partitions of every container on the embedded
 	// engine; 0 = what `validate plan` computes from the design's storage and throughput.
 	Partitions int
+	// RateCard prices the embedded engine's charges (the modeled run, and the measured run on the
+	// embedded target); nil = the built-in card. A calibrated card (cost.LoadCalibration) labels
+	// every modeled charge of the reports with its account and date.
+	RateCard *cost.RateCard
 	// RunID names the run-scoped database on shared targets ("" = one per process).
 	RunID string
 	// Seed, Samples, Concurrency, ReuseDatabase and Keep are as in Options.
@@ -127,6 +132,7 @@ func Validate(ctx context.Context, designs []*design.Design, c Config) (*Outcome
 	plan := &PartitionPlan{Override: c.Partitions}
 	c.Target.Engine.Partitions = plan.Lookup
 	c.Target.Engine.Throttle = c.Throttle
+	c.Target.Engine.RateCard = c.RateCard
 	c.Target.Status = c.Stderr
 	tgt, err := target.Open(ctx, c.Target)
 	if err != nil {
@@ -146,7 +152,7 @@ func Validate(ctx context.Context, designs []*design.Design, c Config) (*Outcome
 	// The modeled figures come from the embedded engine; on other targets it runs alongside.
 	modelTgt := tgt
 	if tgt.Info.Kind != record.KindEmbedded {
-		modelTgt, err = target.Open(ctx, target.Config{Kind: record.KindEmbedded, Engine: engine.Options{Partitions: plan.Lookup}})
+		modelTgt, err = target.Open(ctx, target.Config{Kind: record.KindEmbedded, Engine: engine.Options{Partitions: plan.Lookup, RateCard: c.RateCard}})
 		if err != nil {
 			return nil, failed(fmt.Errorf("start the embedded engine for modeled charges: %w", err))
 		}
@@ -233,6 +239,7 @@ func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *ta
 		Version:       c.Version,
 		Capacity:      capacity,
 		UnknownFields: unknown,
+		ModelCard:     c.modelCard(),
 	})
 	if err := c.writeReports(d, rep); err != nil {
 		return rep, 0, err
@@ -424,4 +431,12 @@ func WriteJSONLine(w io.Writer, v any) error {
 		return fmt.Errorf("write JSON: %w", err)
 	}
 	return nil
+}
+
+// modelCard is the label of the modeled charges when a calibrated card priced them ("" otherwise).
+func (c *Config) modelCard() string {
+	if c.RateCard == nil || c.RateCard.Calibration == nil {
+		return ""
+	}
+	return c.RateCard.Label()
 }

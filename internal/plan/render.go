@@ -48,7 +48,11 @@ func (e *errWriter) printf(format string, a ...any) {
 func renderText(w io.Writer, p *Plan) error {
 	ew := &errWriter{w: w}
 	ew.printf("Plan for %s (static: no database was used)\n", p.Design)
-	ew.printf("Rate card %s, dated %s. Prices in %s.\n\n", p.RateCard.Version, p.RateCard.Date, p.RateCard.Currency)
+	ew.printf("Rate card %s, dated %s. Prices in %s.\n", p.RateCard.Version, p.RateCard.Date, p.RateCard.Currency)
+	if p.RateCard.Label != "" {
+		ew.printf("Charges: %s — modeled with figures fitted to that account, not measured.\n", p.RateCard.Label)
+	}
+	ew.printf("\n")
 
 	ew.printf("Access patterns (RU per execution; seeded = static estimate at the seeded volume, queries rough; production = projected to the design's production scale)\n")
 	tw := tabwriter.NewWriter(ew.w, 0, 4, 2, ' ', tabwriter.AlignRight)

@@ -48,6 +48,7 @@ func Build(in Input) *Report {
 	r := &Report{
 		SchemaVersion: SchemaVersion,
 		Tool:          Tool{Name: "validate", Version: in.Version},
+		ModelCard:     in.ModelCard,
 		Started:       in.Started.UTC(),
 		DurationMs:    in.Duration.Milliseconds(),
 		Design:        summarizeDesign(d),

@@ -92,7 +92,7 @@ func renderMarkdown(w io.Writer, r *Report) error {
 func legendLines(r *Report) []string {
 	var out []string
 	for _, s := range sourcesUsed(r) {
-		out = append(out, legendLine(s))
+		out = append(out, legendOf(r, s))
 	}
 	return out
 }

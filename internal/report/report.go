@@ -102,6 +102,9 @@ type Input struct {
 	// them, keyed by access-pattern ID (pipeline.DesignFindings): the advice of a query that found
 	// nothing quotes them.
 	UnknownFields map[string][]string
+	// ModelCard labels the modeled charges when they were priced with a calibrated rate card
+	// (cost.RateCard.Label: "model (calibrated: <account>, <date>)"); "" for the built-in card.
+	ModelCard string
 }
 
 // CapacityWarning is one of plan's capacity warnings about a container.
@@ -137,6 +140,9 @@ type Report struct {
 	Containers    []ContainerLoad   `json:"containers"`
 	StageFindings []record.Finding  `json:"stageFindings,omitempty"`
 	Seeding       []record.SeedStat `json:"seeding,omitempty"`
+	// ModelCard is Input.ModelCard: how the modeled charges are labelled when a calibration priced
+	// them, "model (calibrated: <account>, <date>)". They are still modeled, never measured.
+	ModelCard string `json:"modelCard,omitempty"`
 }
 
 // Tool names the program that wrote a report.

@@ -84,7 +84,7 @@ func renderText(w io.Writer, r *Report) error {
 
 	fmt.Fprintln(bw, "\nCharge sources:")
 	for _, s := range sourcesUsed(r) {
-		fmt.Fprintf(bw, "  %s\n", legendLine(s))
+		fmt.Fprintf(bw, "  %s\n", legendOf(r, s))
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("render text: %w", err)
