@@ -94,6 +94,7 @@ func Build(in Input) *Report {
 		r.Patterns = append(r.Patterns, j.evaluate(&d.AccessPatterns[i]))
 	}
 	throttleFrom(r, primary)
+	accountFacts(r, measRun, modelRun)
 	r.Containers = containerLoads(d, r.Patterns, measSource)
 	r.Summary = summarize(r.Patterns, modelRun != nil, measRun != nil, measSource)
 	r.Summary.Basis += scaleBasis(r.Patterns)

@@ -82,6 +82,23 @@ func renderMarkdown(w io.Writer, r *Report) error {
 		}
 	}
 
+	indexes, drift := accountLines(r)
+	for _, sec := range []struct {
+		title string
+		lines []string
+	}{
+		{"Indexes (the service's index metrics beside the engine's plan)", indexes},
+		{"Model drift (measured beyond tolerance of the model; facts for the next validate calibrate)", drift},
+	} {
+		if len(sec.lines) == 0 {
+			continue
+		}
+		fmt.Fprintf(bw, "\n### %s\n\n", sec.title)
+		for _, l := range sec.lines {
+			fmt.Fprintf(bw, "- %s\n", mdEscape(l))
+		}
+	}
+
 	fmt.Fprintln(bw, "\n<sub>Charge sources: "+mdEscape(strings.Join(legendLines(r), "; "))+".</sub>")
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("render md: %w", err)

@@ -143,6 +143,9 @@ type Report struct {
 	// ModelCard is Input.ModelCard: how the modeled charges are labelled when a calibration priced
 	// them, "model (calibrated: <account>, <date>)". They are still modeled, never measured.
 	ModelCard string `json:"modelCard,omitempty"`
+	// ModelDrift lists, on an account run, the patterns whose measured charge differs from the
+	// modeled one by more than their tolerance, with the facts of both (drift.go).
+	ModelDrift []ModelDrift `json:"modelDrift,omitempty"`
 }
 
 // Tool names the program that wrote a report.
@@ -247,6 +250,9 @@ type PatternResult struct {
 	// target throttled.
 	Throttled   int64   `json:"throttled,omitempty"`
 	RetryWaitMs float64 `json:"retryWaitMs,omitempty"`
+	// Indexes, on an account run, sets the service's index metrics for the query beside the
+	// engine's index plan (drift.go).
+	Indexes *IndexComparison `json:"indexes,omitempty"`
 }
 
 // Charge is the request charge of one run of a pattern, summarised over its executions.
