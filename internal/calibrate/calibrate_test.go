@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
+
 	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/engine"
 	"github.com/cosmosdv/validate/internal/record"
@@ -94,5 +96,52 @@ func TestRun_AccountNeedsYes(t *testing.T) {
 	}
 	if !strings.Contains(status.String(), "RU modeled") || !strings.Contains(status.String(), "$") {
 		t.Errorf("no preview: %q", status.String())
+	}
+}
+
+// cancelOn cancels when a status line containing what is written.
+type cancelOn struct {
+	what   string
+	cancel context.CancelFunc
+	seen   strings.Builder
+}
+
+func (c *cancelOn) Write(p []byte) (int, error) {
+	c.seen.Write(p)
+	if strings.Contains(string(p), c.what) {
+		c.cancel()
+	}
+	return len(p), nil
+}
+
+// TestRun_InterruptDeletesTheDatabase: Ctrl-C (ctx cancelled) once the database exists ends the
+// calibration and still deletes it.
+func TestRun_InterruptDeletesTheDatabase(t *testing.T) {
+	srv, err := engine.Start(context.Background(), engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close(context.Background())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	status := &cancelOn{what: "created database", cancel: cancel}
+	_, err = Run(ctx, Config{Target: target.Config{Kind: record.KindEndpoint, Endpoint: srv.URL()}, RunID: "intr", Status: status})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled\n%s", err, status.seen.String())
+	}
+	if !strings.Contains(status.seen.String(), "deleted database cdv-calibrate-intr") {
+		t.Errorf("no deletion reported:\n%s", status.seen.String())
+	}
+	cred, _ := azcosmos.NewKeyCredential(engine.EmulatorKey)
+	cl, err := azcosmos.NewClientWithKey(srv.URL(), cred, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := cl.NewQueryDatabasesPager("SELECT * FROM c", nil).NextPage(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Databases) != 0 {
+		t.Errorf("%d databases left on the server", len(page.Databases))
 	}
 }
