@@ -2,6 +2,8 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -44,6 +46,18 @@ func TestBuild_ModelDrift(t *testing.T) {
 			dr := r.ModelDrift[0]
 			if dr.Pattern != "X1" || dr.Measured != 9 || dr.Modeled != 3 || dr.DiffPct != 200 || dr.ServiceMetrics["retrievedDocumentCount"] != 40 || dr.ModelMetrics["retrievedDocumentCount"] != 1 {
 				t.Errorf("drift = %+v", dr)
+			}
+			// The schema documents the new fields.
+			raw, _ := os.ReadFile("../../schema/report.schema.json")
+			var schema map[string]any
+			if err := json.Unmarshal(raw, &schema); err != nil {
+				t.Fatal(err)
+			}
+			js, _ := json.Marshal(r)
+			var doc any
+			_ = json.Unmarshal(js, &doc)
+			for _, e := range validate(schema, schema, doc, "$") {
+				t.Errorf("schema: %s", e)
 			}
 			var buf bytes.Buffer
 			if err := Render(&buf, r, "text"); err != nil {
