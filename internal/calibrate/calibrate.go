@@ -135,7 +135,7 @@ func Run(ctx context.Context, cfg Config) (*cost.Profile, error) {
 			continue
 		}
 		m := facts[i]
-		m.Measured = measured[i]
+		m.Measured = round2(measured[i]) // the SDK reads the header into a float32
 		distinct[m.Measured] = true
 		ms = append(ms, m)
 	}
