@@ -41,6 +41,10 @@ Targets (--target):
 
 Modeled charges are computed on every target (the embedded engine runs alongside), so a report always
 has a figure a verdict can rest on; a measured figure is shown with its source and never relabelled.
+With --calibration FILE (a profile from 'validate calibrate') they are priced with the figures fitted
+to that account and labelled "model (calibrated: <account>, <date>)". On an account, each query's
+index metrics are reported beside the engine's plan, and a charge beyond tolerance of the model is
+listed as model drift.
 
 Exit codes: 0 every pattern within tolerance, 1 a pattern failed or regressed, 2 usage or design error,
 3 infrastructure (target unreachable, Docker missing, authentication refused) or interrupted (Ctrl-C,

@@ -43,11 +43,17 @@ Go on Linux: SSL_CERT_FILE=FILE; Node: NODE_EXTRA_CA_CERTS=FILE; Python: REQUEST
 Java: keytool -importcert -file FILE -keystore ... ; .NET and system-wide (Debian/Ubuntu): copy it to
 /usr/local/share/ca-certificates/validate.crt and run update-ca-certificates.
 --allow-aad also accepts Microsoft Entra ID tokens, so code using DefaultAzureCredential runs
-unchanged (give the client the audience https://cosmos.azure.com).`,
+unchanged (give the client the audience https://cosmos.azure.com).
+
+Rate cards: --calibration FILE charges with a profile written by 'validate calibrate' (a team's
+emulator calibrated to its own account); --rate-card FILE with a card file whose figures replace the
+built-in ones ({"queryMin": {"value": 2.6}}), to test a calibration without an account. Charges stay
+labelled as modeled (docs/calibration.md).`,
 		Example: `  validate serve
   validate serve --protocol https --port 8081 --persist ./cosmos.json
   validate serve --bind 0.0.0.0 --public-endpoint http://localhost:8083/   # in a container published on 8083
-  validate serve --protocol https --cert-out cosmos.pem --allow-aad --consistency Strong`,
+  validate serve --protocol https --cert-out cosmos.pem --allow-aad --consistency Strong
+  validate serve --calibration calibration/mydev.json`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, err := a.viper(cmd)

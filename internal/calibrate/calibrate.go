@@ -178,10 +178,15 @@ func orAuto(k record.Kind) string {
 
 func round2(x float64) float64 { return math.Round(x*100) / 100 }
 
+// hostOf is the account's name in the profile and the labels: the host, with the port unless it is
+// HTTPS's default.
 func hostOf(endpoint string) string {
 	u, err := url.Parse(endpoint)
 	if err != nil || u.Host == "" {
 		return endpoint
+	}
+	if u.Port() == "443" {
+		return u.Hostname()
 	}
 	return u.Host
 }

@@ -148,6 +148,9 @@ func Validate(ctx context.Context, designs []*design.Design, c Config) (*Outcome
 	} else {
 		fmt.Fprintf(c.Stderr, "target: %s — %s (charges: %s)\n", tgt.Info.Kind, tgt.Info.Engine, tgt.Info.ChargeSource)
 	}
+	if mc := c.modelCard(); mc != "" {
+		fmt.Fprintf(c.Stderr, "modeled charges: %s (a calibration profile; still modeled, never measured)\n", mc)
+	}
 
 	// The modeled figures come from the embedded engine; on other targets it runs alongside.
 	modelTgt := tgt
