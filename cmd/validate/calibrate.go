@@ -85,7 +85,7 @@ func (a *app) calibrateCmd() *cobra.Command {
 				Status:     a.stderr,
 			})
 			switch {
-			case errors.Is(err, calibrate.ErrNeedsYes):
+			case errors.Is(err, calibrate.ErrNeedsYes), errors.Is(err, calibrate.ErrNotMeasured):
 				return usageErr("%v", err)
 			case errors.Is(err, target.ErrConfig):
 				return usageErr("%s", target.Explain(err))

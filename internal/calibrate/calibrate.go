@@ -322,7 +322,7 @@ func measure(ctx context.Context, cl *azcosmos.Client, name string, ops []operat
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	fmt.Fprintf(status, "calibrate: created database %s\n", name)
+	fmt.Fprintf(status, "calibrate: created database %s; running %d operations\n", name, len(ops))
 	parts = map[string]int{}
 	for n, c := range cs {
 		fr, err := c.ReadFeedRanges(ctx, nil)

@@ -53,7 +53,7 @@ var notCalibrated = map[string]string{
 	"systemTerms":      "a count of terms the engine records, not a charge",
 }
 
-// notCalibratedPrefixes: limits, throughput rules and prices are published facts, not charges.
+// notCalibratedGroups: limits, throughput rules and prices are published facts, not charges.
 var notCalibratedGroups = []string{
 	"partitionMaxRU", "partitionMaxGB", "partitionCreateRU", "logicalMaxGB", "itemMaxKB", "batchMaxOps",
 	"manualMinRU", "manualMinRUPerGB", "manualStep", "autoscaleMinMax", "autoscaleStep", "autoscaleMaxPerGB",
