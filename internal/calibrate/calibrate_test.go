@@ -145,3 +145,16 @@ func TestRun_InterruptDeletesTheDatabase(t *testing.T) {
 		t.Errorf("%d databases left on the server", len(page.Databases))
 	}
 }
+
+// TestRun_PlaceholderChargesRefused: a target whose charges are all the same (the vNext emulator's
+// placeholder) cannot calibrate anything.
+func TestRun_PlaceholderChargesRefused(t *testing.T) {
+	card := cost.Current.Clone()
+	for _, pr := range cost.Params() {
+		pr.Set(card, 0)
+	}
+	_, err := Run(context.Background(), Config{Target: target.Config{Kind: record.KindEndpoint, Endpoint: serve(t, card)}, RunID: "ph"})
+	if !errors.Is(err, ErrNotMeasured) {
+		t.Fatalf("err = %v, want ErrNotMeasured", err)
+	}
+}
