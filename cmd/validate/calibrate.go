@@ -115,6 +115,8 @@ func (a *app) calibrateCmd() *cobra.Command {
 		},
 	}
 	addFlags(cmd, "calibrate")
+	// run's default target (auto) is no choice here: calibrate needs one named.
+	cmd.Flags().Lookup("target").DefValue = ""
 	return cmd
 }
 

@@ -87,6 +87,14 @@ func TestCalibrate_ServeWithRateCard(t *testing.T) {
 	if !strings.Contains(stdout, "Charges: "+label) {
 		t.Errorf("plan does not label its charges %q:\n%s", label, stdout)
 	}
+	// The same through the configuration file's calibration key.
+	cfg := filepath.Join(dir, "validate.yaml")
+	if err := os.WriteFile(cfg, []byte("calibration: "+profile+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, stdout, _ = runCLI(t, "--config", cfg, "plan", repo("designs", "catalog.yaml")); !strings.Contains(stdout, "Charges: "+label) {
+		t.Errorf("plan with calibration: in the config file does not label its charges:\n%s", stdout)
+	}
 
 	// A profile from another SDK version is refused, saying why.
 	bad := filepath.Join(dir, "other-sdk.json")

@@ -36,7 +36,7 @@ const envPrefix = "CDV"
 var settings = []setting{
 	// Targets.
 	{key: "target", def: "auto", usage: "where to run: auto, embedded, emulator, account or endpoint", cmds: []string{"run", "calibrate"},
-		cmdUsage: map[string]string{"calibrate": "what to measure: account or endpoint"}},
+		cmdUsage: map[string]string{"calibrate": "what to measure: account or endpoint (required)"}},
 	{key: "emulator-image", def: "", usage: "emulator image (default: the pinned vNext emulator image); short names: vnext-latest, vnext-EN<date>, classic", cmds: []string{"run"}},
 	{key: "emulator-protocol", def: "", usage: "emulator protocol: http or https (default: by image)", cmds: []string{"run"}},
 	{key: "pull", def: false, usage: "let --target emulator pull the image when it is not present", cmds: []string{"run"}},
