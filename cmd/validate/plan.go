@@ -49,6 +49,10 @@ price in the wrong unit, a hot partition, a design-review finding), 2 when a des
 			if err != nil {
 				return err
 			}
+			card, err := rateCard(v, false)
+			if err != nil {
+				return err
+			}
 			designs, err := loadDesigns(a.stderr, args)
 			if err != nil {
 				return err
@@ -56,7 +60,7 @@ price in the wrong unit, a hot partition, a design-review finding), 2 when a des
 			out := v.GetString("out")
 			warnings := 0
 			for _, d := range designs {
-				p, err := pipeline.Plan(d, plan.Options{Seed: v.GetInt64("seed")})
+				p, err := pipeline.Plan(d, plan.Options{Seed: v.GetInt64("seed"), RateCard: card})
 				if err != nil {
 					return usageErr("%s: %v", d.File, err)
 				}

@@ -93,6 +93,7 @@ func (a *app) rootCmd() *cobra.Command {
 		a.planCmd(),
 		a.adviseCmd(),
 		a.serveCmd(),
+		a.calibrateCmd(),
 		a.compareCmd(),
 		a.configCmd(),
 		a.versionCmd(),

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/pipeline"
 	"github.com/cosmosdv/validate/internal/record"
@@ -40,6 +41,10 @@ Targets (--target):
 
 Modeled charges are computed on every target (the embedded engine runs alongside), so a report always
 has a figure a verdict can rest on; a measured figure is shown with its source and never relabelled.
+With --calibration FILE (a profile from 'validate calibrate') they are priced with the figures fitted
+to that account and labelled "model (calibrated: <account>, <date>)". On an account, each query's
+index metrics are reported beside the engine's plan, and a charge beyond tolerance of the model is
+listed as model drift.
 
 Exit codes: 0 every pattern within tolerance, 1 a pattern failed or regressed, 2 usage or design error,
 3 infrastructure (target unreachable, Docker missing, authentication refused) or interrupted (Ctrl-C,
@@ -66,6 +71,7 @@ type runOptions struct {
 	updateBaseline bool
 	tolerance      report.Options
 	compare        report.CompareOptions
+	rateCard       *cost.RateCard // --calibration; nil = the built-in card
 }
 
 func (a *app) runCmd() *cobra.Command {
@@ -176,6 +182,9 @@ func readRunOptions(v *viper.Viper, logTo io.Writer) (*runOptions, error) {
 	if (kind == "account" || kind == "endpoint") && o.target.Endpoint == "" && o.target.ConnectionString == "" {
 		return nil, usageErr("--target %s needs --endpoint URL (or CDV_CONNECTION_STRING)", kind)
 	}
+	if o.rateCard, err = rateCard(v, false); err != nil {
+		return nil, err
+	}
 	return o, nil
 }
 
@@ -236,6 +245,7 @@ func (a *app) run(ctx context.Context, paths []string, o *runOptions) error {
 		Target:            o.target,
 		Partitions:        o.partitions,
 		Throttle:          o.throttle,
+		RateCard:          o.rateCard,
 		RunID:             o.runID,
 		Seed:              o.seed,
 		Samples:           o.samples,

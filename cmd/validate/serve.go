@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/engine"
 	"github.com/spf13/cobra"
 )
@@ -43,11 +44,17 @@ Go on Linux: SSL_CERT_FILE=FILE; Node: NODE_EXTRA_CA_CERTS=FILE; Python: REQUEST
 Java: keytool -importcert -file FILE -keystore ... ; .NET and system-wide (Debian/Ubuntu): copy it to
 /usr/local/share/ca-certificates/validate.crt and run update-ca-certificates.
 --allow-aad also accepts Microsoft Entra ID tokens, so code using DefaultAzureCredential runs
-unchanged (give the client the audience https://cosmos.azure.com).`,
+unchanged (give the client the audience https://cosmos.azure.com).
+
+Rate cards: --calibration FILE charges with a profile written by 'validate calibrate' (a team's
+emulator calibrated to its own account); --rate-card FILE with a card file whose figures replace the
+built-in ones ({"queryMin": {"value": 2.6}}), to test a calibration without an account. Charges stay
+labelled as modeled (docs/calibration.md).`,
 		Example: `  validate serve
   validate serve --protocol https --port 8081 --persist ./cosmos.json
   validate serve --bind 0.0.0.0 --public-endpoint http://localhost:8083/   # in a container published on 8083
-  validate serve --protocol https --cert-out cosmos.pem --allow-aad --consistency Strong`,
+  validate serve --protocol https --cert-out cosmos.pem --allow-aad --consistency Strong
+  validate serve --calibration calibration/mydev.json`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, err := a.viper(cmd)
@@ -84,6 +91,10 @@ unchanged (give the client the audience https://cosmos.azure.com).`,
 			if _, err := engine.ParseConsistency(v.GetString("consistency")); err != nil {
 				return usageErr("--consistency: %v", err)
 			}
+			card, err := rateCard(v, true)
+			if err != nil {
+				return err
+			}
 			certOut := v.GetString("cert-out")
 			if certOut != "" && proto != "https" {
 				return usageErr("--cert-out: the server has a certificate only with --protocol https")
@@ -110,6 +121,7 @@ unchanged (give the client the audience https://cosmos.azure.com).`,
 				Throttle:    false,
 				Consistency: v.GetString("consistency"),
 				AllowAAD:    v.GetBool("allow-aad"),
+				RateCard:    card,
 			})
 			if errors.Is(err, engine.ErrComputeListen) {
 				return infraErr(fmt.Errorf("%w (--compute-port %d is taken: give another port, 0 for any free one, or -1 to serve no compute gateway)", err, computePort))
@@ -128,7 +140,7 @@ unchanged (give the client the audience https://cosmos.azure.com).`,
 			if srv.ComputeURL() != "" {
 				fmt.Fprintf(a.stdout, "validate serve: compute gateway on %s\n", srv.ComputeURL())
 			}
-			fmt.Fprintf(a.stdout, "validate serve: listening on %s (charges: model)\n", srv.URL())
+			fmt.Fprintf(a.stdout, "validate serve: listening on %s (charges: %s)\n", srv.URL(), chargeLabel(card))
 			<-a.ctx.Done()
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
@@ -172,4 +184,16 @@ func newLogger(w interface{ Write([]byte) (int, error) }, level string) (*slog.L
 		return nil, usageErr("--log-level: want debug, info, warn or error (got %q)", level)
 	}
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l})), nil
+}
+
+// chargeLabel is how serve's ready line names its charges: "model", "model (calibrated: <account>,
+// <date>)", or "model (rate card <version>)" for a card file.
+func chargeLabel(card *cost.RateCard) string {
+	switch {
+	case card == nil:
+		return "model"
+	case card.Calibration != nil:
+		return card.Label()
+	}
+	return "model (rate card " + card.Version + ")"
 }

@@ -35,18 +35,19 @@ const envPrefix = "CDV"
 
 var settings = []setting{
 	// Targets.
-	{key: "target", def: "auto", usage: "where to run: auto, embedded, emulator, account or endpoint", cmds: []string{"run"}},
+	{key: "target", def: "auto", usage: "where to run: auto, embedded, emulator, account or endpoint", cmds: []string{"run", "calibrate"},
+		cmdUsage: map[string]string{"calibrate": "what to measure: account or endpoint (required)"}},
 	{key: "emulator-image", def: "", usage: "emulator image (default: the pinned vNext emulator image); short names: vnext-latest, vnext-EN<date>, classic", cmds: []string{"run"}},
 	{key: "emulator-protocol", def: "", usage: "emulator protocol: http or https (default: by image)", cmds: []string{"run"}},
 	{key: "pull", def: false, usage: "let --target emulator pull the image when it is not present", cmds: []string{"run"}},
-	{key: "insecure", def: false, usage: "skip TLS certificate verification (emulator or endpoint with a self-signed certificate)", cmds: []string{"run"}},
-	{key: "endpoint", def: "", usage: "account or endpoint URL, e.g. https://myacct.documents.azure.com:443/", cmds: []string{"run"}},
-	{key: "key", def: "", usage: "account key (prefer the CDV_KEY variable; unset = Entra ID via DefaultAzureCredential)", secret: true, cmds: []string{"run", "serve"},
+	{key: "insecure", def: false, usage: "skip TLS certificate verification (emulator or endpoint with a self-signed certificate)", cmds: []string{"run", "calibrate"}},
+	{key: "endpoint", def: "", usage: "account or endpoint URL, e.g. https://myacct.documents.azure.com:443/", cmds: []string{"run", "calibrate"}},
+	{key: "key", def: "", usage: "account key (prefer the CDV_KEY variable; unset = Entra ID via DefaultAzureCredential)", secret: true, cmds: []string{"run", "serve", "calibrate"},
 		cmdUsage: map[string]string{"serve": "master key clients must sign with (prefer the CDV_KEY variable; unset = the emulators' well-known key)"}},
-	{key: "connection-string", def: "", usage: "connection string AccountEndpoint=...;AccountKey=... (prefer CDV_CONNECTION_STRING)", secret: true, cmds: []string{"run"}},
+	{key: "connection-string", def: "", usage: "connection string AccountEndpoint=...;AccountKey=... (prefer CDV_CONNECTION_STRING)", secret: true, cmds: []string{"run", "calibrate"}},
 	{key: "reuse-database", def: false, usage: "allow running in a database that already exists (never deleted)", cmds: []string{"run"}},
 	{key: "write-into-existing", def: false, usage: "with --reuse-database, seed into containers that already exist: the run's documents stay in them after teardown, and a generated id can overwrite one of theirs", cmds: []string{"run"}},
-	{key: "run-id", def: "", usage: "suffix of the run-scoped database name on accounts (default: random)", cmds: []string{"run"}},
+	{key: "run-id", def: "", usage: "suffix of the run-scoped database name on accounts (default: random)", cmds: []string{"run", "calibrate"}},
 	// Pipeline.
 	{key: "seed", def: int64(1), usage: "generator seed: the same seed gives byte-identical documents (plan, advise: the document counts of that seed)", cmds: []string{"run", "plan", "advise", "compare"},
 		cmdUsage: map[string]string{"compare": "generator seed of a design file's run (a report's seed is its own)"}},
@@ -68,7 +69,8 @@ var settings = []setting{
 			"plan":    "report formats: text, json (comma separated)",
 			"compare": "output formats: text, md, json (comma separated; beside json the others go to standard error)",
 		}},
-	{key: "out", def: "", usage: "directory for report files, one per design and format (default: none; the report goes to standard output)", cmds: []string{"run", "plan", "advise"}},
+	{key: "out", def: "", usage: "directory for report files, one per design and format (default: none; the report goes to standard output)", cmds: []string{"run", "plan", "advise", "calibrate"},
+		cmdUsage: map[string]string{"calibrate": "file the calibration profile is written to (default calibration.json)"}},
 	{key: "write-variants", def: "", usage: "directory to write each recommended variant to as a design file (<design>.<variant>.yaml) that validate run and compare can check", cmds: []string{"advise"}},
 	{key: "progress", def: "auto", usage: "progress display: auto, bar, lines or none", cmds: []string{"run"}},
 	// Baselines.
@@ -77,6 +79,11 @@ var settings = []setting{
 	{key: "regression-pct", def: 10.0, usage: "drift that counts as a regression, percent", cmds: []string{"run", "compare"}},
 	{key: "regression-ru", def: 1.0, usage: "smallest drift in RU that counts as a regression", cmds: []string{"run", "compare"}},
 	{key: "force", def: false, usage: "compare runs of differently named designs (after a rename), seeds or sample counts", cmds: []string{"run", "compare"}},
+	// Calibration.
+	{key: "calibration", def: "", usage: "calibration profile (written by validate calibrate): price modeled charges with the figures fitted to that account, labelled \"model (calibrated: <account>, <date>)\"", cmds: []string{"run", "plan", "serve"}},
+	{key: "yes", def: false, usage: "go ahead with a calibration on an account after its cost preview", cmds: []string{"calibrate"}},
+	{key: "serverless", def: false, usage: "the account is serverless: containers without throughput (one physical partition each), preview priced per RU", cmds: []string{"calibrate"}},
+	{key: "rate-card", def: "", usage: "rate card JSON to charge with instead of the built-in card: the figures it names replace the built-in ones (docs/calibration.md)", cmds: []string{"serve"}},
 	// serve.
 	{key: "port", def: 8081, usage: "port to listen on (0 = any free port)", cmds: []string{"serve"}},
 	{key: "compute-port", def: 8903, usage: "port of the compute gateway, the emulator's second endpoint, which serves item ids the routing gateway refuses (0 = any free port, -1 = none)", cmds: []string{"serve"}},
@@ -89,7 +96,7 @@ var settings = []setting{
 	{key: "cert-out", def: "", usage: "with --protocol https, write the server's certificate (PEM) to this file for clients to trust", cmds: []string{"serve"}},
 	{key: "allow-aad", def: false, usage: "also accept Microsoft Entra ID bearer tokens (DefaultAzureCredential); their form, claims and expiry are checked, not their signature", cmds: []string{"serve"}},
 	// Everywhere.
-	{key: "log-level", def: "warn", usage: "log level: debug, info, warn or error", cmds: []string{"run", "serve"}},
+	{key: "log-level", def: "warn", usage: "log level: debug, info, warn or error", cmds: []string{"run", "serve", "calibrate"}},
 }
 
 func settingFor(key string) *setting {

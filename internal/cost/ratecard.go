@@ -134,6 +134,10 @@ type RateCard struct {
 	ServerlessPrice    Coefficient `json:"serverlessPrice"`
 	StoragePrice       Coefficient `json:"storagePrice"`
 	SecondsPerMonthFor Coefficient `json:"secondsPerMonth"`
+
+	// Calibration is set on a card fitted to an account's measured charges (a calibration
+	// profile, LoadCalibration); nil on the built-in card.
+	Calibration *CalibrationRef `json:"calibration,omitempty"`
 }
 
 // Coefficients lists the card's scalar figures in a stable order, for reports.

@@ -192,7 +192,7 @@ func (s *Server) changeFeed(q *request, c *container) (int, error) {
 	if full && len(items) > 0 {
 		next = page[len(items)-1].lsn // more may follow: continue after the last item sent
 	}
-	q.charge = changeFeedCharge(len(items), bytes, q.consistency())
+	q.charge = s.changeFeedCharge(len(items), bytes, q.consistency())
 	s.consume(c, answering, q.charge)
 	etag := feedETag(next)
 	setHeader(q.out, "Etag", etag)
@@ -210,7 +210,7 @@ func (s *Server) changeFeed(q *request, c *container) (int, error) {
 // feed (change-feed.md says only that reading it consumes request units), so a page is priced as a
 // read-feed page returning the same items (assumed; docs/cost-model.md): the query minimum plus
 // the documents loaded and returned. A 304 pays the minimum.
-func changeFeedCharge(n int, bytes int64, cons cost.Consistency) float64 {
-	return cost.Query(cost.QueryFacts{DocsLoaded: n, BytesLoaded: bytes, DocsOutput: n, BytesOutput: bytes,
+func (s *Server) changeFeedCharge(n int, bytes int64, cons cost.Consistency) float64 {
+	return s.card().Query(cost.QueryFacts{DocsLoaded: n, BytesLoaded: bytes, DocsOutput: n, BytesOutput: bytes,
 		PartitionsChecked: 1, Consistency: cons})
 }

@@ -76,6 +76,39 @@ type Options struct {
 	// (ending in white space, holding '/', '\', '#' or a control character) are served
 	// (gateway.go). It speaks Protocol and advertises itself as the account's location.
 	ComputeAddr string
+	// RateCard prices every charge; nil = cost.Current, the built-in card. `validate serve
+	// --rate-card` and `--calibration` set another.
+	RateCard *cost.RateCard
+	// Observe, when set, receives the facts behind every charged point operation and query page,
+	// with the response's activity id, before the response is written: `validate calibrate` pairs
+	// them with an account's measured charges. It is called from request goroutines.
+	Observe func(Observation)
+}
+
+// Observation is what the engine priced for one request: the point operations or the query page's
+// facts, and the charge.
+type Observation struct {
+	// ActivityID is the response's x-ms-activity-id.
+	ActivityID string
+	Point      []cost.PointOp
+	Query      []cost.QueryFacts
+	Charge     float64
+}
+
+// card is the rate card the server prices with.
+func (s *Server) card() *cost.RateCard {
+	if s.opts.RateCard != nil {
+		return s.opts.RateCard
+	}
+	return cost.Current
+}
+
+// observe hands what request q was charged for to Options.Observe.
+func (s *Server) observe(q *request, ops []cost.PointOp, facts []cost.QueryFacts, charge float64) {
+	if s.opts.Observe == nil {
+		return
+	}
+	s.opts.Observe(Observation{ActivityID: headerValue(q.out, "x-ms-activity-id"), Point: ops, Query: facts, Charge: charge})
 }
 
 // CheckPublicURL parses a public URL for Options.PublicURL: http(s)://host[:port]/, with the

@@ -312,10 +312,16 @@ type itemResult struct {
 	status int
 	doc    *doc
 	charge float64
+	op     cost.PointOp // what charge prices (Options.Observe)
 }
 
-// pointCharge prices a point operation with the cost model from what the engine did.
-func (s *Server) pointCharge(c *container, kind cost.OpKind, nd, old *doc, patchOps int, cons cost.Consistency) float64 {
+// priced is the result of an operation with status and document d, charged for op.
+func (s *Server) priced(status int, d *doc, op cost.PointOp) itemResult {
+	return itemResult{status: status, doc: d, charge: s.card().Point(op), op: op}
+}
+
+// pointOp is what the engine did in a point operation, as the cost model reads it.
+func pointOp(c *container, kind cost.OpKind, nd, old *doc, patchOps int, cons cost.Consistency) cost.PointOp {
 	op := cost.PointOp{Kind: kind, Consistency: cons, Regions: 1, PatchOps: patchOps}
 	if nd != nil {
 		op.SizeBytes, op.IndexedTerms = nd.Size, nd.terms
@@ -328,7 +334,7 @@ func (s *Server) pointCharge(c *container, kind cost.OpKind, nd, old *doc, patch
 			op.ChangedTerms = changedTerms(c, old.Body, nd.Body)
 		}
 	}
-	return cost.Point(op)
+	return op
 }
 
 // stage runs one operation against the overlay.
@@ -344,15 +350,15 @@ func (s *Server) stage(o *overlay, kind, id, ifMatch string, body map[string]any
 	switch kind {
 	case "Read":
 		if old == nil {
-			return itemResult{charge: s.pointCharge(c, cost.Read, nil, nil, 0, cons)}, errf(404, "Entity with the specified id does not exist in the system.")
+			return s.priced(0, nil, pointOp(c, cost.Read, nil, nil, 0, cons)), errf(404, "Entity with the specified id does not exist in the system.")
 		}
-		return itemResult{status: 200, doc: old, charge: s.pointCharge(c, cost.Read, old, nil, 0, cons)}, nil
+		return s.priced(200, old, pointOp(c, cost.Read, old, nil, 0, cons)), nil
 	case "Delete":
 		if old == nil {
 			return itemResult{}, errf(404, "Entity with the specified id does not exist in the system.")
 		}
 		o.put(id, nil)
-		return itemResult{status: 204, charge: s.pointCharge(c, cost.Delete, nil, old, 0, cons)}, nil
+		return s.priced(204, nil, pointOp(c, cost.Delete, nil, old, 0, cons)), nil
 	case "Patch":
 		if old == nil {
 			return itemResult{}, errf(404, "Entity with the specified id does not exist in the system.")
@@ -374,7 +380,7 @@ func (s *Server) stage(o *overlay, kind, id, ifMatch string, body map[string]any
 			return itemResult{}, err
 		}
 		o.put(id, nd)
-		return itemResult{status: 200, doc: nd, charge: s.pointCharge(c, cost.Patch, nd, old, len(patch.Operations), cons)}, nil
+		return s.priced(200, nd, pointOp(c, cost.Patch, nd, old, len(patch.Operations), cons)), nil
 	}
 	// Create, Replace, Upsert.
 	if kind == "Create" && old != nil {
@@ -396,9 +402,9 @@ func (s *Server) stage(o *overlay, kind, id, ifMatch string, body map[string]any
 	}
 	o.put(id, nd)
 	if old == nil {
-		return itemResult{status: 201, doc: nd, charge: s.pointCharge(c, cost.Create, nd, nil, 0, cons)}, nil
+		return s.priced(201, nd, pointOp(c, cost.Create, nd, nil, 0, cons)), nil
 	}
-	return itemResult{status: 200, doc: nd, charge: s.pointCharge(c, cost.Replace, nd, old, 0, cons)}, nil
+	return s.priced(200, nd, pointOp(c, cost.Replace, nd, old, 0, cons)), nil
 }
 
 func (s *Server) newOverlay(c *container, p *partition, lpk string, vals []any) *overlay {
@@ -468,11 +474,15 @@ func (s *Server) readItem(q *request, c *container, id string) (int, error) {
 		d = nil
 	}
 	if d == nil {
-		q.charge = s.pointCharge(c, cost.Read, nil, nil, 0, q.consistency())
+		op := pointOp(c, cost.Read, nil, nil, 0, q.consistency())
+		q.charge = s.card().Point(op)
+		s.observe(q, []cost.PointOp{op}, nil, q.charge)
 		s.consume(c, p, q.charge)
 		return 0, errf(404, "Entity with the specified id does not exist in the system.")
 	}
-	q.charge = s.pointCharge(c, cost.Read, d, nil, 0, q.consistency())
+	op := pointOp(c, cost.Read, d, nil, 0, q.consistency())
+	q.charge = s.card().Point(op)
+	s.observe(q, []cost.PointOp{op}, nil, q.charge)
 	s.consume(c, p, q.charge)
 	s.itemHeaders(q, p, d)
 	if inm := q.header("If-None-Match"); inm != "" && (inm == d.etag || inm == "*") {
@@ -507,6 +517,9 @@ func (s *Server) writeOne(q *request, c *container, kind, id string, body map[st
 	}
 	s.consume(c, p, res.charge)
 	q.charge = res.charge
+	if err == nil {
+		s.observe(q, []cost.PointOp{res.op}, nil, q.charge)
+	}
 	return p, res, err
 }
 

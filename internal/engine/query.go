@@ -330,7 +330,8 @@ func (s *Server) queryItems(q *request, c *container) (int, error) {
 		f.PartitionsChecked = 1
 	}
 	f.Consistency = q.consistency()
-	q.charge = cost.Query(f)
+	q.charge = s.card().Query(f)
+	s.observe(q, nil, []cost.QueryFacts{f}, q.charge)
 	s.consume(c, p, q.charge)
 
 	more := hi < len(ex.items)
@@ -375,7 +376,8 @@ func (s *Server) streamedPage(q *request, c *container, p *partition, ct continu
 		f.BytesOutput += int64(len(it))
 	}
 	f.Consistency = q.consistency()
-	q.charge = cost.Query(f)
+	q.charge = s.card().Query(f)
+	s.observe(q, nil, []cost.QueryFacts{f}, q.charge)
 	s.consume(c, p, q.charge)
 	key := ""
 	if ex.next != nil {
@@ -622,7 +624,8 @@ func (s *Server) readFeed(q *request, c *container) (int, error) {
 	if ct.Offset == 0 {
 		f.PartitionsChecked = 1
 	}
-	q.charge = cost.Query(f)
+	q.charge = s.card().Query(f)
+	s.observe(q, nil, []cost.QueryFacts{f}, q.charge)
 	s.consume(c, p, q.charge)
 	next := nextPage(ct, more, pos, "", len(parts))
 	if more && last != 0 {

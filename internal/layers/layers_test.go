@@ -48,6 +48,8 @@ var roles = map[string]string{
 	"internal/lint": "tool",
 	// advise searches variant designs priced by plan (validate advise).
 	"internal/advise": "tool",
+	// calibrate measures an account beside the embedded engine and fits the rate card.
+	"internal/calibrate": "tool",
 	// import drafts a design from markdown; it reads only the design format.
 	"internal/importer": "tool",
 	// drivers: pipeline runs the stages, cmd/validate maps flags to it.

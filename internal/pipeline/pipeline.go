@@ -13,6 +13,7 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
 
+	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/probe"
 	"github.com/cosmosdv/validate/internal/provision"
@@ -45,6 +46,9 @@ type Options struct {
 	Progress io.Writer
 	// TTY draws a progress bar (true) or plain progress lines (false).
 	TTY bool
+	// RateCard prices the estimator's figures (Estimates); nil = cost.Current. The driver passes
+	// the calibrated card when there is one, so the production figure carries its label too.
+	RateCard *cost.RateCard
 }
 
 // IsInfrastructure reports whether err is a failure of the target (unreachable, refused credentials,
@@ -146,7 +150,7 @@ func Run(ctx context.Context, d *design.Design, client *azcosmos.Client, info re
 	if err != nil {
 		return out, fmt.Errorf("probe: %w", err)
 	}
-	if out.Projections, err = Estimates(d, o.Seed, nil); err != nil {
+	if out.Projections, err = Estimates(d, o.Seed, o.RateCard); err != nil {
 		out.Findings = append(out.Findings, record.Finding{Stage: "probe", Level: "warn", Subject: "projection", Message: err.Error()})
 	}
 	return out, nil

@@ -34,6 +34,10 @@ type Config struct {
 	// Partitions overrides the simulated physical partitions of every container on the embedded
 	// engine; 0 = what `validate plan` computes from the design's storage and throughput.
 	Partitions int
+	// RateCard prices the embedded engine's charges (the modeled run, and the measured run on the
+	// embedded target); nil = the built-in card. A calibrated card (cost.LoadCalibration) labels
+	// every modeled charge of the reports with its account and date.
+	RateCard *cost.RateCard
 	// RunID names the run-scoped database on shared targets ("" = one per process).
 	RunID string
 	// Seed, Samples, Concurrency, ReuseDatabase and Keep are as in Options.
@@ -129,6 +133,7 @@ func Validate(ctx context.Context, designs []*design.Design, c Config) (*Outcome
 	plan := &PartitionPlan{Override: c.Partitions}
 	c.Target.Engine.Partitions = plan.Lookup
 	c.Target.Engine.Throttle = c.Throttle
+	c.Target.Engine.RateCard = c.RateCard
 	c.Target.Status = c.Stderr
 	tgt, err := target.Open(ctx, c.Target)
 	if err != nil {
@@ -144,11 +149,14 @@ func Validate(ctx context.Context, designs []*design.Design, c Config) (*Outcome
 	} else {
 		fmt.Fprintf(c.Stderr, "target: %s — %s (charges: %s)\n", tgt.Info.Kind, tgt.Info.Engine, tgt.Info.ChargeSource)
 	}
+	if mc := c.modelCard(); mc != "" {
+		fmt.Fprintf(c.Stderr, "modeled charges: %s (a calibration profile; still modeled, never measured)\n", mc)
+	}
 
 	// The modeled figures come from the embedded engine; on other targets it runs alongside.
 	modelTgt := tgt
 	if tgt.Info.Kind != record.KindEmbedded {
-		modelTgt, err = target.Open(ctx, target.Config{Kind: record.KindEmbedded, Engine: engine.Options{Partitions: plan.Lookup}})
+		modelTgt, err = target.Open(ctx, target.Config{Kind: record.KindEmbedded, Engine: engine.Options{Partitions: plan.Lookup, RateCard: c.RateCard}})
 		if err != nil {
 			return nil, failed(fmt.Errorf("start the embedded engine for modeled charges: %w", err))
 		}
@@ -187,6 +195,7 @@ func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *ta
 		Concurrency:   c.Concurrency,
 		Progress:      c.Progress,
 		TTY:           c.TTY,
+		RateCard:      c.RateCard,
 
 		WriteIntoExisting: c.WriteIntoExisting,
 	}
@@ -225,16 +234,20 @@ func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *ta
 		}
 	}
 	// The static plan once: plan's capacity warnings and its storage and throughput for the cost.
-	rc := cost.Current
+	rc := c.RateCard
+	if rc == nil {
+		rc = cost.Current
+	}
 	static := staticPlan(d, c.Seed, rc)
 	rep := report.Build(findingsOf(d, static).Input(report.Input{
-		Design:   d,
-		Measured: measured,
-		Modeled:  modeled,
-		Options:  c.Tolerance,
-		Started:  c.Started,
-		Duration: time.Since(c.Started),
-		Version:  c.Version,
+		Design:    d,
+		Measured:  measured,
+		Modeled:   modeled,
+		Options:   c.Tolerance,
+		Started:   c.Started,
+		Duration:  time.Since(c.Started),
+		Version:   c.Version,
+		ModelCard: c.modelCard(),
 	}))
 	rep.Cost = MonthlyCost(rc, static, rep)
 	var baseErr error
@@ -451,4 +464,12 @@ func WriteJSONLine(w io.Writer, v any) error {
 		return fmt.Errorf("write JSON: %w", err)
 	}
 	return nil
+}
+
+// modelCard is the label of the modeled charges when a calibrated card priced them ("" otherwise).
+func (c *Config) modelCard() string {
+	if c.RateCard == nil || c.RateCard.Calibration == nil {
+		return ""
+	}
+	return c.RateCard.Label()
 }

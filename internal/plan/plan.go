@@ -58,6 +58,9 @@ type RateCardRef struct {
 	// Unvalidated names the card's coefficients no independent published figure checks
 	// (cost.RateCard.Unvalidated; docs/fidelity.md).
 	Unvalidated []string `json:"unvalidated,omitempty"`
+	// Label is how the plan's charges are labelled: "model (calibrated: <account>, <date>)" for a
+	// calibrated card (cost.RateCard.Label), absent for the built-in one.
+	Label string `json:"label,omitempty"`
 }
 
 // Account is the account-wide setting the plan priced.
@@ -219,7 +222,7 @@ func Build(d *design.Design, opts Options) (*Plan, error) {
 		SchemaVersion: SchemaVersion,
 		Design:        d.Name,
 		File:          d.File,
-		RateCard:      RateCardRef{Version: rc.Version, Date: rc.Date, Currency: rc.Currency, Unvalidated: rc.Unvalidated()},
+		RateCard:      RateCardRef{Version: rc.Version, Date: rc.Date, Currency: rc.Currency, Unvalidated: rc.Unvalidated(), Label: calibratedLabel(rc)},
 		Account:       Account{Regions: acct.Regions, MultiRegionWrites: acct.MultiRegionWrites, Consistency: consistencyOf(d, nil)},
 		Warnings:      []Warning{},
 	}
@@ -812,4 +815,12 @@ func pricingWarnings(rc *cost.RateCard, pr *design.Pricing) []Warning {
 				v, v/86400, rc.HoursPerMonth.Value, rc.SecondsPerMonthFor.Value, 100*(v-rc.SecondsPerMonthFor.Value)/rc.SecondsPerMonthFor.Value)})
 	}
 	return ws
+}
+
+// calibratedLabel is rc's label when a calibration fitted it, "" for the built-in card.
+func calibratedLabel(rc *cost.RateCard) string {
+	if rc.Calibration == nil {
+		return ""
+	}
+	return rc.Label()
 }

@@ -52,6 +52,9 @@ func renderText(w io.Writer, p *Plan) error {
 	if u := p.RateCard.Unvalidated; len(u) > 0 {
 		ew.printf("Unvalidated coefficients (no independent published figure checks them; docs/fidelity.md): %s.\n", strings.Join(u, "; "))
 	}
+	if p.RateCard.Label != "" {
+		ew.printf("Charges: %s — modeled with figures fitted to that account, not measured.\n", p.RateCard.Label)
+	}
 	ew.printf("\n")
 
 	ew.printf("Access patterns (RU per execution; seeded = the estimator at the seeded volume, which a run's execution checks; production = the estimator at the design's production scale)\n")

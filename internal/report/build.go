@@ -48,6 +48,7 @@ func Build(in Input) *Report {
 	r := &Report{
 		SchemaVersion: SchemaVersion,
 		Tool:          Tool{Name: "validate", Version: in.Version},
+		ModelCard:     in.ModelCard,
 		Started:       in.Started.UTC(),
 		DurationMs:    in.Duration.Milliseconds(),
 		Design:        summarizeDesign(d),
@@ -94,6 +95,7 @@ func Build(in Input) *Report {
 		r.Patterns = append(r.Patterns, j.evaluate(&d.AccessPatterns[i]))
 	}
 	throttleFrom(r, primary)
+	accountFacts(r, measRun, modelRun)
 	r.Containers = containerLoads(d, r.Patterns, measSource)
 	r.Summary = summarize(r.Patterns, modelRun != nil, measRun != nil, measSource)
 	r.Summary.Basis += scaleBasis(r.Patterns)

@@ -210,6 +210,9 @@ func seriesLegend(r *Report) []legendItem {
 	items := []legendItem{{Label: "estimate (designer)", Color: seriesColor["estimate"]}}
 	for _, s := range sourcesUsed(r) {
 		label := "modeled (model)"
+		if r.ModelCard != "" {
+			label = "modeled (" + r.ModelCard + ")"
+		}
 		if s != record.ChargeModel {
 			label = "measured (" + string(s) + ")"
 		}

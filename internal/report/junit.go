@@ -69,6 +69,9 @@ func renderJUnit(w io.Writer, r *Report) error {
 			{"toolVersion", r.Tool.Version},
 		},
 	}
+	if r.ModelCard != "" {
+		suite.Properties = append(suite.Properties, junitProperty{"modelCard", r.ModelCard})
+	}
 	for _, p := range r.Patterns {
 		tc := junitCase{
 			Name:      p.ID + " " + p.Name,

@@ -100,6 +100,23 @@ func renderMarkdown(w io.Writer, r *Report) error {
 		}
 	}
 
+	indexes, drift := accountLines(r)
+	for _, sec := range []struct {
+		title string
+		lines []string
+	}{
+		{"Indexes (the service's index metrics beside the engine's plan)", indexes},
+		{"Model drift (measured beyond tolerance of the model; facts for the next validate calibrate)", drift},
+	} {
+		if len(sec.lines) == 0 {
+			continue
+		}
+		fmt.Fprintf(bw, "\n### %s\n\n", sec.title)
+		for _, l := range sec.lines {
+			fmt.Fprintf(bw, "- %s\n", mdEscape(l))
+		}
+	}
+
 	fmt.Fprintln(bw, "\n<sub>Legend: "+mdEscape(strings.Join(legendLines(r), "; "))+".</sub>")
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("render md: %w", err)
@@ -111,7 +128,7 @@ func renderMarkdown(w io.Writer, r *Report) error {
 func legendLines(r *Report) []string {
 	out := []string{FiguresLegend}
 	for _, s := range sourcesUsed(r) {
-		out = append(out, legendLine(s))
+		out = append(out, legendOf(r, s))
 	}
 	return out
 }

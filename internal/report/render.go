@@ -167,6 +167,14 @@ func sourcesUsed(r *Report) []record.ChargeSource {
 	return out
 }
 
+// legendOf is legendLine for report r: a calibrated card's modeled charges say so.
+func legendOf(r *Report, source record.ChargeSource) string {
+	if source == record.ChargeModel && r.ModelCard != "" {
+		return fmt.Sprintf("modeled (%s): computed by the embedded engine's RU model with a rate card fitted to the account's measured charges; not a measurement", r.ModelCard)
+	}
+	return legendLine(source)
+}
+
 func legendLine(source record.ChargeSource) string {
 	for _, l := range Legend {
 		if l.Source == source {
@@ -227,6 +235,9 @@ func targetLine(r *Report) string {
 		parts = append(parts, "engine "+t.Engine)
 	}
 	parts = append(parts, "charges "+orDash(string(t.ChargeSource)))
+	if r.ModelCard != "" {
+		parts = append(parts, "modeled charges "+r.ModelCard)
+	}
 	parts = append(parts, fmt.Sprintf("seed %d", r.Seed), fmt.Sprintf("%d samples", r.Samples))
 	if s := sdkLine(r); s != "" {
 		parts = append(parts, s)

@@ -109,6 +109,9 @@ type Input struct {
 	// DesignReview are lint's design-review findings about the containers (TTL, indexes, key
 	// order, over-provisioning), as lint prints them: warn findings of the run's review stage.
 	DesignReview []string
+	// ModelCard labels the modeled charges when they were priced with a calibrated rate card
+	// (cost.RateCard.Label: "model (calibrated: <account>, <date>)"); "" for the built-in card.
+	ModelCard string
 }
 
 // CapacityWarning is one of plan's capacity warnings about a container.
@@ -144,6 +147,12 @@ type Report struct {
 	Containers    []ContainerLoad   `json:"containers"`
 	StageFindings []record.Finding  `json:"stageFindings,omitempty"`
 	Seeding       []record.SeedStat `json:"seeding,omitempty"`
+	// ModelCard is Input.ModelCard: how the modeled charges are labelled when a calibration priced
+	// them, "model (calibrated: <account>, <date>)". They are still modeled, never measured.
+	ModelCard string `json:"modelCard,omitempty"`
+	// ModelDrift lists, on an account run, the patterns whose measured charge differs from the
+	// modeled one by more than their tolerance, with the facts of both (drift.go).
+	ModelDrift []ModelDrift `json:"modelDrift,omitempty"`
 	// Cost is what the run's load costs a month at production (MonthlyCost), when the driver
 	// priced it.
 	Cost *MonthlyCost `json:"monthlyCost,omitempty"`
@@ -313,6 +322,9 @@ type PatternResult struct {
 	// target throttled.
 	Throttled   int64   `json:"throttled,omitempty"`
 	RetryWaitMs float64 `json:"retryWaitMs,omitempty"`
+	// Indexes, on an account run, sets the service's index metrics for the query beside the
+	// engine's index plan (drift.go).
+	Indexes *IndexComparison `json:"indexes,omitempty"`
 }
 
 // Charge is the request charge of one run of a pattern, summarised over its executions.

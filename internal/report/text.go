@@ -93,6 +93,20 @@ func renderText(w io.Writer, r *Report) error {
 		}
 	}
 
+	if indexes, drift := accountLines(r); len(indexes)+len(drift) > 0 {
+		if len(indexes) > 0 {
+			fmt.Fprintln(bw, "\nIndexes (the service's index metrics beside the engine's plan):")
+			for _, l := range indexes {
+				fmt.Fprintf(bw, "  %s\n", l)
+			}
+		}
+		if len(drift) > 0 {
+			fmt.Fprintln(bw, "\nModel drift (measured beyond tolerance of the model; facts for the next validate calibrate):")
+			for _, l := range drift {
+				fmt.Fprintf(bw, "  %s\n", l)
+			}
+		}
+	}
 	fmt.Fprintln(bw, "\nLegend:")
 	for _, l := range legendLines(r) {
 		fmt.Fprintf(bw, "  %s\n", l)

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cosmosdv/validate/internal/cost"
+)
+
+// startServe runs `validate serve --port 0 args...` and returns its URL; the server stops with the test.
+func startServe(t *testing.T, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var out syncBuffer
+	done := make(chan int, 1)
+	go func() { done <- Run(ctx, append([]string{"serve", "--port", "0"}, args...), &out, &bytes.Buffer{}) }()
+	t.Cleanup(func() { cancel(); <-done })
+	re := regexp.MustCompile(`listening on (http://\S+) \(charges: ([^)]*\)?)`)
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if m := re.FindStringSubmatch(out.String()); m != nil {
+			return m[1]
+		}
+	}
+	t.Fatalf("no ready line: %q", out.String())
+	return ""
+}
+
+// TestCalibrate_ServeWithRateCard: `validate serve --rate-card` charges with a changed card;
+// `validate calibrate` against it recovers every changed figure within 5%; `run --calibration` and
+// `plan --calibration` then label their modeled charges with the profile's account and date.
+func TestCalibrate_ServeWithRateCard(t *testing.T) {
+	dir := t.TempDir()
+	cardFile := filepath.Join(dir, "card.json")
+	changed := map[string]float64{"queryMin": 2.9, "queryPartition": 3.2, "indexTerm": 0.25, "queryDocLoaded": 0.006, "queryKBOutput": 0.0045}
+	body := map[string]any{}
+	for k, v := range changed {
+		body[k] = map[string]float64{"value": v}
+	}
+	b, _ := json.Marshal(body)
+	if err := os.WriteFile(cardFile, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	url := startServe(t, "--rate-card", cardFile)
+
+	profile := filepath.Join(dir, "calibration.json")
+	code, stdout, stderr := runCLI(t, "calibrate", "--target", "endpoint", "--endpoint", url, "--out", profile, "--run-id", "t1")
+	if code != ExitOK {
+		t.Fatalf("calibrate exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stderr, "RU modeled") || !strings.Contains(stderr, "deleted database cdv-calibrate-t1") {
+		t.Errorf("no preview or no cleanup line:\n%s", stderr)
+	}
+	raw, err := os.ReadFile(profile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p cost.Profile
+	if err := json.Unmarshal(raw, &p); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range p.Coefficients {
+		if want, ok := changed[c.Key]; ok && math.Abs(c.Fitted/want-1) > 0.05 {
+			t.Errorf("%s: fitted %g, want %g within 5%%", c.Key, c.Fitted, want)
+		}
+	}
+	label := "model (calibrated: " + p.Account + ", " + p.Date + ")"
+
+	code, stdout, stderr = runCLI(t, "run", "--calibration", profile, "--samples", "2", "--progress", "none", repo("designs", "catalog.yaml"))
+	if code != ExitOK && code != ExitFindings {
+		t.Fatalf("run exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "modeled charges "+label) || !strings.Contains(stdout, "modeled ("+label+")") {
+		t.Errorf("run report does not label the modeled charges %q:\n%s", label, stdout)
+	}
+	code, stdout, stderr = runCLI(t, "plan", "--calibration", profile, repo("designs", "catalog.yaml"))
+	if code != ExitOK && code != ExitFindings {
+		t.Fatalf("plan exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if !strings.Contains(stdout, "Charges: "+label) {
+		t.Errorf("plan does not label its charges %q:\n%s", label, stdout)
+	}
+	// The same through the configuration file's calibration key.
+	cfg := filepath.Join(dir, "validate.yaml")
+	if err := os.WriteFile(cfg, []byte("calibration: "+profile+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, stdout, _ = runCLI(t, "--config", cfg, "plan", repo("designs", "catalog.yaml")); !strings.Contains(stdout, "Charges: "+label) {
+		t.Errorf("plan with calibration: in the config file does not label its charges:\n%s", stdout)
+	}
+
+	// A profile from another SDK version is refused, saying why.
+	bad := filepath.Join(dir, "other-sdk.json")
+	if err := os.WriteFile(bad, bytes.Replace(raw, []byte(`"sdkVersion": "`+p.SDKVersion), []byte(`"sdkVersion": "v0.9.0`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr = runCLI(t, "run", "--calibration", bad, repo("designs", "catalog.yaml"))
+	if code != ExitUsage || !strings.Contains(stderr, "measured through azcosmos v0.9.0") {
+		t.Errorf("run with another SDK's profile: exit %d, %s", code, stderr)
+	}
+}
+
+// TestCalibrate_Usage: calibrate needs an account or endpoint, and --yes on an account.
+func TestCalibrate_Usage(t *testing.T) {
+	code, _, stderr := runCLI(t, "calibrate", "--target", "embedded")
+	if code != ExitUsage || !strings.Contains(stderr, "account or an endpoint") {
+		t.Errorf("embedded: exit %d, %s", code, stderr)
+	}
+	url := startServe(t)
+	code, _, stderr = runCLI(t, "calibrate", "--target", "account", "--endpoint", url, "--key", "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==")
+	if code != ExitUsage || !strings.Contains(stderr, "--yes") || !strings.Contains(stderr, "RU modeled") {
+		t.Errorf("account without --yes: exit %d, %s", code, stderr)
+	}
+}

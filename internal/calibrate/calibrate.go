@@ -1,0 +1,353 @@
+// Package calibrate is `validate calibrate`: it runs a fixed workload on an account (or any
+// endpoint) and, operation for operation, on the embedded engine, which records the facts each
+// charge follows from; it fits the rate card's figures (cost.Params) to the measured charges
+// (cost.Fit) and returns a profile (cost.Profile) that run, plan and serve can price with.
+package calibrate
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
+
+	"github.com/cosmosdv/validate/internal/cost"
+	"github.com/cosmosdv/validate/internal/engine"
+	"github.com/cosmosdv/validate/internal/record"
+	"github.com/cosmosdv/validate/internal/sdk"
+	"github.com/cosmosdv/validate/internal/target"
+)
+
+// Config is one calibration.
+type Config struct {
+	// Target is the account or endpoint to measure (Kind record.KindAccount or record.KindEndpoint).
+	Target target.Config
+	// Yes confirms the cost of a calibration on an account; without it Run prints the preview and
+	// returns ErrNeedsYes before creating anything.
+	Yes bool
+	// Serverless says the account bills per request: containers are created without throughput
+	// (one physical partition each) and the preview prices the request units.
+	Serverless bool
+	// RunID is the suffix of the run-scoped database (default: random).
+	RunID string
+	// Status receives the preview and progress, one line each; nil discards them.
+	Status io.Writer
+	// Now is the clock of the profile's date; nil = time.Now.
+	Now func() time.Time
+}
+
+// ErrNeedsYes is returned when a calibration on an account was not confirmed with --yes.
+var ErrNeedsYes = errors.New("a calibration on an account costs request units and throughput: run it again with --yes to go ahead")
+
+// ErrNotMeasured is returned when the target's charges cannot calibrate anything: every charge
+// identical (the vNext emulator's placeholder) or none at all.
+var ErrNotMeasured = errors.New("the target's charges are placeholders, not measurements: calibrate against an Azure Cosmos DB account")
+
+// Preview is what a calibration will cost, from the built-in card's charges of its workload.
+type Preview struct {
+	// RU is the request units the workload is modeled to consume.
+	RU float64
+	// Dollars at the account's pricing: serverless, RU × the serverless price; provisioned, the
+	// containers' throughput for the one billed hour they exist (at least one hour is billed).
+	Dollars float64
+	// ThroughputRUs is the RU/s the containers are created with (0 on serverless).
+	ThroughputRUs int
+}
+
+// Run calibrates: the workload on the embedded engine (the facts, and the preview), then on the
+// target through target.Open (the same code for an account and an endpoint), then the fit. It
+// deletes the database it created on every exit path, Ctrl-C (ctx cancelled) included.
+func Run(ctx context.Context, cfg Config) (*cost.Profile, error) {
+	status := cfg.Status
+	if status == nil {
+		status = io.Discard
+	}
+	now := time.Now
+	if cfg.Now != nil {
+		now = cfg.Now
+	}
+	if cfg.Target.Kind != record.KindAccount && cfg.Target.Kind != record.KindEndpoint {
+		return nil, fmt.Errorf("%w: calibrate measures an account or an endpoint (got --target %s)", target.ErrConfig, orAuto(cfg.Target.Kind))
+	}
+	ops := workload()
+	parts := map[string]int{}
+	for _, c := range containers {
+		parts[c.name] = c.partitions
+		if cfg.Serverless {
+			parts[c.name] = 1
+		}
+	}
+	facts, err := runFacts(ctx, ops, parts)
+	if err != nil {
+		return nil, err
+	}
+	pv := preview(facts, cfg.Serverless)
+	fmt.Fprintf(status, "calibrate: %d operations, %.0f RU modeled", len(ops), pv.RU)
+	if cfg.Serverless {
+		fmt.Fprintf(status, "; serverless: $%.4f at $%g per million RU\n", pv.Dollars, cost.Current.ServerlessPrice.Value)
+	} else {
+		fmt.Fprintf(status, "; provisioned: %d RU/s for about an hour, $%.2f at $%g per 100 RU/s-hour (plus the RU above, inside that throughput)\n",
+			pv.ThroughputRUs, pv.Dollars, cost.Current.ManualPrice.Value)
+	}
+	if cfg.Target.Kind == record.KindAccount && !cfg.Yes {
+		return nil, ErrNeedsYes
+	}
+
+	tcfg := cfg.Target
+	tcfg.Status = status
+	tgt, err := target.Open(ctx, tcfg)
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = tgt.Close(context.WithoutCancel(ctx)) }()
+	runID := cfg.RunID
+	if runID == "" {
+		var b [4]byte
+		_, _ = rand.Read(b[:])
+		runID = hex.EncodeToString(b[:])
+	}
+	dbName := "cdv-calibrate-" + runID
+	measured, skipped, actual, err := measure(ctx, tgt.Client, dbName, ops, cfg.Serverless, status)
+	if err != nil {
+		return nil, err
+	}
+	// The facts must come from containers of the same physical partitions as the target's.
+	for name, n := range actual {
+		if n != parts[name] {
+			fmt.Fprintf(status, "calibrate: container %s has %d physical partitions on the target (%d expected); recording the facts again\n", name, n, parts[name])
+			if facts, err = runFacts(ctx, ops, actual); err != nil {
+				return nil, err
+			}
+			break
+		}
+	}
+	var ms []cost.Measurement
+	distinct := map[float64]bool{}
+	for i, op := range ops {
+		if !op.measured || skipped[i] {
+			continue
+		}
+		m := facts[i]
+		m.Measured = round2(measured[i]) // the SDK reads the header into a float32
+		distinct[m.Measured] = true
+		ms = append(ms, m)
+	}
+	if len(distinct) <= 1 {
+		return nil, ErrNotMeasured
+	}
+	card, params := cost.Fit(cost.Current, ms)
+	for i := range ms {
+		ms[i].Published = round2(cost.Current.Model(ms[i]))
+		ms[i].Fitted = round2(card.Model(ms[i]))
+	}
+	strongMeasured := true
+	for i, op := range ops {
+		if op.optional && skipped[i] {
+			strongMeasured = false
+		}
+	}
+	return &cost.Profile{
+		SchemaVersion:  cost.ProfileSchemaVersion,
+		Account:        hostOf(tgt.Info.Endpoint),
+		Date:           now().UTC().Format("2006-01-02"),
+		SDKVersion:     target.SDKVersion,
+		Consistency:    string(cost.Session),
+		StrongMeasured: strongMeasured,
+		RateCard:       cost.Current.Version,
+		Method: "weighted least squares: each figure solved for as a multiple of its built-in value, " +
+			"each measurement weighted by the inverse of its charge (relative residuals); Gauss-Newton " +
+			"iterations, the model being linear in every figure but the Strong factor",
+		Coefficients: params,
+		Measurements: ms,
+	}, nil
+}
+
+func orAuto(k record.Kind) string {
+	if k == "" {
+		return "auto"
+	}
+	return string(k)
+}
+
+func round2(x float64) float64 { return math.Round(x*100) / 100 }
+
+// hostOf is the account's name in the profile and the labels: the host, with the port unless it is
+// HTTPS's default.
+func hostOf(endpoint string) string {
+	u, err := url.Parse(endpoint)
+	if err != nil || u.Host == "" {
+		return endpoint
+	}
+	if u.Port() == "443" {
+		return u.Hostname()
+	}
+	return u.Host
+}
+
+// preview prices the workload from the facts run's charges.
+func preview(facts []cost.Measurement, serverless bool) Preview {
+	var p Preview
+	for _, m := range facts {
+		p.RU += m.Published
+	}
+	rc := cost.Current
+	if serverless {
+		p.Dollars = p.RU / 1e6 * rc.ServerlessPrice.Value
+		return p
+	}
+	for _, c := range containers {
+		p.ThroughputRUs += int(c.throughput())
+	}
+	p.Dollars = float64(p.ThroughputRUs) / 100 * rc.ManualPrice.Value
+	return p
+}
+
+// observations collects the engine's facts by activity id.
+type observations struct {
+	mu sync.Mutex
+	by map[string]engine.Observation
+}
+
+func (o *observations) add(ob engine.Observation) {
+	o.mu.Lock()
+	o.by[ob.ActivityID] = ob
+	o.mu.Unlock()
+}
+
+func (o *observations) get(id string) (engine.Observation, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	ob, ok := o.by[id]
+	return ob, ok
+}
+
+// runFacts runs the workload on an embedded engine with parts physical partitions per container and
+// returns, per operation, the facts the engine recorded and its charge on the built-in card.
+func runFacts(ctx context.Context, ops []operation, parts map[string]int) ([]cost.Measurement, error) {
+	obs := &observations{by: map[string]engine.Observation{}}
+	tgt, err := target.Open(ctx, target.Config{Kind: record.KindEmbedded, Engine: engine.Options{
+		RateCard: cost.Current,
+		Observe:  obs.add,
+		Partitions: func(_, container string, _ int) int {
+			return max(parts[container], 1)
+		},
+	}})
+	if err != nil {
+		return nil, err
+	}
+	defer func() { _ = tgt.Close(context.WithoutCancel(ctx)) }()
+	db, cs, err := provision(ctx, tgt.Client, "facts", false)
+	if err != nil {
+		return nil, err
+	}
+	_ = db
+	out := make([]cost.Measurement, len(ops))
+	for i, op := range ops {
+		rs, err := op.run(ctx, cs[op.container])
+		if err != nil {
+			return nil, fmt.Errorf("embedded engine: %s: %w", op.name, err)
+		}
+		m := cost.Measurement{Name: op.name}
+		for _, r := range rs {
+			ob, ok := obs.get(r.activity)
+			if !ok {
+				return nil, fmt.Errorf("embedded engine: %s: no facts recorded for activity %s", op.name, r.activity)
+			}
+			m.Point = append(m.Point, ob.Point...)
+			m.Query = append(m.Query, ob.Query...)
+			m.Published += r.charge
+		}
+		out[i] = m
+	}
+	return out, nil
+}
+
+// provision creates database name and the workload's containers; on an account (throughput true)
+// each with its throughput.
+func provision(ctx context.Context, cl *azcosmos.Client, name string, throughput bool) (*azcosmos.DatabaseClient, map[string]*azcosmos.ContainerClient, error) {
+	if _, err := cl.CreateDatabase(ctx, azcosmos.DatabaseProperties{ID: name}, nil); err != nil {
+		if sdk.StatusOf(err) == 409 {
+			return nil, nil, fmt.Errorf("database %s already exists: give another --run-id", name)
+		}
+		return nil, nil, fmt.Errorf("create database %s: %w", name, err)
+	}
+	db, err := cl.NewDatabase(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	cs := map[string]*azcosmos.ContainerClient{}
+	for _, c := range containers {
+		props := azcosmos.ContainerProperties{ID: c.name, IndexingPolicy: c.policy,
+			PartitionKeyDefinition: azcosmos.PartitionKeyDefinition{Paths: []string{"/pk"}}}
+		var opts *azcosmos.CreateContainerOptions
+		if throughput {
+			tp := azcosmos.NewManualThroughputProperties(c.throughput())
+			opts = &azcosmos.CreateContainerOptions{ThroughputProperties: &tp}
+		}
+		if _, err := db.CreateContainer(ctx, props, opts); err != nil {
+			return db, nil, fmt.Errorf("create container %s/%s: %w", name, c.name, err)
+		}
+		cc, err := db.NewContainer(c.name)
+		if err != nil {
+			return db, nil, err
+		}
+		cs[c.name] = cc
+	}
+	return db, cs, nil
+}
+
+// measure runs the workload on the target in database name, deleting it afterwards (also when ctx
+// is cancelled). It returns each operation's measured charge, the optional operations the target
+// refused, and each container's physical partitions.
+func measure(ctx context.Context, cl *azcosmos.Client, name string, ops []operation, serverless bool, status io.Writer) (charges []float64, skipped map[int]bool, parts map[string]int, err error) {
+	db, cs, err := provision(ctx, cl, name, !serverless)
+	if db != nil {
+		defer func() {
+			dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
+			defer cancel()
+			if _, derr := db.Delete(dctx, nil); derr != nil {
+				err = errors.Join(err, fmt.Errorf("delete database %s (delete it by hand): %w", name, derr))
+			} else {
+				fmt.Fprintf(status, "calibrate: deleted database %s\n", name)
+			}
+		}()
+	}
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	fmt.Fprintf(status, "calibrate: created database %s; running %d operations\n", name, len(ops))
+	parts = map[string]int{}
+	for n, c := range cs {
+		fr, err := c.ReadFeedRanges(ctx, nil)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("read the partitions of %s: %w", n, err)
+		}
+		parts[n] = len(fr)
+	}
+	charges = make([]float64, len(ops))
+	skipped = map[int]bool{}
+	for i, op := range ops {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, nil, err
+		}
+		rs, err := op.run(ctx, cs[op.container])
+		if err != nil {
+			if op.optional && sdk.StatusOf(err) == 400 {
+				skipped[i] = true
+				continue
+			}
+			return nil, nil, nil, fmt.Errorf("%s: %w", op.name, err)
+		}
+		for _, r := range rs {
+			charges[i] += r.charge
+		}
+	}
+	return charges, skipped, parts, nil
+}

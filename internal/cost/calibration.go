@@ -1,0 +1,527 @@
+package cost
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// fitRange is the range a fitted figure must fall in, as multiples of the built-in value: a figure
+// outside it says the measurement went wrong (another account's charges, a throttled run, a
+// profile edited by hand), not that the service charges so differently.
+type fitRange struct{ lo, hi float64 }
+
+var (
+	publishedRange = fitRange{0.25, 4}  // a figure a document gives
+	assumedRange   = fitRange{0.02, 50} // a figure no document gives
+	factorRange    = fitRange{0.5, 2}   // a multiplier (Strong reads)
+)
+
+// calibrated is the one table of the rate card's figures that measured charges pin, by their JSON
+// names in RateCard. A size table's points are fitted each ("readBySize@4" is the 4 KB point). A
+// figure added to RateCard goes here, or in notCalibrated with the reason no charge pins it;
+// TestCalibrated_CoversTheCard fails until it does.
+var calibrated = map[string]fitRange{
+	"readBySize":        publishedRange,
+	"writeBySize":       publishedRange,
+	"indexTerm":         publishedRange,
+	"patchBase":         publishedRange,
+	"strongRead":        factorRange,
+	"queryMin":          publishedRange,
+	"queryPartition":    publishedRange,
+	"queryIndexSeek":    publishedRange,
+	"queryLookup":       assumedRange,
+	"queryIndexEntry":   assumedRange,
+	"queryDocEvaluated": publishedRange,
+	"queryKBLoaded":     publishedRange,
+	"queryDocLoaded":    publishedRange,
+	"queryKBOutput":     publishedRange,
+	"queryFunction":     publishedRange,
+	"queryJoinRow":      publishedRange,
+	"querySortDoc":      assumedRange,
+}
+
+// notCalibrated names the figures of the card no request charge pins, and why.
+var notCalibrated = map[string]string{
+	"extraRegionWrite": "needs an account with several write regions",
+	"systemTerms":      "a count of terms the engine records, not a charge",
+}
+
+// notCalibratedGroups: limits, throughput rules and prices are published facts, not charges.
+var notCalibratedGroups = []string{
+	"partitionMaxRU", "partitionMaxGB", "partitionCreateRU", "logicalMaxGB", "itemMaxKB", "batchMaxOps",
+	"manualMinRU", "manualMinRUPerGB", "manualStep", "autoscaleMinMax", "autoscaleStep", "autoscaleMaxPerGB",
+	"autoscaleFloor", "serverlessMaxRU", "serverlessPartitionRU", "serverlessMaxRegions",
+	"hoursPerMonth", "manualPrice", "manualMultiRegionWritePrice", "autoscalePrice",
+	"autoscaleMultiRegionWritePrice", "serverlessPrice", "storagePrice", "secondsPerMonth",
+}
+
+// Param is one figure of the rate card a calibration fits.
+type Param struct {
+	// Key is the figure's JSON name in RateCard, with "@<KB>" for a point of a size table.
+	Key string
+	// Name and Unit describe it, from the card.
+	Name string
+	Unit string
+	// Lo and Hi bound a fitted value (absolute, from the built-in value).
+	Lo, Hi float64
+	field  func(*RateCard) *float64
+}
+
+// Value returns the figure's value in card c.
+func (p Param) Value(c *RateCard) float64 { return *p.field(c) }
+
+// Set sets the figure's value in card c.
+func (p Param) Set(c *RateCard, v float64) { *p.field(c) = v }
+
+// Params lists the figures of the card a calibration fits, in the card's field order, their sane
+// ranges taken from the built-in card Current.
+func Params() []Param {
+	var out []Param
+	t := reflect.TypeOf(RateCard{})
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		key := jsonName(f)
+		r, ok := calibrated[key]
+		if !ok {
+			continue
+		}
+		idx := i
+		switch f.Type {
+		case reflect.TypeOf(Coefficient{}):
+			c := reflect.ValueOf(Current).Elem().Field(idx).Interface().(Coefficient)
+			out = append(out, Param{Key: key, Name: c.Name, Unit: c.Unit, Lo: c.Value * r.lo, Hi: c.Value * r.hi,
+				field: func(rc *RateCard) *float64 {
+					return &reflect.ValueOf(rc).Elem().Field(idx).Addr().Interface().(*Coefficient).Value
+				}})
+		case reflect.TypeOf(SizeTable{}):
+			tab := reflect.ValueOf(Current).Elem().Field(idx).Interface().(SizeTable)
+			for j, pt := range tab.Points {
+				j := j
+				out = append(out, Param{Key: key + "@" + strconv.FormatFloat(pt.KB, 'f', -1, 64),
+					Name: fmt.Sprintf("%s at %g KB", key, pt.KB), Unit: "RU", Lo: pt.RU * r.lo, Hi: pt.RU * r.hi,
+					field: func(rc *RateCard) *float64 {
+						return &reflect.ValueOf(rc).Elem().Field(idx).Addr().Interface().(*SizeTable).Points[j].RU
+					}})
+			}
+		}
+	}
+	return out
+}
+
+func jsonName(f reflect.StructField) string {
+	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	if name == "" {
+		return f.Name
+	}
+	return name
+}
+
+// Clone returns a deep copy of the card (the size tables' points are copied).
+func (c *RateCard) Clone() *RateCard {
+	n := *c
+	n.ReadBySize.Points = append([]SizePoint(nil), c.ReadBySize.Points...)
+	n.WriteBySize.Points = append([]SizePoint(nil), c.WriteBySize.Points...)
+	if c.Calibration != nil {
+		cal := *c.Calibration
+		n.Calibration = &cal
+	}
+	return &n
+}
+
+// CalibrationRef says which calibration a card's figures come from.
+type CalibrationRef struct {
+	// Account is the host the profile was measured on.
+	Account string `json:"account"`
+	// Date is the day of the measurement (YYYY-MM-DD).
+	Date string `json:"date"`
+}
+
+// Label is how a charge priced with card c is labelled: "model", or "model (calibrated: <account>,
+// <date>)" for a calibrated card. A calibrated charge is still modeled, never measured.
+func (c *RateCard) Label() string {
+	if c == nil || c.Calibration == nil {
+		return "model"
+	}
+	return fmt.Sprintf("model (calibrated: %s, %s)", c.Calibration.Account, c.Calibration.Date)
+}
+
+// Measurement is one operation a calibration ran: its measured charge and the facts the engine
+// recorded for the same operation (one PointOp per point operation, one QueryFacts per page).
+type Measurement struct {
+	// Name says what the operation was, for people ("read 16 KB", "scan, unindexed filter").
+	Name string `json:"name"`
+	// Measured is the charge the target reported, summed over pages.
+	Measured float64 `json:"measured"`
+	// Published is the built-in card's charge for the facts; Fitted the calibrated card's.
+	Published float64      `json:"published"`
+	Fitted    float64      `json:"fitted"`
+	Point     []PointOp    `json:"point,omitempty"`
+	Query     []QueryFacts `json:"query,omitempty"`
+}
+
+// Model is card c's charge of a measured operation: its point operations and query pages.
+func (c *RateCard) Model(m Measurement) float64 {
+	var ru float64
+	for _, op := range m.Point {
+		ru += c.Point(op)
+	}
+	for _, f := range m.Query {
+		ru += c.Query(f)
+	}
+	return ru
+}
+
+// FittedParam is one figure of a profile.
+type FittedParam struct {
+	Key       string  `json:"key"`
+	Name      string  `json:"name"`
+	Unit      string  `json:"unit"`
+	Published float64 `json:"published"`
+	Fitted    float64 `json:"fitted"`
+	// Pinned is false when no measurement depends on the figure enough to fit it: Fitted is then
+	// the published value.
+	Pinned bool `json:"pinned"`
+	// Sensitivity is the largest share of a measured charge the figure accounts for (0..1).
+	Sensitivity float64 `json:"sensitivity"`
+	// Residual is the root mean square of the relative differences, fitted card against measured
+	// charge, over the measurements the figure takes part in.
+	Residual float64 `json:"residual"`
+}
+
+// Fit fits the card's calibrated figures (Params) to the measured charges by weighted least
+// squares, starting from card base: each measurement weighs by the inverse of its charge, so a
+// 2 RU query counts as much as a 1,000 RU write, and the figures are solved for as multiples of
+// their base values (Gauss-Newton on a model that is linear in every figure but the Strong factor;
+// a few iterations). A figure no measurement depends on for at least minSensitivity of its charge
+// is not pinned and keeps its base value. It returns the fitted card and each figure's result.
+func Fit(base *RateCard, ms []Measurement) (*RateCard, []FittedParam) {
+	const minSensitivity = 0.01
+	params := Params()
+	card := base.Clone()
+	n := len(params)
+	var ys []float64
+	for _, m := range ms {
+		ys = append(ys, math.Max(m.Measured, 0.01))
+	}
+	// sensitivity[k][i]: d model_i / d (relative change of param k), at the base card.
+	jac := func(c *RateCard) [][]float64 {
+		J := make([][]float64, n)
+		for k, p := range params {
+			J[k] = make([]float64, len(ms))
+			v := p.Value(c)
+			h := math.Max(math.Abs(v)*1e-6, 1e-12)
+			for i, m := range ms {
+				m0 := c.Model(m)
+				p.Set(c, v+h)
+				m1 := c.Model(m)
+				p.Set(c, v)
+				J[k][i] = (m1 - m0) / h * math.Abs(v)
+			}
+		}
+		return J
+	}
+	J0 := jac(card)
+	sens := make([]float64, n)
+	pinned := make([]bool, n)
+	for k := range params {
+		for i := range ms {
+			sens[k] = math.Max(sens[k], math.Abs(J0[k][i])/ys[i])
+		}
+		pinned[k] = sens[k] >= minSensitivity && params[k].Value(base) != 0
+	}
+	var free []int
+	for k := range params {
+		if pinned[k] {
+			free = append(free, k)
+		}
+	}
+	for iter := 0; iter < 8 && len(free) > 0; iter++ {
+		J := jac(card)
+		// Normal equations in relative units: (AᵀA + λI) δ = Aᵀ r, A_ik = J_ik / y_i, r_i = (y_i − m_i) / y_i.
+		m := len(free)
+		A := make([][]float64, m)
+		b := make([]float64, m)
+		for a := range free {
+			A[a] = make([]float64, m)
+		}
+		for i, me := range ms {
+			r := (me.Measured - card.Model(me)) / ys[i]
+			for a, ka := range free {
+				ja := J[ka][i] / ys[i]
+				b[a] += ja * r
+				for c2, kc := range free {
+					A[a][c2] += ja * J[kc][i] / ys[i]
+				}
+			}
+		}
+		for a := range free {
+			A[a][a] += 1e-9 * (1 + A[a][a]) // keeps a figure that only moves with another near its base
+		}
+		delta, ok := solve(A, b)
+		if !ok {
+			break
+		}
+		step := 0.0
+		for a, k := range free {
+			v := params[k].Value(card)
+			params[k].Set(card, v+delta[a]*math.Abs(v))
+			step = math.Max(step, math.Abs(delta[a]))
+		}
+		if step < 1e-9 {
+			break
+		}
+	}
+	out := make([]FittedParam, n)
+	for k, p := range params {
+		var sum float64
+		var cnt int
+		for i, me := range ms {
+			if math.Abs(J0[k][i])/ys[i] < minSensitivity/10 {
+				continue
+			}
+			r := (me.Measured - card.Model(me)) / ys[i]
+			sum += r * r
+			cnt++
+		}
+		res := 0.0
+		if cnt > 0 {
+			res = math.Sqrt(sum / float64(cnt))
+		}
+		out[k] = FittedParam{Key: p.Key, Name: p.Name, Unit: p.Unit, Published: p.Value(base),
+			Fitted: p.Value(card), Pinned: pinned[k], Sensitivity: round(sens[k], 4), Residual: round(res, 5)}
+	}
+	return card, out
+}
+
+func round(x float64, digits int) float64 {
+	s := math.Pow(10, float64(digits))
+	return math.Round(x*s) / s
+}
+
+// solve solves A x = b by Gaussian elimination with partial pivoting; ok is false for a singular A.
+func solve(A [][]float64, b []float64) ([]float64, bool) {
+	n := len(b)
+	M := make([][]float64, n)
+	for i := range A {
+		M[i] = append(append([]float64(nil), A[i]...), b[i])
+	}
+	for c := 0; c < n; c++ {
+		p := c
+		for r := c + 1; r < n; r++ {
+			if math.Abs(M[r][c]) > math.Abs(M[p][c]) {
+				p = r
+			}
+		}
+		if math.Abs(M[p][c]) < 1e-300 {
+			return nil, false
+		}
+		M[c], M[p] = M[p], M[c]
+		for r := c + 1; r < n; r++ {
+			f := M[r][c] / M[c][c]
+			for k := c; k <= n; k++ {
+				M[r][k] -= f * M[c][k]
+			}
+		}
+	}
+	x := make([]float64, n)
+	for r := n - 1; r >= 0; r-- {
+		s := M[r][n]
+		for k := r + 1; k < n; k++ {
+			s -= M[r][k] * x[k]
+		}
+		x[r] = s / M[r][r]
+	}
+	return x, true
+}
+
+// ProfileSchemaVersion is the version of the calibration profile's JSON; additive changes keep it.
+const ProfileSchemaVersion = 1
+
+// Profile is a calibration: the figures fitted to one account's measured charges, with the
+// measurements themselves, so that the next calibration (or a reviewer) can re-fit them.
+type Profile struct {
+	SchemaVersion int `json:"schemaVersion"`
+	// Account is the account's host (never a key); Date the day it was measured (YYYY-MM-DD).
+	Account string `json:"account"`
+	Date    string `json:"date"`
+	// SDKVersion is the azcosmos version the measurements went through.
+	SDKVersion string `json:"sdkVersion"`
+	// Consistency is the consistency level the reads and queries were measured at; StrongMeasured
+	// says whether Strong reads were (an account whose default is weaker refuses them).
+	Consistency    string `json:"consistency"`
+	StrongMeasured bool   `json:"strongMeasured"`
+	// RateCard is the built-in card the fit started from (version and date).
+	RateCard string `json:"rateCard"`
+	// Method says how the figures were fitted.
+	Method       string        `json:"method"`
+	Coefficients []FittedParam `json:"coefficients"`
+	Measurements []Measurement `json:"measurements"`
+}
+
+// Card returns the built-in card Current with the profile's fitted figures, labelled with the
+// profile's account and date. Figures the profile does not name keep their built-in values.
+func (p *Profile) Card() *RateCard {
+	card := Current.Clone()
+	byKey := map[string]Param{}
+	for _, pr := range Params() {
+		byKey[pr.Key] = pr
+	}
+	for _, fp := range p.Coefficients {
+		if pr, ok := byKey[fp.Key]; ok && fp.Pinned {
+			pr.Set(card, fp.Fitted)
+		}
+	}
+	card.Version = Current.Version + "+calibrated"
+	card.Date = p.Date
+	card.Calibration = &CalibrationRef{Account: p.Account, Date: p.Date}
+	return card
+}
+
+// ErrProfile marks a calibration profile that cannot be used; the message says why and what to do.
+var ErrProfile = errors.New("calibration profile")
+
+// Check validates a profile for a build that talks through azcosmos sdkVersion: the schema, the
+// SDK version (charges measured through another SDK may differ in what it sends) and every fitted
+// figure within its sane range (Params). Errors name the file's field and what to do.
+func (p *Profile) Check(sdkVersion string) error {
+	if p.SchemaVersion != ProfileSchemaVersion {
+		return fmt.Errorf("%w: schemaVersion %d: this build reads version %d; calibrate again with validate calibrate",
+			ErrProfile, p.SchemaVersion, ProfileSchemaVersion)
+	}
+	if p.Account == "" || p.Date == "" {
+		return fmt.Errorf("%w: account and date are required (a profile written by validate calibrate has both)", ErrProfile)
+	}
+	if p.SDKVersion != sdkVersion {
+		return fmt.Errorf("%w: measured through azcosmos %s, this build talks through %s: calibrate again with this build",
+			ErrProfile, orNone(p.SDKVersion), sdkVersion)
+	}
+	byKey := map[string]Param{}
+	for _, pr := range Params() {
+		byKey[pr.Key] = pr
+	}
+	for i, fp := range p.Coefficients {
+		pr, ok := byKey[fp.Key]
+		if !ok {
+			return fmt.Errorf("%w: coefficients[%d].key: %q is not a figure this build calibrates; calibrate again",
+				ErrProfile, i, fp.Key)
+		}
+		if !fp.Pinned {
+			continue
+		}
+		if math.IsNaN(fp.Fitted) || fp.Fitted < pr.Lo || fp.Fitted > pr.Hi {
+			return fmt.Errorf("%w: coefficients[%d] (%s): fitted %g %s is outside the sane range %g..%g "+
+				"(built-in %g): check the measurements (throttling, another account) and calibrate again",
+				ErrProfile, i, fp.Key, fp.Fitted, pr.Unit, pr.Lo, pr.Hi, pr.Value(Current))
+		}
+	}
+	return nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+// maxProfileBytes bounds a profile file: a few hundred measurements take a few hundred KB.
+const maxProfileBytes = 16 << 20
+
+// LoadCalibration reads and checks a calibration profile (Profile.Check) and returns the rate card
+// it gives (Profile.Card). run, plan, advise and serve price with that card.
+func LoadCalibration(path, sdkVersion string) (*RateCard, *Profile, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w %s: %v", ErrProfile, path, err)
+	}
+	if !st.Mode().IsRegular() || st.Size() > maxProfileBytes {
+		return nil, nil, fmt.Errorf("%w %s: not a regular file of at most %d bytes", ErrProfile, path, maxProfileBytes)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w %s: %v", ErrProfile, path, err)
+	}
+	var p Profile
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	if err := dec.Decode(&p); err != nil {
+		return nil, nil, fmt.Errorf("%w %s: not a profile written by validate calibrate: %v", ErrProfile, path, err)
+	}
+	if err := p.Check(sdkVersion); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return p.Card(), &p, nil
+}
+
+// keysOfCard lists the JSON names of the card's Coefficient and SizeTable fields, sorted (tests).
+func keysOfCard() []string {
+	var out []string
+	t := reflect.TypeOf(RateCard{})
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if f.Type == reflect.TypeOf(Coefficient{}) || f.Type == reflect.TypeOf(SizeTable{}) {
+			out = append(out, jsonName(f))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// LoadRateCard reads a rate card from a JSON file in RateCard's format: the built-in card with the
+// fields the file names replaced (`{"queryMin": {"value": 2.6}}` changes one figure; a size table
+// is replaced whole). Every figure must be a finite number not below zero and a table's sizes must
+// rise. `validate serve --rate-card` runs the engine with it.
+func LoadRateCard(path string) (*RateCard, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("rate card %s: %v", path, err)
+	}
+	if !st.Mode().IsRegular() || st.Size() > maxProfileBytes {
+		return nil, fmt.Errorf("rate card %s: not a regular file of at most %d bytes", path, maxProfileBytes)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("rate card %s: %v", path, err)
+	}
+	card := Current.Clone()
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(card); err != nil {
+		return nil, fmt.Errorf("rate card %s: %v (the format is RateCard's JSON: {\"queryMin\": {\"value\": 2.6}, ...}; see docs/calibration.md)", path, err)
+	}
+	if err := card.check(); err != nil {
+		return nil, fmt.Errorf("rate card %s: %w", path, err)
+	}
+	return card, nil
+}
+
+// check requires finite, non-negative figures and rising table sizes.
+func (c *RateCard) check() error {
+	v := reflect.ValueOf(c).Elem()
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		switch x := v.Field(i).Interface().(type) {
+		case Coefficient:
+			if math.IsNaN(x.Value) || math.IsInf(x.Value, 0) || x.Value < 0 {
+				return fmt.Errorf("%s.value: %g: want a finite number not below zero", jsonName(t.Field(i)), x.Value)
+			}
+		case SizeTable:
+			if len(x.Points) == 0 {
+				return fmt.Errorf("%s.points: empty", jsonName(t.Field(i)))
+			}
+			for j, p := range x.Points {
+				if math.IsNaN(p.RU) || math.IsInf(p.RU, 0) || p.RU < 0 || !(p.KB > 0) || (j > 0 && p.KB <= x.Points[j-1].KB) {
+					return fmt.Errorf("%s.points[%d]: {kb: %g, ru: %g}: want rising sizes and finite charges not below zero",
+						jsonName(t.Field(i)), j, p.KB, p.RU)
+				}
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,154 @@
+package cost
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestCalibrated_CoversTheCard: every figure of the card is either fitted by a calibration or
+// named as not pinned by any charge; a figure added to RateCard must be placed.
+func TestCalibrated_CoversTheCard(t *testing.T) {
+	for _, k := range keysOfCard() {
+		_, fit := calibrated[k]
+		_, why := notCalibrated[k]
+		other := slices.Contains(notCalibratedGroups, k)
+		if n := btoi(fit) + btoi(why) + btoi(other); n != 1 {
+			t.Errorf("%s: in %d of the calibration tables (calibrated, notCalibrated, notCalibratedGroups); want exactly 1", k, n)
+		}
+	}
+	for k := range calibrated {
+		if !slices.Contains(keysOfCard(), k) {
+			t.Errorf("calibrated names %q, which RateCard has not", k)
+		}
+	}
+	if got := len(Params()); got != len(calibrated)-2+len(Current.ReadBySize.Points)+len(Current.WriteBySize.Points) {
+		t.Errorf("Params() = %d figures", got)
+	}
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TestFit_RecoversAPerturbedCard: charges priced with a changed card are fitted back to it.
+func TestFit_RecoversAPerturbedCard(t *testing.T) {
+	want := Current.Clone()
+	want.QueryDocLoaded.Value *= 1.4
+	want.IndexTerm.Value *= 0.8
+	want.ReadBySize.Points[3].RU *= 1.2
+	ms := []Measurement{
+		{Point: []PointOp{{Kind: Read, SizeBytes: 8 * 1024}}},
+		{Point: []PointOp{{Kind: Read, SizeBytes: 500}}},
+		{Point: []PointOp{{Kind: Create, SizeBytes: 500, IndexedTerms: 5}}},
+		{Point: []PointOp{{Kind: Create, SizeBytes: 500, IndexedTerms: 200}}},
+		{Query: []QueryFacts{{PartitionsChecked: 1, DocsLoaded: 1000, BytesLoaded: 100000, BytesOutput: 100000}}},
+		{Query: []QueryFacts{{PartitionsChecked: 1, DocsLoaded: 1000, BytesLoaded: 100000, BytesOutput: 2000}}},
+		{Query: []QueryFacts{{PartitionsChecked: 1, DocsLoaded: 10, BytesLoaded: 500000, BytesOutput: 2000}}},
+		{Query: []QueryFacts{{PartitionsChecked: 1}}},
+	}
+	for i := range ms {
+		ms[i].Measured = want.Model(ms[i])
+	}
+	got, params := Fit(Current, ms)
+	for _, c := range []struct {
+		name      string
+		got, want float64
+	}{
+		{"queryDocLoaded", got.QueryDocLoaded.Value, want.QueryDocLoaded.Value},
+		{"indexTerm", got.IndexTerm.Value, want.IndexTerm.Value},
+		{"readBySize@8", got.ReadBySize.Points[3].RU, want.ReadBySize.Points[3].RU},
+	} {
+		if d := c.got/c.want - 1; d > 1e-3 || d < -1e-3 {
+			t.Errorf("%s = %g, want %g", c.name, c.got, c.want)
+		}
+	}
+	for _, p := range params {
+		if p.Key == "querySortDoc" && (p.Pinned || p.Fitted != Current.QuerySortDoc.Value) {
+			t.Errorf("querySortDoc: no measurement depends on it, yet %+v", p)
+		}
+	}
+}
+
+func writeJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "f.json")
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestLoadCalibration(t *testing.T) {
+	good := Profile{SchemaVersion: 1, Account: "acct.documents.azure.com", Date: "2026-11-26", SDKVersion: "v1.5.0",
+		Coefficients: []FittedParam{{Key: "queryMin", Fitted: 2.6, Pinned: true}, {Key: "readBySize@4", Fitted: 1.2, Pinned: true}}}
+	card, _, err := LoadCalibration(writeJSON(t, good), "v1.5.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if card.QueryMin.Value != 2.6 || card.ReadBySize.Points[2].RU != 1.2 || Current.QueryMin.Value == 2.6 {
+		t.Errorf("card not calibrated (or Current changed): %v %v", card.QueryMin.Value, card.ReadBySize.Points[2].RU)
+	}
+	if got := card.Label(); got != "model (calibrated: acct.documents.azure.com, 2026-11-26)" {
+		t.Errorf("Label() = %q", got)
+	}
+	if Current.Label() != "model" {
+		t.Errorf("built-in label = %q", Current.Label())
+	}
+	for name, c := range map[string]struct {
+		mutate func(*Profile)
+		want   string
+	}{
+		"sdk":     {func(p *Profile) { p.SDKVersion = "v1.4.0" }, "measured through azcosmos v1.4.0, this build talks through v1.5.0"},
+		"range":   {func(p *Profile) { p.Coefficients[0].Fitted = 40 }, "coefficients[0] (queryMin): fitted 40 RU is outside the sane range"},
+		"unknown": {func(p *Profile) { p.Coefficients[0].Key = "queryNope" }, `"queryNope" is not a figure this build calibrates`},
+		"schema":  {func(p *Profile) { p.SchemaVersion = 9 }, "schemaVersion 9"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := good
+			p.Coefficients = slices.Clone(good.Coefficients)
+			c.mutate(&p)
+			_, _, err := LoadCalibration(writeJSON(t, p), "v1.5.0")
+			if !errors.Is(err, ErrProfile) || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("err = %v, want ErrProfile with %q", err, c.want)
+			}
+		})
+	}
+}
+
+func TestLoadRateCard(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "card.json")
+	if err := os.WriteFile(path, []byte(`{"queryMin": {"value": 2.6}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	card, err := LoadRateCard(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if card.QueryMin.Value != 2.6 || card.QueryMin.Source != Current.QueryMin.Source || card.IndexTerm.Value != Current.IndexTerm.Value {
+		t.Errorf("card = %+v", card.QueryMin)
+	}
+	for body, want := range map[string]string{
+		`{"queryMin": {"value": -1}}`:                                          "queryMin.value: -1",
+		`{"queryMinn": {"value": 1}}`:                                          `unknown field "queryMinn"`,
+		`{"readBySize": {"points": [{"kb": 2, "ru": 1}, {"kb": 1, "ru": 2}]}}`: "readBySize.points[1]",
+	} {
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := LoadRateCard(path); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v, want %q", body, err, want)
+		}
+	}
+}
