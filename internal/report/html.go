@@ -288,9 +288,9 @@ func patternChart(r *Report) string {
 				x0+2*barWidth, chartTop+chartHeight-4)
 		}
 		fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f" text-anchor="middle" class="v-%s">%s</text>`,
-			x0+1.5*barWidth, chartTop+chartHeight+16, p.Verdict, esc(shortLabel(p.ID)))
+			x0+float64(per)/2*barWidth, chartTop+chartHeight+16, p.Verdict, esc(shortLabel(p.ID)))
 		fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f" text-anchor="middle" font-size="10" class="v-%s">%s %s</text>`,
-			x0+1.5*barWidth, chartTop+chartHeight+30, p.Verdict, verdictMark(p.Verdict), esc(string(p.Verdict)))
+			x0+float64(per)/2*barWidth, chartTop+chartHeight+30, p.Verdict, verdictMark(p.Verdict), esc(string(p.Verdict)))
 		sb.WriteString(`</g>`)
 	}
 	sb.WriteString(`</svg>`)
