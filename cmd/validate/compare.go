@@ -28,7 +28,7 @@ OLD and NEW are each a JSON report or baseline, or a design file (.yaml): a desi
 the embedded engine with --seed and --samples (modeled charges, no database needed), so that a model
 change can be judged before it is merged:
 
-  validate compare designs/shop.yaml shop-with-new-index.yaml
+  validate compare designs/ecommerce.yaml ecommerce-with-new-index.yaml
 
 It refuses comparisons that would mislead: different charge sources (model vs service), different
 report schema versions, different designs (by name), seeds or sample counts (unless --force).

@@ -74,7 +74,7 @@ var settings = []setting{
 	{key: "write-variants", def: "", usage: "directory to write each recommended variant to as a design file (<design>.<variant>.yaml) that validate run and compare can check", cmds: []string{"advise"}},
 	{key: "progress", def: "auto", usage: "progress display: auto, bar, lines or none", cmds: []string{"run"}},
 	// Baselines.
-	{key: "baseline", def: "", usage: "baseline to compare the run with: a file, or a directory of <design>.baseline.json files", cmds: []string{"run"}},
+	{key: "baseline", def: "", usage: "baseline to compare the run with (the comparison goes into every report; a regression exits 1): a file, or a directory of <design>.baseline.json files", cmds: []string{"run"}},
 	{key: "update-baseline", def: false, usage: "write the run's results to the --baseline file", cmds: []string{"run"}},
 	{key: "regression-pct", def: 10.0, usage: "drift that counts as a regression, percent", cmds: []string{"run", "compare"}},
 	{key: "regression-ru", def: 1.0, usage: "smallest drift in RU that counts as a regression", cmds: []string{"run", "compare"}},

@@ -141,7 +141,8 @@ func TestRender_JUnitParses(t *testing.T) {
 }
 
 func TestRender_HTML(t *testing.T) {
-	for _, r := range []*Report{embeddedReport(), serviceReport(), placeholderReport()} {
+	_, nightly := nightlyReports(t) // with a baseline: a fourth bar per group
+	for _, r := range []*Report{embeddedReport(), serviceReport(), placeholderReport(), nightly} {
 		var buf bytes.Buffer
 		if err := Render(&buf, r, "html"); err != nil {
 			t.Fatal(err)
