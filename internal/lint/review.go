@@ -22,9 +22,9 @@ var ReviewCodes = []string{
 	"over-provisioned", "composite-duplicate", "index-unused", "hpk-order", "filter-unmatched",
 }
 
-// maxTTL is the largest time to live the service accepts, in seconds (a signed 32-bit integer;
-// time-to-live.md: "ttl ... maximum value 2147483647"); an item's ttl is -1 (never expire) or 1 to
-// maxTTL, 0 is refused.
+// maxTTL is the largest time to live the service accepts, in seconds (articles/cosmos-db/
+// time-to-live.md: the maximum TTL is 2,147,483,647 seconds, and an item's ttl must be a nonzero
+// positive integer up to it, or -1 for never; null is not supported).
 const maxTTL = math.MaxInt32
 
 // ttlRules: an item's ttl is obeyed only when the container has TTL on (defaultTtl set); a positive
