@@ -22,9 +22,9 @@ var ReviewCodes = []string{
 	"over-provisioned", "composite-duplicate", "index-unused", "hpk-order", "filter-unmatched",
 }
 
-// maxTTL is the largest time to live the service accepts, in seconds (a signed 32-bit integer;
-// time-to-live.md: "ttl ... maximum value 2147483647"); an item's ttl is -1 (never expire) or 1 to
-// maxTTL, 0 is refused.
+// maxTTL is the largest time to live the service accepts, in seconds (articles/cosmos-db/
+// time-to-live.md: the maximum TTL is 2,147,483,647 seconds, and an item's ttl must be a nonzero
+// positive integer up to it, or -1 for never; null is not supported).
 const maxTTL = math.MaxInt32
 
 // ttlRules: an item's ttl is obeyed only when the container has TTL on (defaultTtl set); a positive
@@ -61,6 +61,9 @@ func (l *linter) ttlRules() {
 				"defaultTtl %d expires every document of container %s %s after its last write, %s too, which set no ttl of their own; to expire only some types: defaultTtl: -1, and ttl: {const: %d} on each type that should expire (or, to keep this default, ttl: {const: -1} on each type that must never expire)",
 				*t, c.Name, duration(*t), joinTypes(without), *t)
 		}
+		if c.DefaultTTL == nil {
+			l.ttlPatches(ci, c)
+		}
 		expires := c.DefaultTTL != nil && (*c.DefaultTTL > 0 || len(with) > 0)
 		if !expires {
 			continue
@@ -77,6 +80,31 @@ func (l *linter) ttlRules() {
 			l.add(fmt.Sprintf("accessPatterns[%d]", i), "ttl-change-feed",
 				"%s reads the change feed of %s, where %s expires documents: an expiry is a delete, and the latest-version change feed has no deletes, so %s never sees a document go; mark it first (patch: [{op: set, path: /deleted, value: true}] then let its ttl expire it) or read the all-versions-and-deletes mode",
 				ap.ID, c.Name, what, ap.ID)
+		}
+	}
+}
+
+// ttlPatches flags a patch (of a pattern or a batch) that sets an item's /ttl in a container with TTL
+// off (no defaultTtl): the service ignores it.
+func (l *linter) ttlPatches(ci int, c *design.Container) {
+	for i := range l.d.AccessPatterns {
+		ap := &l.d.AccessPatterns[i]
+		if ap.Container != c.Name {
+			continue
+		}
+		path := fmt.Sprintf("accessPatterns[%d]", i)
+		check := func(pp string, ops []design.PatchOp) {
+			for j, op := range ops {
+				if op.Path == "/ttl" && op.Op != "remove" {
+					l.add(fmt.Sprintf("%s[%d].path", pp, j), "ttl-ignored",
+						"%s sets /ttl but container %s has no defaultTtl: the service ignores an item's ttl while TTL is off on its container, so the document never expires; turn TTL on without a default expiry: add to containers[%d]: defaultTtl: -1",
+						ap.ID, c.Name, ci)
+				}
+			}
+		}
+		check(path+".patch", ap.Patch)
+		for bi, b := range ap.Batch {
+			check(fmt.Sprintf("%s.batch[%d].patch", path, bi), b.Patch)
 		}
 	}
 }
@@ -418,6 +446,11 @@ func (l *linter) fanOuts() {
 					"expects a fan-out, but the %s reads one logical partition (it gives the full key, or WHERE pins one); drop singlePartition: false, or expect: {singlePartition: true} to have run check it", ap.Op)
 			}
 			continue
+		}
+		if !single && ap.RPS.HotKeyShare > 0 {
+			l.add(path+".rps.hotKeyShare", "hot-key-share-unused",
+				"the %s reads across partitions (no full key), so its requests land on no one key value: plan spreads its load over every physical partition and ignores hotKeyShare; drop it, or give the full key", ap.Op)
+			l.out[len(l.out)-1].Note = true
 		}
 		if ap.Op != design.OpQuery || single || len(ap.PartitionKey) > 0 || (ap.Expect != nil && ap.Expect.SinglePartition != nil) {
 			continue
