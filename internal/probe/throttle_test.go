@@ -11,17 +11,17 @@ import (
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/engine"
 	"github.com/cosmosdv/validate/internal/sdk"
+	"github.com/cosmosdv/validate/internal/testenv"
 )
 
 // A pattern whose writes exceed the container's 400 RU/s is throttled: the SDK retries each 429
 // before the probe sees a result, and the per-retry policy counts them for that pattern alone.
 func TestRunPatterns_CountsThrottlingPerPattern(t *testing.T) {
 	ctx := context.Background()
-	// The engine's budgets are whole seconds of its clock; this clock starts just after a boundary
-	// and runs at wall speed, so the burst of writes meets one budget and exceeds it.
-	start, base := time.Now(), time.Unix(1_700_000_000, 1e6)
-	now := func() time.Time { return base.Add(time.Since(start)) }
-	srv, err := engine.Start(ctx, engine.Options{Throttle: true, Now: now})
+	// The engine's budgets are whole seconds of its clock; on this clock time stands still until a
+	// 429 asks for a wait, so the burst of writes meets one budget and exceeds it on any machine.
+	clk := testenv.NewThrottleClock()
+	srv, err := engine.Start(ctx, engine.Options{Throttle: true, Now: clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestRunPatterns_CountsThrottlingPerPattern(t *testing.T) {
 	})
 	cred, _ := azcosmos.NewKeyCredential(srv.Key())
 	opts := &azcosmos.ClientOptions{}
-	opts.PerRetryPolicies = []policy.Policy{sdk.ThrottlePolicy{}}
+	opts.PerRetryPolicies = []policy.Policy{sdk.ThrottlePolicy{}, clk.Policy()}
 	client, err := azcosmos.NewClientWithKey(srv.URL(), cred, opts)
 	if err != nil {
 		t.Fatal(err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/engine"
+	"github.com/cosmosdv/validate/internal/testenv"
 )
 
 // loadTarget starts the embedded engine and creates one container per container of d.
@@ -101,11 +102,13 @@ func TestLoad_BacksOffOn429(t *testing.T) {
 	d := shopDesign(15)
 	d.Containers[0].UniqueKeys = nil
 	// The engine's budget windows are whole seconds of its clock. On the wall clock a run this short
-	// (30 ms unthrottled) may straddle a second boundary and fit in two budgets; this clock starts
-	// just after a boundary and runs at wall speed, so the writes meet one budget and exceed it.
-	start, base := time.Now(), time.Unix(1_700_000_000, 1e6)
-	now := func() time.Time { return base.Add(time.Since(start)) }
-	containers := loadTarget(t, d, engine.Options{Throttle: true, Now: now})
+	// (30 ms unthrottled) may straddle a second boundary and fit in two budgets; on this clock time
+	// stands still until a 429 tells the loader to wait, so the writes meet one budget and exceed
+	// it on any machine.
+	clk := testenv.NewThrottleClock()
+	opts := &azcosmos.ClientOptions{ClientOptions: azcore.ClientOptions{Retry: policy.RetryOptions{MaxRetries: -1},
+		PerRetryPolicies: []policy.Policy{clk.Policy()}}}
+	containers := loadTargetWith(t, d, engine.Options{Throttle: true, Now: clk.Now}, opts)
 	p, err := Compile(d, 2)
 	if err != nil {
 		t.Fatal(err)

@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
 
 	"github.com/cosmosdv/validate/internal/engine"
 	"github.com/cosmosdv/validate/internal/sdk"
+	"github.com/cosmosdv/validate/internal/testenv"
 )
 
 // With the SDK's own retries on (as every target's client has them), the 429s never reach the
@@ -20,13 +20,12 @@ import (
 func TestLoad_CountsSDKRetried429sPerType(t *testing.T) {
 	d := shopDesign(15)
 	d.Containers[0].UniqueKeys = nil
-	// A clock that starts just after a second boundary (see TestLoad_BacksOffOn429), so that the
-	// burst of writes meets one 400 RU/s budget and exceeds it.
-	start, base := time.Now(), time.Unix(1_700_000_000, 1e6)
-	now := func() time.Time { return base.Add(time.Since(start)) }
+	// A clock that stands still until a 429 asks for a wait (see TestLoad_BacksOffOn429), so that
+	// the burst of writes meets one 400 RU/s budget and exceeds it.
+	clk := testenv.NewThrottleClock()
 	opts := &azcosmos.ClientOptions{}
-	opts.PerRetryPolicies = []policy.Policy{sdk.ThrottlePolicy{}}
-	containers := loadTargetWith(t, d, engine.Options{Throttle: true, Now: now}, opts)
+	opts.PerRetryPolicies = []policy.Policy{sdk.ThrottlePolicy{}, clk.Policy()}
+	containers := loadTargetWith(t, d, engine.Options{Throttle: true, Now: clk.Now}, opts)
 	p, err := Compile(d, 2)
 	if err != nil {
 		t.Fatal(err)
