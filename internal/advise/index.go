@@ -62,14 +62,18 @@ func (s *search) indexing() {
 			if p == nil {
 				return
 			}
+			broken := newWarnings(s.base, p)
 			if why == "" {
 				why = "no query's charge depends on it"
 				if up := s.dearer(p); len(up) > 0 {
 					why = "serves " + strings.Join(up, ", ")
 				}
+				if len(broken) > 0 {
+					why = "the service refuses a query without it"
+				}
 			}
 			ch := IndexChange{Kind: kind, Path: path, Why: why, Change: diff(s.baseT, totalsOf(p))}
-			switch broken := newWarnings(s.base, p); {
+			switch {
 			case len(broken) > 0:
 				ch.Verdict = "breaks " + strings.Join(broken, "; ")
 			case s.saves(ch.Change):

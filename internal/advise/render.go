@@ -29,7 +29,10 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 	var b strings.Builder
 	h := func(level int, s string) {
 		if md {
-			fmt.Fprintf(&b, "\n%s %s\n\n", strings.Repeat("#", level), s)
+			if level > 1 {
+				b.WriteString("\n")
+			}
+			fmt.Fprintf(&b, "%s %s\n\n", strings.Repeat("#", level), s)
 		} else if level == 1 {
 			fmt.Fprintf(&b, "%s\n", s)
 		} else {
@@ -38,6 +41,9 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 	}
 	table := func(header []string, rows [][]string) {
 		if md {
+			if !strings.HasSuffix(b.String(), "\n\n") {
+				b.WriteString("\n")
+			}
 			fmt.Fprintf(&b, "| %s |\n|%s\n", strings.Join(header, " | "), strings.Repeat("---|", len(header)))
 			for _, r := range rows {
 				for i := range r {
@@ -45,6 +51,7 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 				}
 				fmt.Fprintf(&b, "| %s |\n", strings.Join(r, " | "))
 			}
+			b.WriteString("\n")
 			return
 		}
 		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
@@ -54,6 +61,13 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 		}
 		tw.Flush()
 	}
+	sub := func(title string) {
+		if md {
+			fmt.Fprintf(&b, "### %s\n\n", title)
+			return
+		}
+		fmt.Fprintf(&b, "%s\n", title)
+	}
 	line := func(format string, args ...any) {
 		prefix := "  "
 		if md {
@@ -62,9 +76,6 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 		fmt.Fprintf(&b, prefix+format+"\n", args...)
 	}
 	h(1, fmt.Sprintf("Advice for %s (static: no database was used)", a.Design))
-	if md {
-		b.WriteString("\n")
-	}
 	fmt.Fprintf(&b, "Design: %.1f RU/s on average (writes %.1f, queries %.1f), %.1f RU/s at peak, $%.2f/month.\n",
 		a.Baseline.RUs, a.Baseline.WriteRUs, a.Baseline.QueryRUs, a.Baseline.PeakRUs, a.Baseline.MonthlyUSD)
 	fmt.Fprintf(&b, "Figures: %s.\n", a.Basis)
@@ -80,7 +91,7 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 
 	h(2, "Indexing what-if (each change alone, RU/s at production × average rates)")
 	for _, ia := range a.Indexing {
-		fmt.Fprintf(&b, "%s\n", ia.Container)
+		sub(ia.Container)
 		if len(ia.Changes) == 0 {
 			line("no candidate: every indexed path is queried and every queried path is indexed")
 			continue
@@ -94,7 +105,10 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 		if ia.Policy != nil {
 			fmt.Fprintf(&b, "Recommended policy for %s: %+.1f RU/s, %+.2f $/month. Paste under the container:\n", ia.Container, ia.Change.RUs, ia.Change.MonthlyUSD)
 			if md {
-				b.WriteString("\n```yaml\n" + ia.PolicyYAML + "```\n")
+				b.WriteString("\n")
+			}
+			if md {
+				b.WriteString("```yaml\n" + ia.PolicyYAML + "```\n")
 			} else {
 				for _, l := range strings.Split(strings.TrimRight(ia.PolicyYAML, "\n"), "\n") {
 					b.WriteString("    " + l + "\n")
@@ -105,7 +119,7 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 
 	h(2, "Partition key alternatives (ranked)")
 	for _, ka := range a.Keys {
-		fmt.Fprintf(&b, "%s (designed %s)\n", ka.Container, strings.Join(ka.Design, ", "))
+		sub(fmt.Sprintf("%s (designed %s)", ka.Container, strings.Join(ka.Design, ", ")))
 		var rows [][]string
 		for _, c := range ka.Candidates {
 			key := strings.Join(c.Key, ", ")
@@ -128,7 +142,7 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 		b.WriteString("No relationship: no type has a parent and no document holds an array of objects.\n")
 	}
 	for _, r := range a.Relations {
-		fmt.Fprintf(&b, "%s: %s → %s (%s)\n", r.Container, r.Parent, r.Child, r.Kind)
+		sub(fmt.Sprintf("%s: %s → %s (%s)", r.Container, r.Parent, r.Child, r.Kind))
 		line("answer: %s", r.Answer)
 		line("%.3g a parent at production (at most %.0f); embedded %.1f KB on average, %.1f KB at the most, item limit %.0f KB",
 			r.PerParent, r.PerParentMax, r.EmbeddedBytes/1024, r.EmbeddedMaxBytes/1024, r.ItemLimitBytes/1024)
@@ -152,7 +166,7 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 		b.WriteString("No cross-partition query pins a field another key could serve.\n")
 	}
 	for _, sc := range a.Secondary {
-		fmt.Fprintf(&b, "%s on %s: %.1f RU/s across partitions; a copy keyed by %s\n", sc.Pattern, sc.Container, sc.FanOutRUs, sc.Key)
+		sub(fmt.Sprintf("%s on %s: %.1f RU/s across partitions; a copy keyed by %s", sc.Pattern, sc.Container, sc.FanOutRUs, sc.Key))
 		line("answer: %s", sc.Answer)
 		var rows [][]string
 		for _, o := range sc.Options {

@@ -42,18 +42,26 @@ func Marshal(d *Design, header string) ([]byte, error) {
 }
 
 // Clone is a deep copy of d, made by writing it out and parsing it again, so that the copy is a
-// design Parse accepts (an error says what a change to a design broke). Positions refer to the
-// written form.
+// design Parse accepts (an error says what a change to a design broke, at a position of the
+// written form, in a file named "copy of FILE"). The copy keeps d's File.
 func Clone(d *Design) (*Design, error) {
 	data, err := Marshal(d, "")
 	if err != nil {
 		return nil, err
 	}
-	c, err := Parse(data, d.File)
+	c, err := Parse(data, "copy of "+cmpOr(d.File, "design"))
 	if err != nil {
 		return nil, err
 	}
+	c.File = d.File
 	return c, nil
+}
+
+func cmpOr(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 // MarshalPart writes one part of a design under its key (indexing: …), as Marshal writes it: the
