@@ -475,3 +475,76 @@ func TestPersist_DiskFull(t *testing.T) {
 		}
 	}
 }
+
+// Issue 30, item 8: a continuation token of query A on container c, sent with another query on
+// container other, returned A's items from c; its key was the next activity id. Tokens are bound to
+// their container and query (a keyed hash), a mismatch is a 400, and the cache key is random.
+func TestContinuation_BoundToQueryAndContainer(t *testing.T) {
+	s, _ := startEngine(t, Options{})
+	robustContainer(t, s)
+	if resp, b := raw(t, s, "POST", "/dbs/db/colls", nil, []byte(`{"id":"other","partitionKey":{"paths":["/pk"],"kind":"Hash","version":2}}`)); resp.StatusCode != 201 {
+		t.Fatalf("create container: %d %s", resp.StatusCode, b)
+	}
+	for i := range 5 {
+		for _, coll := range []string{"c", "other"} {
+			body := fmt.Sprintf(`{"id":"%s%d","pk":"p","secret":"%s"}`, coll, i, coll)
+			if resp, b := raw(t, s, "POST", "/dbs/db/colls/"+coll+"/docs", map[string]string{"x-ms-documentdb-partitionkey": `["p"]`}, []byte(body)); resp.StatusCode != 201 {
+				t.Fatalf("create: %d %s", resp.StatusCode, b)
+			}
+		}
+	}
+	page := func(coll, text, ct string) (*http.Response, []byte) {
+		hdr := map[string]string{"x-ms-documentdb-isquery": "true", "Content-Type": "application/query+json",
+			"x-ms-documentdb-query-enablecrosspartition": "true", "x-ms-max-item-count": "2"}
+		if ct != "" {
+			hdr["x-ms-continuation"] = ct
+		}
+		return raw(t, s, "POST", "/dbs/db/colls/"+coll+"/docs", hdr, mustMarshal(map[string]any{"query": text}))
+	}
+	const a = "SELECT * FROM c WHERE c.secret = 'c'"
+	resp, b := page("c", a, "")
+	ct := resp.Header.Get("x-ms-continuation")
+	if resp.StatusCode != 200 || ct == "" {
+		t.Fatalf("first page: %d %s (continuation %q)", resp.StatusCode, b, ct)
+	}
+	var tok continuation
+	if err := json.Unmarshal([]byte(ct), &tok); err != nil || len(tok.Key) != 32 || strings.Contains(tok.Key, s.idPrefix) {
+		t.Errorf("token %s: the cache key should be 128 random bits in hex, not an activity id", ct)
+	}
+	for _, tc := range []struct{ coll, text string }{
+		{"other", "SELECT * FROM c"},
+		{"other", a},
+		{"c", "SELECT * FROM c"},
+	} {
+		resp, b := page(tc.coll, tc.text, ct)
+		if resp.StatusCode != 400 || strings.Contains(string(b), `"secret":"c"`) {
+			t.Errorf("A's token with %q on %s: %d %s, want 400 and none of A's items", tc.text, tc.coll, resp.StatusCode, b)
+		}
+	}
+	// A token whose binding was rewritten to another key's still cannot read another's cache entry.
+	tok.Key = newCacheKey()
+	forged, _ := json.Marshal(tok)
+	if resp, b := page("c", a, string(forged)); resp.StatusCode != 200 || strings.Contains(string(b), `"secret":"other"`) {
+		t.Errorf("a token with an unknown key: %d %s, want the query run again from its offset", resp.StatusCode, b)
+	}
+	// The token still pages its own query to the end.
+	seen := 2
+	for ct != "" {
+		resp, b := page("c", a, ct)
+		if resp.StatusCode != 200 {
+			t.Fatalf("next page: %d %s", resp.StatusCode, b)
+		}
+		seen += strings.Count(string(b), `"secret":"c"`)
+		ct = resp.Header.Get("x-ms-continuation")
+	}
+	if seen != 5 {
+		t.Errorf("paged %d items of query A, want 5", seen)
+	}
+	// A read feed's token is bound to its container.
+	feed := map[string]string{"x-ms-max-item-count": "2"}
+	resp, _ = raw(t, s, "GET", "/dbs/db/colls/c/docs", feed, nil)
+	feed["x-ms-continuation"] = resp.Header.Get("x-ms-continuation")
+	if resp, b := raw(t, s, "GET", "/dbs/db/colls/other/docs", feed, nil); resp.StatusCode != 400 {
+		t.Errorf("c's read-feed token on other: %d %s, want 400", resp.StatusCode, b)
+	}
+}
