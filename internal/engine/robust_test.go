@@ -548,3 +548,80 @@ func TestContinuation_BoundToQueryAndContainer(t *testing.T) {
 		t.Errorf("c's read-feed token on other: %d %s, want 400", resp.StatusCode, b)
 	}
 }
+
+// Issue 30, item 5: the paged-query cache kept each first page's whole execution, 256 of them and
+// none ever expired (40 queries: 83 MB → 3.1 GB). It is bounded in bytes and in age now.
+func TestQueryCache_BoundedInBytesAndAge(t *testing.T) {
+	var qc queryCache
+	qc.init()
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	big := func() *execution {
+		items := make([][]byte, 3)
+		for i := range items {
+			items[i] = make([]byte, 1<<20)
+		}
+		return &execution{items: items, built: 3 << 20}
+	}
+	for i := range 40 {
+		qc.put(fmt.Sprint(i), big(), now)
+	}
+	if n, b := qc.size(); b > maxQueryCacheBytes || n >= 40 {
+		t.Errorf("40 executions of 3 MB: the cache holds %d of them, %d MB; want at most %d MB", n, b>>20, maxQueryCacheBytes>>20)
+	}
+	if qc.get("39", "", now) == nil {
+		t.Errorf("the newest entry was evicted")
+	}
+	if qc.get("0", "", now) != nil {
+		t.Errorf("the oldest entry is still there past the byte budget")
+	}
+	if qc.put("huge", &execution{built: maxQueryCacheBytes + 1}, now) {
+		t.Errorf("an execution larger than the whole budget was cached")
+	}
+	later := now.Add(maxQueryCacheAge + time.Second)
+	if qc.get("39", "", later) != nil {
+		t.Errorf("an entry older than %s is still served", maxQueryCacheAge)
+	}
+	qc.put("new", &execution{}, later)
+	if n, _ := qc.size(); n != 1 {
+		t.Errorf("after a put past the age limit the cache holds %d entries, want only the new one", n)
+	}
+}
+
+// A paged query whose cached execution has expired goes on from its token's offset: every item
+// comes once.
+func TestQueryCache_ExpiredEntryPagesOn(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Now()
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	s, _ := startEngine(t, Options{Now: clock})
+	robustContainer(t, s)
+	for i := range 9 {
+		if resp, b := raw(t, s, "POST", "/dbs/db/colls/c/docs", map[string]string{"x-ms-documentdb-partitionkey": `["p"]`}, []byte(fmt.Sprintf(`{"id":"x%d","pk":"p","n":%d}`, i, i))); resp.StatusCode != 201 {
+			t.Fatalf("create: %d %s", resp.StatusCode, b)
+		}
+	}
+	hdr := map[string]string{"x-ms-documentdb-isquery": "true", "Content-Type": "application/query+json",
+		"x-ms-documentdb-query-enablecrosspartition": "true", "x-ms-max-item-count": "4"}
+	body := mustMarshal(map[string]any{"query": "SELECT VALUE c.n * 2 FROM c WHERE IS_DEFINED(c.n)"})
+	var got []float64
+	for page := 0; ; page++ {
+		resp, b := raw(t, s, "POST", "/dbs/db/colls/c/docs", hdr, body)
+		if resp.StatusCode != 200 {
+			t.Fatalf("page %d: %d %s", page, resp.StatusCode, b)
+		}
+		var env struct{ Documents []float64 }
+		json.Unmarshal(b, &env)
+		got = append(got, env.Documents...)
+		ct := resp.Header.Get("x-ms-continuation")
+		if ct == "" {
+			break
+		}
+		hdr["x-ms-continuation"] = ct
+		mu.Lock()
+		now = now.Add(maxQueryCacheAge + time.Minute) // the cached execution expires between pages
+		mu.Unlock()
+	}
+	if fmt.Sprint(got) != "[0 2 4 6 8 10 12 14 16]" {
+		t.Errorf("items over the pages: %v", got)
+	}
+}
