@@ -8,7 +8,9 @@ import (
 	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
@@ -166,6 +168,7 @@ type Server struct {
 	dirty     atomic.Bool
 	idPrefix  string
 	wal       *wal       // the persist log in PersistLog mode, else nil
+	tokenKey  []byte     // the key continuation tokens are bound with (tokenBinding)
 	ckpt      sync.Mutex // one checkpoint at a time
 	metaMu    sync.Mutex // one durable change of databases, containers or offers at a time (routeDurably)
 }
@@ -222,6 +225,9 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 	_, _ = rand.Read(rb[:])
 	s.idPrefix = fmt.Sprintf("%08x", rb)
 	s.queries.init()
+	tk := hmac.New(sha256.New, key)
+	tk.Write([]byte("validate engine: continuation tokens"))
+	s.tokenKey = tk.Sum(nil)
 	if o.PersistPath != "" {
 		if o.PersistMode == "" {
 			o.PersistMode = PersistLog

@@ -51,7 +51,7 @@ func (l *docList) resume(ct continuation) int {
 
 // nextFeedPage is the continuation of a read feed after the item with sequence number seq, found
 // at offset-1.
-func nextFeedPage(ct continuation, offset int, seq uint64) string {
-	b, _ := json.Marshal(continuation{Range: ct.Range, Offset: offset, Seq: seq})
+func nextFeedPage(ct continuation, offset int, seq uint64, bind string) string {
+	b, _ := json.Marshal(continuation{Range: ct.Range, Offset: offset, Seq: seq, Bind: bind})
 	return string(b)
 }

@@ -2,10 +2,16 @@ package engine
 
 import (
 	"bytes"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"reflect"
 	"strconv"
 	"strings"
@@ -20,12 +26,24 @@ import (
 const defaultPageSize = 100
 
 // queryCache keeps the remaining results of partition executions between pages, so a paged query
-// is executed once per partition. A missing entry is re-executed.
+// is executed once per partition. A missing entry is re-executed, and the next page goes on from
+// the token's offset. The cache is bounded in entries, in bytes and in age (it kept 256 whole
+// executions with no expiry: 40 queries took it from 83 MB to 3.1 GB, issue 30).
 type queryCache struct {
 	mu    sync.Mutex
 	m     map[string]*execution
 	order []string
+	bytes int64
 }
+
+// Bounds of the paged-query cache (assumed: the engine's own). An execution larger than the whole
+// budget is not cached: each of its pages executes the query again.
+const (
+	maxCachedQueries    = 256
+	maxQueryCacheBytes  = 64 << 20
+	maxQueryCacheAge    = 5 * time.Minute
+	cachedExecutionBase = 512 // an entry's own structures, beyond its items
+)
 
 // execution is a query's complete result over one partition, with its facts; or, for an ORDER BY
 // streamed in index order, one page of it with the facts of that page's walk, and next to resume
@@ -37,27 +55,93 @@ type execution struct {
 	took     time.Duration
 	streamed bool
 	next     *sql.Cursor
+	// built is the bytes of result items the execution encoded (not stored documents, which the
+	// partition holds anyway); at is when it was cached.
+	built int64
+	at    time.Time
+	// bind is the binding of the query it is the result of (tokenBinding): a cache entry serves
+	// only a request with the same binding.
+	bind string
 }
 
 func (qc *queryCache) init() { qc.m = map[string]*execution{} }
 
-func (qc *queryCache) put(k string, e *execution) {
+// cost is what an entry counts against maxQueryCacheBytes.
+func (e *execution) cost() int64 {
+	return cachedExecutionBase + e.built + int64(len(e.items))*24
+}
+
+// put caches e under k at time now, evicting expired and then the oldest entries to stay within
+// the bounds, and reports whether it was cached.
+func (qc *queryCache) put(k string, e *execution, now time.Time) bool {
+	if e.cost() > maxQueryCacheBytes {
+		return false
+	}
 	qc.mu.Lock()
 	defer qc.mu.Unlock()
-	if _, ok := qc.m[k]; !ok {
+	e.at = now
+	if old, ok := qc.m[k]; ok {
+		qc.bytes -= old.cost()
+	} else {
 		qc.order = append(qc.order, k)
 	}
 	qc.m[k] = e
-	for len(qc.order) > 256 {
-		delete(qc.m, qc.order[0])
+	qc.bytes += e.cost()
+	for len(qc.order) > 0 {
+		first := qc.m[qc.order[0]]
+		if first != nil && len(qc.order) <= maxCachedQueries && qc.bytes <= maxQueryCacheBytes && now.Sub(first.at) <= maxQueryCacheAge {
+			break
+		}
+		if first != nil {
+			qc.bytes -= first.cost()
+			delete(qc.m, qc.order[0])
+		}
 		qc.order = qc.order[1:]
 	}
+	return true
 }
 
-func (qc *queryCache) get(k string) *execution {
+// size reports the entries and bytes the cache holds.
+func (qc *queryCache) size() (int, int64) {
 	qc.mu.Lock()
 	defer qc.mu.Unlock()
-	return qc.m[k]
+	return len(qc.m), qc.bytes
+}
+
+// get returns the execution cached under k for a request with binding bind, or nil.
+func (qc *queryCache) get(k, bind string, now time.Time) *execution {
+	qc.mu.Lock()
+	defer qc.mu.Unlock()
+	if e := qc.m[k]; e != nil && e.bind == bind && now.Sub(e.at) <= maxQueryCacheAge {
+		return e
+	}
+	return nil
+}
+
+// newCacheKey is the key of a cached execution: 128 random bits, not a sequence a client could
+// guess (it was the next activity id).
+func newCacheKey() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// tokenBinding is what a continuation token is bound to: a keyed hash (HMAC-SHA256 under a key
+// derived from the account key, truncated to 128 bits) of the kind of feed, the container's
+// resource id, and for a query its text, its parameters and the partition key and range it was
+// addressed to. A token is accepted only with the request it was issued for (issue 30: a token of
+// query A on container c, sent with another query on another container, returned A's items).
+func (s *Server) tokenBinding(kind string, c *container, q *request, text string, params map[string]any) string {
+	mac := hmac.New(sha256.New, s.tokenKey)
+	for _, part := range []string{kind, c.rid, text, q.header("X-Ms-Documentdb-Partitionkey"), q.header("X-Ms-Documentdb-Partitionkeyrangeid")} {
+		io.WriteString(mac, part)
+		mac.Write([]byte{0})
+	}
+	if len(params) > 0 {
+		b, _ := json.Marshal(params) // map keys sorted: one encoding per set of values
+		mac.Write(b)
+	}
+	return base64.RawURLEncoding.EncodeToString(mac.Sum(nil)[:16])
 }
 
 // parseCache keeps parsed queries by text: a parsed Query is immutable and safe for concurrent
@@ -98,15 +182,25 @@ type continuation struct {
 	// Seq is, in a read feed, the sequence number of the last item sent: the offset is where it
 	// was, and a compaction of the partition's list in between moves it (docList.resume).
 	Seq uint64 `json:"s,omitempty"`
+	// Bind is the token's binding to its feed (tokenBinding).
+	Bind string `json:"h,omitempty"`
 }
 
-func parseContinuation(h string) (continuation, error) {
+// msgTokenMismatch is the 400's message for a continuation token sent with another feed.
+const msgTokenMismatch = "The continuation token was not issued for this query and container: send it only with the query text, parameters, partition key and container it came from."
+
+// parseContinuation reads a continuation token and checks it was issued for the request's feed,
+// whose binding is bind (computed only when there is a token).
+func parseContinuation(h string, bind func() string) (continuation, error) {
 	var ct continuation
 	if h == "" {
 		return ct, nil
 	}
 	if err := json.Unmarshal([]byte(h), &ct); err != nil || ct.Range < 0 || ct.Offset < 0 {
 		return ct, errf(400, "The continuation token is invalid.")
+	}
+	if subtle.ConstantTimeCompare([]byte(ct.Bind), []byte(bind())) != 1 {
+		return ct, errf(400, "%s", msgTokenMismatch)
 	}
 	return ct, nil
 }
@@ -248,7 +342,14 @@ func (s *Server) queryItems(q *request, c *container) (int, error) {
 	if cross && gatewayUnservable(pq.Shape()) {
 		return 0, c.unservableCrossPartition(pq, params, q.header("X-Ms-Documentdb-Partitionkey"))
 	}
-	ct, err := parseContinuation(q.header("X-Ms-Continuation"))
+	bind := ""
+	binding := func() string {
+		if bind == "" {
+			bind = s.tokenBinding("query", c, q, text, params)
+		}
+		return bind
+	}
+	ct, err := parseContinuation(q.header("X-Ms-Continuation"), binding)
 	if err != nil {
 		return 0, err
 	}
@@ -264,14 +365,14 @@ func (s *Server) queryItems(q *request, c *container) (int, error) {
 	size := pageSize(q)
 	var ex *execution
 	if key != "" {
-		ex = s.queries.get(key)
+		ex = s.queries.get(key, binding(), s.now())
 	}
 	switch {
 	case ex != nil && ex.next != nil:
 		// An ORDER BY streamed in index order: this page resumes the walk where the last stopped.
 		ex, err = s.execute(c, p, lpk, pq, params, metricsWanted, &sql.Page{Size: size, MaxBytes: maxPageBytes, After: ex.next, Emitted: ct.Offset})
 		if err == nil {
-			return s.streamedPage(q, c, p, ct, ex, metricsWanted, len(parts))
+			return s.streamedPage(q, c, p, ct, ex, metricsWanted, len(parts), binding())
 		}
 		if !errors.Is(err, sql.ErrNotStreamed) {
 			return 0, err
@@ -289,7 +390,7 @@ func (s *Server) queryItems(q *request, c *container) (int, error) {
 			return 0, err
 		}
 		if ex.streamed {
-			return s.streamedPage(q, c, p, ct, ex, metricsWanted, len(parts))
+			return s.streamedPage(q, c, p, ct, ex, metricsWanted, len(parts), binding())
 		}
 		key = ""
 	case ex == nil:
@@ -342,11 +443,18 @@ func (s *Server) queryItems(q *request, c *container) (int, error) {
 		// over two logical partitions, pages of 5, come in 5 pages).
 		more = true
 	}
-	if more && key == "" {
-		key = s.activityID()
-		s.queries.put(key, ex)
+	var next string
+	if more || ct.Range+1 < len(parts) {
+		if more && key == "" {
+			key = newCacheKey()
+			ex.bind = binding()
+			if !s.queries.put(key, ex, s.now()) {
+				key = "" // too large to keep: the next page executes the query again
+			}
+		}
+		next = nextPage(ct, more, hi, key, len(parts), binding())
 	}
-	pageHeaders(q, p, nextPage(ct, more, hi, key, len(parts)), hi-lo)
+	pageHeaders(q, p, next, hi-lo)
 	setHeader(q.out, "x-ms-session-token", p.id+":-1#"+strconv.FormatInt(s.lsn.Load(), 10))
 	setHeader(q.out, "x-ms-documentdb-query-metrics", queryMetrics(f, ex.took))
 	setHeader(q.out, cost.FactsHeader, cost.FactsText(f))
@@ -360,7 +468,7 @@ func (s *Server) queryItems(q *request, c *container) (int, error) {
 // facts are its own walk's: the documents it loaded and their index entries; the first page also
 // pays for checking the partition and the index lookup, as the first page of any query does. A
 // walk that stopped before the end is cached under a new key for the next page to resume.
-func (s *Server) streamedPage(q *request, c *container, p *partition, ct continuation, ex *execution, metricsWanted bool, ranges int) (int, error) {
+func (s *Server) streamedPage(q *request, c *container, p *partition, ct continuation, ex *execution, metricsWanted bool, ranges int, bind string) (int, error) {
 	f := ex.facts
 	first := ct.Offset == 0
 	if !first {
@@ -381,11 +489,11 @@ func (s *Server) streamedPage(q *request, c *container, p *partition, ct continu
 	s.consume(c, p, q.charge)
 	key := ""
 	if ex.next != nil {
-		key = s.activityID()
-		s.queries.put(key, &execution{streamed: true, next: ex.next})
+		key = newCacheKey()
+		s.queries.put(key, &execution{streamed: true, next: ex.next, bind: bind}, s.now())
 	}
 	hi := ct.Offset + len(ex.items)
-	pageHeaders(q, p, nextPage(ct, ex.next != nil, hi, key, ranges), len(ex.items))
+	pageHeaders(q, p, nextPage(ct, ex.next != nil, hi, key, ranges, bind), len(ex.items))
 	setHeader(q.out, "x-ms-session-token", p.id+":-1#"+strconv.FormatInt(s.lsn.Load(), 10))
 	setHeader(q.out, "x-ms-documentdb-query-metrics", queryMetrics(f, ex.took))
 	setHeader(q.out, cost.FactsHeader, cost.FactsText(f))
@@ -456,6 +564,7 @@ func (s *Server) execute(c *container, p *partition, lpk string, pq *sql.Query, 
 			return nil, errf(400, "The query result cannot be encoded: %v", err)
 		}
 		ex.items[i] = b
+		ex.built += int64(cap(b))
 	}
 	ex.took = time.Since(start)
 	return ex, nil
@@ -573,7 +682,8 @@ func (s *Server) readFeed(q *request, c *container) (int, error) {
 	if isChangeFeed(q) {
 		return s.changeFeed(q, c)
 	}
-	ct, err := parseContinuation(q.header("X-Ms-Continuation"))
+	bind := s.tokenBinding("feed", c, q, "", nil)
+	ct, err := parseContinuation(q.header("X-Ms-Continuation"), func() string { return bind })
 	if err != nil {
 		return 0, err
 	}
@@ -627,9 +737,9 @@ func (s *Server) readFeed(q *request, c *container) (int, error) {
 	q.charge = s.card().Query(f)
 	s.observe(q, nil, []cost.QueryFacts{f}, q.charge)
 	s.consume(c, p, q.charge)
-	next := nextPage(ct, more, pos, "", len(parts))
+	next := nextPage(ct, more, pos, "", len(parts), bind)
 	if more && last != 0 {
-		next = nextFeedPage(ct, pos, last)
+		next = nextFeedPage(ct, pos, last, bind)
 	}
 	pageHeaders(q, p, next, len(items))
 	return s.reply(q, 200, envelope(c.rid, items))
@@ -637,13 +747,13 @@ func (s *Server) readFeed(q *request, c *container) (int, error) {
 
 // nextPage renders the continuation after a page of a feed (a query or a read feed): the same
 // range from offset when it has more, else the next of the ranges, else none ("").
-func nextPage(ct continuation, more bool, offset int, key string, ranges int) string {
+func nextPage(ct continuation, more bool, offset int, key string, ranges int, bind string) string {
 	var next continuation
 	switch {
 	case more:
-		next = continuation{Range: ct.Range, Offset: offset, Key: key}
+		next = continuation{Range: ct.Range, Offset: offset, Key: key, Bind: bind}
 	case ct.Range+1 < ranges:
-		next = continuation{Range: ct.Range + 1}
+		next = continuation{Range: ct.Range + 1, Bind: bind}
 	default:
 		return ""
 	}

@@ -46,6 +46,23 @@ func TestReliabilityPage(t *testing.T) {
 	row("Design file", fmt.Sprintf("%d bytes", design.MaxFileSize), "the CLI's own", "design tests")
 	row("Baseline or JSON report read by run --baseline and compare", fmt.Sprintf("%d bytes", report.MaxReportBytes), "the CLI's own", "`TestEdges_BoundedReads`")
 
+	// Issue 30's budgets, each with what a client sees when it is hit.
+	b.WriteString("\n### Budgets, and what a client sees when one is hit\n\n")
+	row("Budget", "Value", "Source", "When it is hit", "Held by")
+	row("---", "---", "---", "---", "---")
+	row("Memory one query execution builds (projected JOIN rows, function results, ORDER BY rows, GROUP BY groups, the result list), in bytes as estimated per value", fmt.Sprintf("%d bytes", sql.DefaultMaxAlloc), "engine's own (assumed): thirty-two 4 MB pages",
+		"400: "+firstSentence(&sql.AllocLimitError{Limit: sql.DefaultMaxAlloc}), "`TestExecute_JoinRowsBudgetedInBytes`")
+	row("Paged-query cache (executions kept between pages)", fmt.Sprintf("%d bytes, %d entries, %v each", maxQueryCacheBytes, maxCachedQueries, maxQueryCacheAge), "engine's own (assumed)",
+		"nothing fails: an evicted, expired or oversized execution is run again for the next page, which goes on from the token's offset (the page pays the partition's work again)", "`TestQueryCache_BoundedInBytesAndAge`, `TestQueryCache_ExpiredEntryPagesOn`")
+	row("A continuation token", "valid only with the container, query text, parameters, partition key and range it was issued for (keyed hash)", "engine's own",
+		"400: "+msgTokenMismatch, "`TestContinuation_BoundToQueryAndContainer`")
+	row("Numeric arguments of builtins (counts, positions, indexes, date parts, ticks, bin sizes)", "clamped to the argument's range; NaN, ±Inf and results JSON cannot carry are undefined", "engine's own",
+		"the documented result or undefined, never a dropped connection", "`TestBuiltins_ExtremeNumbers`, `TestBuiltins_ExtremeNumbersThroughQueries`, `TestPanics_ExtremeBuiltinArgsAnswer`, `make fuzz` (`FuzzBuiltinArgs`)")
+	row("A fault (panic) while serving a request", "recovered; logged with the activity id, method, path and stack", "engine's own",
+		"500 naming the activity id to report; partition locks are released by defer, so the engine serves on", "`TestPanics_RecoveredLoggedAnswered500`")
+	row("A write the persist log cannot take (disk full)", "the log is cut back; the write is undone before it answers", "engine's own",
+		"500: \"The write could not be made durable and was not applied: … Free space on the disk of the persist file and retry.\" (a database or container change: \"… was undone\"); writes work again once space returns", "`TestPersist_DiskFull`")
+
 	// Figures measured now, deterministic: what each reproduction of issue 19 does today.
 	b.WriteString("\n### Reproductions, as the tests find them now\n\n")
 	row("Input", "Outcome")
@@ -85,6 +102,13 @@ func TestReliabilityPage(t *testing.T) {
 	row("x-ms-date of \"x\" with a valid signature (accepted, so a signature never expired)", "401: "+firstSentence(checkDate("x", time.Now())))
 	hourOld := time.Date(2026, 1, 1, 11, 0, 0, 0, time.UTC)
 	row("x-ms-date an hour old", "401: "+firstSentence(checkDate(hourOld.Format(http.TimeFormat), hourOld.Add(time.Hour))))
+
+	sq, _ := sql.Parse("SELECT VALUE SUBSTRING('x', 9223372036854775807, 1) FROM c")
+	res, err := sql.Execute(sq, sliceSrc(docs), sql.Options{})
+	if err != nil || len(res.Items) != 1 || res.Items[0] != "" {
+		t.Errorf("SUBSTRING('x', 9223372036854775807, 1): %v %v", res, err)
+	}
+	row("`SELECT VALUE SUBSTRING('x', 9223372036854775807, 1) FROM c` (panicked holding the partition's lock: the next write hung)", `200 with [""]`)
 
 	row(fmt.Sprintf("kill -9 at random points while 8 clients write, %d rounds of at most %d acknowledgements (--persist, default mode)", crashRounds, crashMaxAcks), "no acknowledged write or deletion lost: `TestPersist_KillNine` fails on the first (6 rounds of the snapshot-only engine lost 209,361 of 357,697)")
 	text := b.String()

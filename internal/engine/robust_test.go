@@ -475,3 +475,153 @@ func TestPersist_DiskFull(t *testing.T) {
 		}
 	}
 }
+
+// Issue 30, item 8: a continuation token of query A on container c, sent with another query on
+// container other, returned A's items from c; its key was the next activity id. Tokens are bound to
+// their container and query (a keyed hash), a mismatch is a 400, and the cache key is random.
+func TestContinuation_BoundToQueryAndContainer(t *testing.T) {
+	s, _ := startEngine(t, Options{})
+	robustContainer(t, s)
+	if resp, b := raw(t, s, "POST", "/dbs/db/colls", nil, []byte(`{"id":"other","partitionKey":{"paths":["/pk"],"kind":"Hash","version":2}}`)); resp.StatusCode != 201 {
+		t.Fatalf("create container: %d %s", resp.StatusCode, b)
+	}
+	for i := range 5 {
+		for _, coll := range []string{"c", "other"} {
+			body := fmt.Sprintf(`{"id":"%s%d","pk":"p","secret":"%s"}`, coll, i, coll)
+			if resp, b := raw(t, s, "POST", "/dbs/db/colls/"+coll+"/docs", map[string]string{"x-ms-documentdb-partitionkey": `["p"]`}, []byte(body)); resp.StatusCode != 201 {
+				t.Fatalf("create: %d %s", resp.StatusCode, b)
+			}
+		}
+	}
+	page := func(coll, text, ct string) (*http.Response, []byte) {
+		hdr := map[string]string{"x-ms-documentdb-isquery": "true", "Content-Type": "application/query+json",
+			"x-ms-documentdb-query-enablecrosspartition": "true", "x-ms-max-item-count": "2"}
+		if ct != "" {
+			hdr["x-ms-continuation"] = ct
+		}
+		return raw(t, s, "POST", "/dbs/db/colls/"+coll+"/docs", hdr, mustMarshal(map[string]any{"query": text}))
+	}
+	const a = "SELECT * FROM c WHERE c.secret = 'c'"
+	resp, b := page("c", a, "")
+	ct := resp.Header.Get("x-ms-continuation")
+	if resp.StatusCode != 200 || ct == "" {
+		t.Fatalf("first page: %d %s (continuation %q)", resp.StatusCode, b, ct)
+	}
+	var tok continuation
+	if err := json.Unmarshal([]byte(ct), &tok); err != nil || len(tok.Key) != 32 || strings.Contains(tok.Key, s.idPrefix) {
+		t.Errorf("token %s: the cache key should be 128 random bits in hex, not an activity id", ct)
+	}
+	for _, tc := range []struct{ coll, text string }{
+		{"other", "SELECT * FROM c"},
+		{"other", a},
+		{"c", "SELECT * FROM c"},
+	} {
+		resp, b := page(tc.coll, tc.text, ct)
+		if resp.StatusCode != 400 || strings.Contains(string(b), `"secret":"c"`) {
+			t.Errorf("A's token with %q on %s: %d %s, want 400 and none of A's items", tc.text, tc.coll, resp.StatusCode, b)
+		}
+	}
+	// A token whose binding was rewritten to another key's still cannot read another's cache entry.
+	tok.Key = newCacheKey()
+	forged, _ := json.Marshal(tok)
+	if resp, b := page("c", a, string(forged)); resp.StatusCode != 200 || strings.Contains(string(b), `"secret":"other"`) {
+		t.Errorf("a token with an unknown key: %d %s, want the query run again from its offset", resp.StatusCode, b)
+	}
+	// The token still pages its own query to the end.
+	seen := 2
+	for ct != "" {
+		resp, b := page("c", a, ct)
+		if resp.StatusCode != 200 {
+			t.Fatalf("next page: %d %s", resp.StatusCode, b)
+		}
+		seen += strings.Count(string(b), `"secret":"c"`)
+		ct = resp.Header.Get("x-ms-continuation")
+	}
+	if seen != 5 {
+		t.Errorf("paged %d items of query A, want 5", seen)
+	}
+	// A read feed's token is bound to its container.
+	feed := map[string]string{"x-ms-max-item-count": "2"}
+	resp, _ = raw(t, s, "GET", "/dbs/db/colls/c/docs", feed, nil)
+	feed["x-ms-continuation"] = resp.Header.Get("x-ms-continuation")
+	if resp, b := raw(t, s, "GET", "/dbs/db/colls/other/docs", feed, nil); resp.StatusCode != 400 {
+		t.Errorf("c's read-feed token on other: %d %s, want 400", resp.StatusCode, b)
+	}
+}
+
+// Issue 30, item 5: the paged-query cache kept each first page's whole execution, 256 of them and
+// none ever expired (40 queries: 83 MB → 3.1 GB). It is bounded in bytes and in age now.
+func TestQueryCache_BoundedInBytesAndAge(t *testing.T) {
+	var qc queryCache
+	qc.init()
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC)
+	big := func() *execution {
+		items := make([][]byte, 3)
+		for i := range items {
+			items[i] = make([]byte, 1<<20)
+		}
+		return &execution{items: items, built: 3 << 20}
+	}
+	for i := range 40 {
+		qc.put(fmt.Sprint(i), big(), now)
+	}
+	if n, b := qc.size(); b > maxQueryCacheBytes || n >= 40 {
+		t.Errorf("40 executions of 3 MB: the cache holds %d of them, %d MB; want at most %d MB", n, b>>20, maxQueryCacheBytes>>20)
+	}
+	if qc.get("39", "", now) == nil {
+		t.Errorf("the newest entry was evicted")
+	}
+	if qc.get("0", "", now) != nil {
+		t.Errorf("the oldest entry is still there past the byte budget")
+	}
+	if qc.put("huge", &execution{built: maxQueryCacheBytes + 1}, now) {
+		t.Errorf("an execution larger than the whole budget was cached")
+	}
+	later := now.Add(maxQueryCacheAge + time.Second)
+	if qc.get("39", "", later) != nil {
+		t.Errorf("an entry older than %s is still served", maxQueryCacheAge)
+	}
+	qc.put("new", &execution{}, later)
+	if n, _ := qc.size(); n != 1 {
+		t.Errorf("after a put past the age limit the cache holds %d entries, want only the new one", n)
+	}
+}
+
+// A paged query whose cached execution has expired goes on from its token's offset: every item
+// comes once.
+func TestQueryCache_ExpiredEntryPagesOn(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Now()
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	s, _ := startEngine(t, Options{Now: clock})
+	robustContainer(t, s)
+	for i := range 9 {
+		if resp, b := raw(t, s, "POST", "/dbs/db/colls/c/docs", map[string]string{"x-ms-documentdb-partitionkey": `["p"]`}, []byte(fmt.Sprintf(`{"id":"x%d","pk":"p","n":%d}`, i, i))); resp.StatusCode != 201 {
+			t.Fatalf("create: %d %s", resp.StatusCode, b)
+		}
+	}
+	hdr := map[string]string{"x-ms-documentdb-isquery": "true", "Content-Type": "application/query+json",
+		"x-ms-documentdb-query-enablecrosspartition": "true", "x-ms-max-item-count": "4"}
+	body := mustMarshal(map[string]any{"query": "SELECT VALUE c.n * 2 FROM c WHERE IS_DEFINED(c.n)"})
+	var got []float64
+	for page := 0; ; page++ {
+		resp, b := raw(t, s, "POST", "/dbs/db/colls/c/docs", hdr, body)
+		if resp.StatusCode != 200 {
+			t.Fatalf("page %d: %d %s", page, resp.StatusCode, b)
+		}
+		var env struct{ Documents []float64 }
+		json.Unmarshal(b, &env)
+		got = append(got, env.Documents...)
+		ct := resp.Header.Get("x-ms-continuation")
+		if ct == "" {
+			break
+		}
+		hdr["x-ms-continuation"] = ct
+		mu.Lock()
+		now = now.Add(maxQueryCacheAge + time.Minute) // the cached execution expires between pages
+		mu.Unlock()
+	}
+	if fmt.Sprint(got) != "[0 2 4 6 8 10 12 14 16]" {
+		t.Errorf("items over the pages: %v", got)
+	}
+}

@@ -85,6 +85,23 @@ func seededDocuments(d *design.Design) int {
 	return total
 }
 
+// seededBytes is the JSON d seeds with the given seed, as the plan estimates each document type
+// (its seeded count times its expected size, targetBytes padding included); 0 when the design
+// cannot be planned (the run then fails on its own).
+func seededBytes(d *design.Design, seed int64) int64 {
+	p, err := plan.Build(d, plan.Options{Seed: seed})
+	if err != nil {
+		return 0
+	}
+	var total float64
+	for _, c := range p.Containers {
+		for _, doc := range c.Documents {
+			total += doc.Count * doc.Bytes
+		}
+	}
+	return int64(total)
+}
+
 // runBounded checks the bounds, then runs d on the embedded engine within the time limit.
 func (s *server) runBounded(ctx context.Context, d *design.Design, samples int, seed int64) (*report.Report, *record.Run, error) {
 	if samples == 0 {
@@ -101,6 +118,10 @@ func (s *server) runBounded(ctx context.Context, d *design.Design, samples int, 
 	if n := seededDocuments(d); n > s.o.MaxDocuments {
 		return nil, nil, fmt.Errorf("%s seeds up to %d documents; runs through this server are limited to %d: lower the counts "+
 			"(production size belongs in scale.storageGB), or use `validate run`", d.Name, n, s.o.MaxDocuments)
+	}
+	if b := seededBytes(d, seed); b > s.o.MaxSeedBytes {
+		return nil, nil, fmt.Errorf("%s seeds about %d MB of documents; runs through this server are limited to %d MB: lower the counts "+
+			"or targetBytes (production size belongs in scale.storageGB), or use `validate run`", d.Name, b>>20, s.o.MaxSeedBytes>>20)
 	}
 	rctx, cancel := context.WithTimeout(ctx, s.o.MaxRunTime)
 	defer cancel()

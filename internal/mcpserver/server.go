@@ -34,16 +34,27 @@ type Options struct {
 	Root string
 	// Version is the tool version reported to clients and in reports.
 	Version string
-	// MaxDocuments bounds the documents a run may seed (default 50,000); MaxSamples the executions
-	// per pattern (default 50); MaxRunTime a run's wall time (default 120 s).
+	// MaxDocuments bounds the documents a run may seed (default 50,000); MaxSeedBytes their bytes
+	// as the plan estimates them (default DefaultMaxSeedBytes); MaxSamples the executions per
+	// pattern (default 50); MaxRunTime a run's wall time (default 120 s).
 	MaxDocuments int
+	MaxSeedBytes int64
 	MaxSamples   int
 	MaxRunTime   time.Duration
 }
 
+// DefaultMaxSeedBytes bounds the JSON a run through this server may seed into its embedded engine
+// (assumed: the engine holds each item's JSON and its decoded form, a few times the JSON in memory,
+// so 256 MB of JSON stays near a gigabyte). The document count alone let 4,000 documents of 2 MB
+// through, 6 GB of memory in 17 s (issue 30).
+const DefaultMaxSeedBytes = 256 << 20
+
 func (o *Options) defaults() {
 	if o.MaxDocuments <= 0 {
 		o.MaxDocuments = 50_000
+	}
+	if o.MaxSeedBytes <= 0 {
+		o.MaxSeedBytes = DefaultMaxSeedBytes
 	}
 	if o.MaxSamples <= 0 {
 		o.MaxSamples = 50

@@ -61,8 +61,9 @@ type Options struct {
 	// MaxWork bounds the evaluation steps; past it Execute fails with a 400-style error. 0 = default
 	// (DefaultMaxWork).
 	MaxWork int
-	// MaxAlloc bounds what the evaluator builds over one execution (array elements, object properties
-	// and string bytes / 8, counted as units); past it Execute fails with a 400-style error.
+	// MaxAlloc bounds the bytes of memory the evaluator builds over one execution (estimated per
+	// value: allocBytes), whatever builds them — projections of JOIN rows, function results,
+	// sort rows, groups, the result list; past it Execute fails with an *AllocLimitError (a 400).
 	// 0 = default (DefaultMaxAlloc).
 	MaxAlloc int
 	// MaxItemBytes bounds the JSON size of one result item; past it Execute fails with a

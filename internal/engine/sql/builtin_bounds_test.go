@@ -2,10 +2,13 @@ package sql
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
+	"runtime"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 )
@@ -235,4 +238,42 @@ func passedThrough(r float64, args []any) bool {
 		}
 	}
 	return false
+}
+
+// Issue 30, item 5: a triple JOIN over one 1,000-element array projected a billion rows, and the
+// allocation budget counted units (a 3-property object as 4) rather than bytes: the execution
+// reached 9 GB of heap before the work limit stopped it. The budget is in bytes now, and every
+// shape of the reproduction stops within a small multiple of it (TotalAlloc counts every byte the
+// execution allocated, collected or not).
+func TestExecute_JoinRowsBudgetedInBytes(t *testing.T) {
+	arr := make([]string, 1000)
+	for i := range arr {
+		arr[i] = fmt.Sprint(i)
+	}
+	src := docs(t, `[{"id":"1","arr":[`+strings.Join(arr, ",")+`]}]`)
+	for _, text := range []string{
+		"SELECT x, y, z FROM c JOIN x IN c.arr JOIN y IN c.arr JOIN z IN c.arr",
+		"SELECT VALUE [x, y, z] FROM c JOIN x IN c.arr JOIN y IN c.arr JOIN z IN c.arr",
+		"SELECT VALUE {a: x, b: 'a string of a few bytes'} FROM c JOIN x IN c.arr JOIN y IN c.arr JOIN z IN c.arr",
+		"SELECT x, y FROM c JOIN x IN c.arr JOIN y IN c.arr JOIN z IN c.arr ORDER BY x",
+		"SELECT x, y, z, COUNT(1) AS n FROM c JOIN x IN c.arr JOIN y IN c.arr JOIN z IN c.arr GROUP BY x, y, z",
+	} {
+		q, err := Parse(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		_, err = Execute(q, src, Options{})
+		runtime.ReadMemStats(&after)
+		var ae *AllocLimitError
+		var we *WorkLimitError
+		if !errors.As(err, &ae) && !errors.As(err, &we) {
+			t.Errorf("%s: err = %v, want the allocation or work limit", text, err)
+		}
+		t.Logf("%s: %v, %d MB", text, err, (after.TotalAlloc-before.TotalAlloc)>>20)
+		if got := after.TotalAlloc - before.TotalAlloc; got > 4*DefaultMaxAlloc {
+			t.Errorf("%s: allocated %d MB, want at most %d MB (4 × the budget)", text, got>>20, 4*DefaultMaxAlloc>>20)
+		}
+	}
 }

@@ -85,13 +85,13 @@ func (e *WorkLimitError) Error() string {
 	return fmt.Sprintf("The query exceeded the maximum work allowed by the evaluator (%d evaluation steps). Narrow the query with a filter or a smaller JOIN.", e.Limit)
 }
 
-// AllocLimitError is an execution that built more than Options.MaxAlloc units of values.
+// AllocLimitError is an execution that built more than Options.MaxAlloc bytes of values.
 type AllocLimitError struct {
 	Limit int
 }
 
 func (e *AllocLimitError) Error() string {
-	return fmt.Sprintf("The query built more values than the evaluator allows (%d units of array elements, properties and string bytes / 8).", e.Limit)
+	return fmt.Sprintf("The query built more in memory than the evaluator allows in one execution (%d MB of rows and values). Narrow the query with a filter, a smaller JOIN or fewer projected properties.", e.Limit>>20)
 }
 
 // ResultSizeError is a result past Options.MaxItemBytes for one item or Options.MaxOutputBytes for

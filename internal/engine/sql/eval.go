@@ -79,27 +79,56 @@ func (x *execCtx) like(pat, esc string) *likeMatcher {
 // v, or Undefined once the budget is spent.
 func (x *execCtx) charge(v any) any {
 	switch t := v.(type) {
-	case []any:
-		x.alloc += len(t) + 1
-	case map[string]any:
-		x.alloc += len(t) + 1
-	case string:
-		x.alloc += len(t)/8 + 1
+	case []any, map[string]any, string:
+		if !x.spend(allocBytes(v)) {
+			return Undefined
+		}
 	case float64:
 		if math.IsNaN(t) || math.IsInf(t, 0) {
 			return Undefined // JSON has no NaN or infinity
 		}
-		return v
-	default:
-		return v
 	}
+	return v
+}
+
+// spend counts n bytes against the allocation budget and reports whether evaluation may go on.
+func (x *execCtx) spend(n int) bool {
+	x.alloc += n
 	if x.alloc > x.maxAlloc {
 		if x.err == nil {
 			x.err = &AllocLimitError{Limit: x.maxAlloc}
 		}
-		return Undefined
+		return false
 	}
-	return v
+	return true
+}
+
+// Memory a built value takes on the heap, as the allocation budget counts it (assumed, from Go's
+// layouts on 64-bit platforms: an interface or slice slot is 16 bytes; a map costs about 48 bytes
+// and, with its slot groups' control bytes and load factor, about 64 bytes per string-keyed
+// interface entry; a slice header 24; a string header 16 and its bytes). Only the new container
+// is counted: its elements were counted when they were built, or are shared with the documents.
+const (
+	sliceSlot    = 16
+	mapBytes     = 48
+	mapEntry     = 64
+	sliceBytes   = 24
+	stringBytes  = 16
+	groupBytes   = 64  // a group of GROUP BY: its struct, map entry and order slot
+	aggAccBytes  = 64  // one aggregate's accumulator
+	sortRowBytes = 112 // a row kept for ORDER BY: its struct and keys slice
+)
+
+func allocBytes(v any) int {
+	switch t := v.(type) {
+	case []any:
+		return sliceBytes + sliceSlot*len(t)
+	case map[string]any:
+		return mapBytes + mapEntry*len(t)
+	case string:
+		return stringBytes + len(t)
+	}
+	return 0
 }
 
 // rand is a deterministic generator (splitmix64) so that RAND() is reproducible per execution.

@@ -19,10 +19,13 @@ import (
 // about five seconds.
 const DefaultMaxWork = 100_000_000
 
-// DefaultMaxAlloc is the allocation budget of an execution when Options.MaxAlloc is 0: about
-// 32 million units (array elements, object properties, string bytes / 8), a few hundred megabytes
-// at most, far above what projecting 100,000 documents needs.
-const DefaultMaxAlloc = 32 << 20
+// DefaultMaxAlloc is the allocation budget of an execution when Options.MaxAlloc is 0, in bytes
+// of memory as allocBytes estimates them (assumed: the engine's own bound, thirty-two 4 MB pages).
+// Projecting 100,000 documents to a few properties takes about 20 MB. It used to count units
+// (elements and properties) rather than bytes, and `SELECT x, y, z FROM c JOIN x IN c.arr JOIN y IN
+// c.arr JOIN z IN c.arr` over one 1,000-element array reached 9 GB of heap before any bound stopped
+// it (issue 30).
+const DefaultMaxAlloc = 128 << 20
 
 // DefaultMaxItemBytes is the largest result item an execution returns: the service's "Maximum
 // response size (for example, paginated query) 4 MB" (concepts-limits.md, "Per-request limits"), since
@@ -95,14 +98,7 @@ func Execute(q *Query, src Source, opts Options) (*Result, error) {
 	res := &Result{Items: []any{}}
 	lv.emit = func(v any) bool {
 		res.Items = append(res.Items, v)
-		x.alloc++
-		if x.alloc > x.maxAlloc {
-			if x.err == nil {
-				x.err = &AllocLimitError{Limit: x.maxAlloc}
-			}
-			return false
-		}
-		return true
+		return x.spend(sliceSlot)
 	}
 	streams := len(q.orderBy) > 0 && pl.orderStreams(q, opts.Policy, orderItems)
 	walked, entries := false, 0
@@ -628,6 +624,9 @@ func (lv *level) accept() bool {
 		key := b.String()
 		g, ok := lv.groups[key]
 		if !ok {
+			if !x.spend(groupBytes + len(key) + sliceSlot*len(x.env) + aggAccBytes*len(q.aggs)) {
+				return false
+			}
 			g = &group{env: append([]any(nil), x.env...), accs: make([]aggAcc, len(q.aggs))}
 			lv.groups[key] = g
 			lv.order = append(lv.order, g)
@@ -648,7 +647,7 @@ func (lv *level) accept() bool {
 		}
 		v, ok := lv.project()
 		lv.rows = append(lv.rows, sortRow{keys: keys, v: v, ok: ok, seq: seq})
-		return x.err == nil
+		return x.spend(sortRowBytes+sliceSlot*len(keys)) && x.err == nil
 	}
 	v, ok := lv.project()
 	if x.err != nil {
@@ -702,6 +701,9 @@ func (lv *level) project() (any, bool) {
 		if v := x.eval(it.e); !isUndefined(v) {
 			out[it.alias] = v
 		}
+	}
+	if !x.spend(allocBytes(out)) {
+		return Undefined, false
 	}
 	return out, true
 }
