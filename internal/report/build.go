@@ -298,20 +298,21 @@ func emptyReason(n int, linted bool, ap *design.AccessPattern) string {
 func (j *judge) newResult(ap *design.AccessPattern) (PatternResult, float64) {
 	band, from := tolerance(j.d, ap, j.opts)
 	pr := PatternResult{
-		ID:            ap.ID,
-		Name:          ap.Name,
-		Container:     ap.Container,
-		Op:            ap.Op,
-		Query:         ap.Query,
-		PartitionKey:  ap.PartitionKey,
-		RPS:           ap.RPS,
-		Estimate:      round2(ap.Estimate.RU),
-		Tolerance:     band,
-		ToleranceFrom: from,
-		Regression:    ap.Regression,
-		Verdict:       Pass,
-		Reasons:       []string{},
-		Projection:    j.proj[ap.ID],
+		ID:               ap.ID,
+		Name:             ap.Name,
+		Container:        ap.Container,
+		Op:               ap.Op,
+		Query:            ap.Query,
+		PartitionKey:     ap.PartitionKey,
+		RPS:              ap.RPS,
+		Estimate:         round2(ap.Estimate.RU),
+		DesignerMeasured: round2(ap.Estimate.Measured),
+		Tolerance:        band,
+		ToleranceFrom:    from,
+		Regression:       ap.Regression,
+		Verdict:          Pass,
+		Reasons:          []string{},
+		Projection:       j.proj[ap.ID],
 	}
 	return pr, bandRU(band, ap.Estimate.RU)
 }

@@ -284,6 +284,9 @@ type PatternResult struct {
 	RPS          design.RPS `json:"rps"`
 	// Estimate is the designer's promised charge per execution, in RU.
 	Estimate float64 `json:"estimate"`
+	// DesignerMeasured is a charge the designer measured (the design's estimate.measured), shown
+	// beside the modeled one; the verdict does not use it.
+	DesignerMeasured float64 `json:"designerMeasured,omitempty"`
 	// Tolerance is the band that applied; ToleranceFrom says where it came from ("default",
 	// "options", "design" or "pattern").
 	Tolerance     design.Band `json:"tolerance"`

@@ -52,6 +52,24 @@ func renderText(w io.Writer, r *Report) error {
 		}
 	}
 
+	var measured []string
+	for _, p := range r.Patterns {
+		if p.DesignerMeasured > 0 {
+			model := "not run"
+			if p.Modeled != nil {
+				model = fmtRU(p.Modeled.Median) + " RU (median)"
+			}
+			measured = append(measured, fmt.Sprintf("%s %s: the designer measured %s RU; the model %s; the estimate %s RU", p.ID, p.Name,
+				fmtRU(p.DesignerMeasured), model, fmtRU(p.Estimate)))
+		}
+	}
+	if len(measured) > 0 {
+		fmt.Fprintln(bw, "\nCharges the designer measured (estimate.measured; the verdict judges the estimate):")
+		for _, l := range measured {
+			fmt.Fprintf(bw, "  %s\n", l)
+		}
+	}
+
 	fmt.Fprintf(bw, "\n%s\n", summaryLine(r))
 
 	if lines := projectionLines(r); len(lines) > 0 {
