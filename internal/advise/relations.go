@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/lint"
 	"github.com/cosmosdv/validate/internal/plan"
 )
 
@@ -377,7 +378,40 @@ func (s *search) embedded(ci int, child *design.DocType, touches map[string]bool
 			return nil, fmt.Sprintf("%s (%s) reads the children across parents: embedded, it would need a JOIN over every parent", ap.ID, ap.Op)
 		}
 	}
+	dropUnread(v, ci)
 	return v, ""
+}
+
+// dropUnread removes from container ci's included paths those that no pattern of v reads any more
+// (lint's index-unused): embedded, the queries that filtered the children became reads of the
+// parent, and their paths would cost every write index terms for no reader.
+func dropUnread(v *design.Design, ci int) {
+	c := &v.Containers[ci]
+	if c.Indexing == nil {
+		return
+	}
+	prefix := fmt.Sprintf("containers[%d].indexing.included[", ci)
+	drop := map[int]bool{}
+	for _, f := range lint.Check(v) {
+		if f.Code != "index-unused" || !strings.HasPrefix(f.Path, prefix) {
+			continue
+		}
+		var i int
+		if _, err := fmt.Sscanf(strings.TrimPrefix(f.Path, prefix), "%d]", &i); err == nil {
+			drop[i] = true
+		}
+	}
+	if len(drop) == 0 || len(drop) == len(c.Indexing.Included) {
+		return // none to drop, or every one: an empty list would read as the default policy
+	}
+	ix := *c.Indexing
+	ix.Included = nil
+	for i, ip := range c.Indexing.Included {
+		if !drop[i] {
+			ix.Included = append(ix.Included, ip)
+		}
+	}
+	c.Indexing = &ix
 }
 
 // separate is d with the child type in a container of its own, keyed as the parent's container, and
