@@ -32,8 +32,11 @@ func projectionsByID(runs ...*record.Run) map[string]*record.Projection {
 // run's executed median is the seeded figure, the estimator's production charge the production one.
 func project(c *Charge, p *record.Projection) {
 	c.VerdictOn = VerdictOnSeeded
+	if p == nil {
+		return
+	}
 	c.Projected = c.Median
-	if p == nil || p.Point || p.Unprojected || !p.Production {
+	if p.Point || p.Unprojected || !p.Production {
 		return
 	}
 	c.Projected = round2(p.ProjectedRU)
