@@ -165,12 +165,17 @@ func (s *sizer) fieldDist(dt *design.DocType, f *design.Field, n float64, depth 
 		if f.ProductionCardinality > 0 && s.prod != nil {
 			card = math.Min(f.ProductionCardinality, n)
 		}
+		drawn := drawnMedianShare(f.Dist, card, f.Skew, f.HotShare)
 		if v := float64(seed.Vocabulary(f.Gen)); v > 0 {
-			// Each of the card values is drawn from the generator's list: some coincide.
+			// Each of the card values is drawn from the generator's list: some coincide, and a
+			// document drawn at random more likely holds a value that several of them took: with
+			// uniform slots, 1 + (card−1)/v slots on average.
+			if f.Dist == "" || f.Dist == "uniform" {
+				drawn = (1 + (card-1)/v) / card
+			}
 			card = math.Max(1, v*(1-math.Pow(1-1/v, card)))
 		}
-		return keyDist{Card: card, Share: distShare(f.Dist, card, f.Skew, f.HotShare), Known: true,
-			Drawn: drawnMedianShare(f.Dist, card, f.Skew, f.HotShare)}
+		return keyDist{Card: card, Share: distShare(f.Dist, card, f.Skew, f.HotShare), Known: true, Drawn: drawn}
 	case f.Gen == "bool":
 		return keyDist{Card: 2, Share: 0.5, Known: true}
 	case seed.Vocabulary(f.Gen) > 0:

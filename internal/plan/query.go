@@ -129,7 +129,26 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 	// Output and early stop: TOP cuts the output and, without grouping or an in-memory sort, the
 	// loading too (Execute stops once TOP items are produced; from an ordered index it loads at most
 	// TOP documents). The designer's MaxResults caps the output only.
-	limit := matched
+	// JOINs over arrays multiply rows per loaded document: each element is a row of the output
+	// (no filter on the element is estimated).
+	rows := 1.0
+	if len(a.Joins) > 0 {
+		for _, j := range a.Joins {
+			if j.Path == nil {
+				rows *= 2 // a subquery JOIN keeps few elements; assumed
+				continue
+			}
+			path := strings.Join(j.Path, ".")
+			if li, ok := est.leaves[path+".[]"]; ok && li.count > 0 {
+				rows *= li.count
+			} else if n := arrayLen(rt, path); n > 0 {
+				rows *= n
+			}
+		}
+		qe.Notes = append(qe.Notes, fmt.Sprintf("%d JOIN(s): about %.0f rows per document", len(a.Joins), rows))
+	}
+
+	limit := matched * rows
 	if a.Top >= 0 {
 		limit = math.Min(limit, float64(a.Top))
 	}
@@ -142,6 +161,12 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 	case len(a.Aggregates) > 0 || a.Shape.GroupBy:
 		if !a.Shape.GroupBy {
 			out = 1 // an aggregate without GROUP BY returns one value
+		} else {
+			// One row per group: the distinct values of the grouping paths among the matching
+			// documents, at the scale asked for (production's distinct counts at production).
+			groups := s.groups(rt, a.GroupPaths)
+			out = math.Min(math.Max(math.Min(groups, matched), 1), limit)
+			qe.Notes = append(qe.Notes, fmt.Sprintf("GROUP BY: about %.0f groups", out))
 		}
 	case a.SearchSort:
 		f.SortedInMemory = whole(matched)
@@ -162,29 +187,13 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 			loaded = math.Min(loadedAll, need)
 		}
 	case matched > 0:
-		loaded = loadedAll * limit / matched
+		loaded = loadedAll * math.Min(limit/rows/matched, 1)
 	}
 	if n := len(a.Functions); n > 0 {
 		f.FunctionCalls = whole(loaded) * n
 	}
-
-	// JOINs over arrays multiply rows per loaded document.
 	if len(a.Joins) > 0 {
-		rows := 1.0
-		for _, j := range a.Joins {
-			if j.Path == nil {
-				rows *= 2 // a subquery JOIN keeps few elements; assumed
-				continue
-			}
-			path := strings.Join(j.Path, ".")
-			if li, ok := est.leaves[path+".[]"]; ok && li.count > 0 {
-				rows *= li.count
-			} else if n := arrayLen(rt, path); n > 0 {
-				rows *= n
-			}
-		}
 		f.JoinRows = whole(loaded * math.Max(rows-1, 0))
-		qe.Notes = append(qe.Notes, fmt.Sprintf("%d JOIN(s): about %.0f rows per document", len(a.Joins), rows))
 	}
 
 	// Index entries read (engine/sql/indexreads.go): each served filter reads the entries that match
@@ -195,6 +204,18 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 	// An ORDER BY that streams from the index reads its equality filters' entries in its own walk
 	// (the engine's countIndexReads drops them and counts the walk).
 	streams := len(a.OrderBy) > 0 && a.OrderStreams
+	// A single-partition query reads the postings of its logical partition; a hierarchical-key
+	// prefix reads those of the physical partition that holds the prefix (the engine's index is
+	// per physical partition, and a prefix is not one logical partition): every other filter's
+	// posting over the partition's documents, a key level's over that key value's documents.
+	ePer, eAll := per, allInScope
+	prefix := len(ap.PartitionKey) > 0 && !single
+	if prefix {
+		ePer, eAll = float64(max(partitions, 1)), 0
+		for i := range s.c.Documents {
+			eAll += s.count(&s.c.Documents[i], 0) / ePer
+		}
+	}
 	for _, fl := range filters {
 		if !fl.Served {
 			continue
@@ -206,18 +227,33 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 		}
 		switch {
 		case fl.Kind == sql.FilterRange:
-			f.IndexEntriesRead += whole(s.rangeEntries(fl, per, allInScope))
+			f.IndexEntriesRead += whole(s.rangeEntries(fl, ePer, eAll))
 		case fl.Kind == sql.FilterEqual && isKeyPath(s.c, strings.Join(fl.Path, ".")):
-			f.IndexEntriesRead += whole(allInScope)
+			if !prefix {
+				f.IndexEntriesRead += whole(allInScope)
+				continue
+			}
+			level := 0.0
+			for i := range s.c.Documents {
+				dt := &s.c.Documents[i]
+				if l := s.keyLevel(dt, "/"+strings.Join(fl.Path, "/"), 0); l.Known {
+					share := 1 / math.Max(l.Card, 1)
+					if ap.Sample != "" {
+						share = l.drawnShare() // the value a sampled document holds
+					}
+					level += s.count(dt, 0) * share
+				}
+			}
+			f.IndexEntriesRead += whole(math.Min(math.Max(level, allInScope), eAll))
 		case fl.Kind == sql.FilterEqual || fl.Kind == sql.FilterIn || fl.Function == "ARRAY_CONTAINS":
 			one := 0.0
 			for i := range s.c.Documents {
 				dt := &s.c.Documents[i]
-				one += s.matching(dt, s.count(dt, 0)/per, []sql.Filter{fl}, true)
+				one += s.matching(dt, s.count(dt, 0)/ePer, []sql.Filter{fl}, true)
 			}
 			f.IndexEntriesRead += whole(math.Max(one, 1))
 		case fl.Kind == sql.FilterFunction && fl.Function != "STARTSWITH":
-			f.IndexEntriesRead += whole(allInScope)
+			f.IndexEntriesRead += whole(eAll)
 		default:
 			f.IndexEntriesRead += whole(math.Max(loadedAll, 1))
 		}
@@ -255,6 +291,19 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 func stopsEarly(a *sql.Analysis) bool {
 	return a.Top > 0 && len(a.Aggregates) == 0 && !a.Shape.GroupBy && !a.Shape.Distinct && !a.SearchSort &&
 		len(a.Joins) == 0 && (len(a.OrderBy) == 0 || a.OrderStreams)
+}
+
+// groups is how many distinct combinations the GROUP BY paths take among documents of type dt: the
+// product of each path's distinct values (a path the generators do not set counts as one value).
+func (s *sizer) groups(dt *design.DocType, paths [][]string) float64 {
+	n := math.Max(s.count(dt, 0), 1)
+	g := 1.0
+	for _, p := range paths {
+		if f := fieldAt(dt, "/"+strings.Join(p, "/")); f != nil {
+			g *= math.Max(s.fieldDist(dt, f, n, 0).Card, 1)
+		}
+	}
+	return math.Min(g, n)
 }
 
 // defaultPageSize is the service's default maximum item count per page, which the probe keeps.
@@ -344,7 +393,12 @@ func (s *sizer) matching(dt *design.DocType, n float64, filters []sql.Filter, se
 			}
 			switch {
 			case field != nil:
-				n /= math.Max(s.fieldDist(dt, field, math.Max(s.count(dt, 0), 1), 0).Card, 1)
+				kd := s.fieldDist(dt, field, math.Max(s.count(dt, 0), 1), 0)
+				if drawnFrom(fl) {
+					n *= kd.drawnShare() // the value a sampled document holds
+				} else {
+					n /= math.Max(kd.Card, 1)
+				}
 			case path == "/id":
 				n /= math.Max(s.count(dt, 0), 1)
 			case s.anyTypeHas(path):
@@ -353,6 +407,17 @@ func (s *sizer) matching(dt *design.DocType, n float64, filters []sql.Filter, se
 		}
 	}
 	return n
+}
+
+// drawnFrom reports whether an equality's value is a parameter filled from a sampled document
+// (a {template}): it is then the value of a document drawn at random, which a skewed or
+// collision-prone distribution makes larger than the average value.
+func drawnFrom(fl sql.Filter) bool {
+	if len(fl.Values) != 1 {
+		return false
+	}
+	_, ok := fl.Values[0].(sql.Param)
+	return ok
 }
 
 // containsShare is the share of dt's documents whose array at path holds a given element: its

@@ -52,6 +52,9 @@ type Analysis struct {
 	AggregatePaths     [][]string
 	// Joins are the JOIN clauses, in query order.
 	Joins []Join
+	// GroupPaths are the document paths of the GROUP BY expressions that are paths (a computed
+	// grouping key has none): the estimator counts the groups from their distinct values.
+	GroupPaths [][]string
 	// Projection is what SELECT returns.
 	Projection Projection
 	// TypeLiteral is the string that an equality filter compares with a type-like property (see
@@ -175,6 +178,11 @@ func Analyze(q *Query, pol *index.Compiled) Analysis {
 		return a
 	}
 	a.Shape = q.Shape()
+	for _, e := range q.groupBy {
+		if p, ok := pathOf(e, q.slotPaths); ok {
+			a.GroupPaths = append(a.GroupPaths, p)
+		}
+	}
 	pl := buildPlan(q, pol)
 	a.Narrowing, a.FullScan, a.IndexLookups = pl.narrowing, pl.fullScan, pl.lookups
 

@@ -366,6 +366,11 @@ func runTop(q *Query, src Source, x *execCtx, lv *level, pl *plan, f *cost.Query
 		if !pl.narrowing {
 			loaded = true
 		}
+		if !loaded {
+			// The index kept this document out: the service never loads it, so none of its rows
+			// is iterated (the executor expands the JOIN before it checks the served filters).
+			rows = 0
+		}
 		evaluated := loaded && len(pl.residual) > 0
 		docFacts{loaded: loaded, evaluated: evaluated, size: d.Size, rows: rows, fullScan: pl.fullScan}.addTo(f)
 		return cont && x.err == nil
