@@ -148,23 +148,31 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 		qe.Notes = append(qe.Notes, fmt.Sprintf("%d JOIN(s): about %.0f rows per document", len(a.Joins), rows))
 	}
 
+	// Across partitions every physical partition checked runs the query on its own: it returns up
+	// to TOP items, its own partial aggregate and its own groups, which the client merges
+	// (how-to-query-container.md: one query per physical partition).
+	np := 1.0
+	if len(ap.PartitionKey) == 0 {
+		np = float64(max(f.PartitionsChecked, 1))
+	}
 	limit := matched * rows
 	if a.Top >= 0 {
-		limit = math.Min(limit, float64(a.Top))
+		limit = math.Min(limit, float64(a.Top)*np)
 	}
 	out := limit
-	if ap.Expect != nil && ap.Expect.MaxResults != nil {
+	if ap.Expect != nil && ap.Expect.MaxResults != nil && np == 1 {
 		out = math.Min(out, float64(*ap.Expect.MaxResults))
 	}
 	loaded := loadedAll
 	switch {
 	case len(a.Aggregates) > 0 || a.Shape.GroupBy:
 		if !a.Shape.GroupBy {
-			out = 1 // an aggregate without GROUP BY returns one value
+			out = np // an aggregate without GROUP BY returns one value (a partition's partial one)
 		} else {
 			// One row per group: the distinct values of the grouping paths among the matching
-			// documents, at the scale asked for (production's distinct counts at production).
-			groups := s.groups(rt, a.GroupPaths)
+			// documents, at the scale asked for (production's distinct counts at production), in
+			// each partition.
+			groups := s.groups(rt, a.GroupPaths) * np
 			out = math.Min(math.Max(math.Min(groups, matched), 1), limit)
 			qe.Notes = append(qe.Notes, fmt.Sprintf("GROUP BY: about %.0f groups", out))
 		}
@@ -180,7 +188,7 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 		if a.Top >= 0 && len(a.Joins) == 0 && !a.Shape.Distinct {
 			// The walk loads documents in order until TOP of them match: all of the first TOP when
 			// the index serves every filter, more when a filter is evaluated on each one.
-			need := float64(a.Top)
+			need := float64(a.Top) * np
 			if matched > 0 && matched < loadedAll {
 				need = need * loadedAll / matched
 			}

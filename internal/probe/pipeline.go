@@ -72,5 +72,8 @@ func (x *exec) crossPartition(ctx context.Context, err error, opts *azcosmos.Que
 	// Pipeline.Ranges lists every range the plan targeted, an unasked one with no pages.
 	ex := record.Execution{Latency: time.Since(start), RU: res.Charge, Results: len(res.Items), Pages: res.Pages(),
 		Partitions: touched, Status: 200, Pipeline: run()}
+	for _, h := range res.PageHeaders() {
+		addFacts(&ex, h)
+	}
 	return ex, nil, true
 }

@@ -382,14 +382,7 @@ func (x *exec) query(ctx context.Context) (record.Execution, error) {
 			}
 		}
 		if page.RawResponse != nil {
-			if h := page.RawResponse.Header.Get(cost.FactsHeader); h != "" {
-				if ex.Facts == nil {
-					ex.Facts = map[string]float64{}
-				}
-				if err := cost.AddFactsText(ex.Facts, h); err != nil {
-					ex.Facts = nil // a target that sends the header malformed reports no facts
-				}
-			}
+			addFacts(&ex, page.RawResponse.Header)
 		}
 		if page.QueryMetrics != nil {
 			if ex.QueryMetrics == nil {
@@ -763,4 +756,20 @@ func chargeOf(err error) float64 {
 		}
 	}
 	return 0
+}
+
+// addFacts adds the query facts a target reports for one page (the embedded engine and `validate
+// serve`: cost.FactsHeader) to the execution's; a malformed header leaves the execution without
+// facts rather than with wrong ones.
+func addFacts(ex *record.Execution, h http.Header) {
+	v := h.Get(cost.FactsHeader)
+	if v == "" {
+		return
+	}
+	if ex.Facts == nil {
+		ex.Facts = map[string]float64{}
+	}
+	if err := cost.AddFactsText(ex.Facts, v); err != nil {
+		ex.Facts = nil
+	}
 }

@@ -115,6 +115,9 @@ func (c *Container) QueryRange(ctx context.Context, id, query string, params []a
 		return Page{}, err
 	}
 	pg := Page{Charge: charge(page.RequestCharge)}
+	if page.RawResponse != nil {
+		pg.Header = page.RawResponse.Header
+	}
 	for _, it := range page.Items {
 		pg.Items = append(pg.Items, json.RawMessage(it))
 	}

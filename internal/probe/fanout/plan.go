@@ -16,6 +16,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
@@ -43,6 +44,9 @@ type Page struct {
 	Items        []json.RawMessage
 	Charge       float64
 	Continuation string
+	// Header is the response's headers (nil from backends without them): the probe reads the
+	// facts a target reports for the page there.
+	Header http.Header
 }
 
 // Backend is what the pipeline needs from a target. Container (container.go) implements it on an

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"strings"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
@@ -24,6 +25,8 @@ type RangeStat struct {
 	Charge float64 `json:"charge"`
 	Pages  int     `json:"pages"`
 	Items  int     `json:"items"`
+	// headers are the pages' response headers, in order.
+	headers []http.Header
 }
 
 // Result is a query's merged results and what they cost.
@@ -38,6 +41,15 @@ type Result struct {
 	Ranges []RangeStat
 	// Plan is the plan the gateway returned.
 	Plan *Plan
+}
+
+// PageHeaders are the response headers of every page fetched, range by range.
+func (r *Result) PageHeaders() []http.Header {
+	var out []http.Header
+	for _, s := range r.Ranges {
+		out = append(out, s.headers...)
+	}
+	return out
 }
 
 // Pages is the number of pages fetched over all ranges.
@@ -73,6 +85,9 @@ func (s *stream) fill(ctx context.Context) error {
 		s.stat.Charge += pg.Charge
 		s.stat.Pages++
 		s.stat.Items += len(pg.Items)
+		if pg.Header != nil {
+			s.stat.headers = append(s.stat.headers, pg.Header)
+		}
 		s.buf = pg.Items
 		s.cont = pg.Continuation
 		s.done = pg.Continuation == ""
