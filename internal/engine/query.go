@@ -247,15 +247,34 @@ func (s *Server) queryTargets(q *request, c *container, pq *sql.Query, params ma
 	switch {
 	case !present:
 		_, single := pq.SingleKey(c.pk.parts, params)
-		return c.routeByWhere(pq, params), "", !single, nil
+		return c.routeByWhere(pq, params), c.wherePrefix(pq, params, single), !single, nil
 	case len(vals) == len(c.pk.Paths):
 		lpk = canonicalPK(vals)
 		return []*partition{c.partitionFor(effectivePartitionKey(c.pk.Kind, c.pk.Version, vals))}, lpk, false, nil
 	case c.pk.Kind == kindMultiHash && len(vals) < len(c.pk.Paths):
 		lo := effectivePartitionKey(c.pk.Kind, c.pk.Version, vals)
-		return c.partitionsOverlapping(lo, lo+"FF"), "", true, nil
+		return c.partitionsOverlapping(lo, lo+"FF"), prefixKey(vals), true, nil
 	}
 	return nil, "", false, errf(400, "Partition key provided either doesn't correspond to definition in the collection or doesn't match partition key field values specified in the document.")
+}
+
+// wherePrefix is the prefixKey of the hierarchical-key levels WHERE pins to one value each from the
+// first, when they are a prefix (not the full key, which single reports): "" otherwise.
+func (c *container) wherePrefix(pq *sql.Query, params map[string]any, single bool) string {
+	if single || c.pk.Kind != kindMultiHash {
+		return ""
+	}
+	var vals []any
+	for _, vs := range pq.KeyEqualities(c.pk.parts, params) {
+		if len(vs) != 1 {
+			break
+		}
+		vals = append(vals, vs[0])
+	}
+	if len(vals) == 0 || len(vals) >= len(c.pk.Paths) {
+		return ""
+	}
+	return prefixKey(vals)
 }
 
 // routeByWhere returns the partitions, in range order, that can hold documents matching the
@@ -529,7 +548,7 @@ func (s *Server) execute(c *container, p *partition, lpk string, pq *sql.Query, 
 	p.mu.RLock()
 	defer p.mu.RUnlock() // deferred: a panic while executing must not leave the partition locked
 	src := &partSource{c: c, p: p, list: &p.all, now: s.now().Unix(), lpk: lpk}
-	if lpk != "" {
+	if lpk != "" && !isPrefixKey(lpk) {
 		src.list = nil
 		if lp := p.logical[lpk]; lp != nil {
 			src.list = &lp.docs

@@ -79,7 +79,7 @@ func (p *partition) lookupWith(c *container, path []string, now int64, lpk strin
 	hits := find(vi.ix)
 	out := make([]*sql.Document, 0, len(hits))
 	for _, d := range hits {
-		if !d.expired(now) && (lpk == "" || d.lpk == lpk) {
+		if !d.expired(now) && keyMatches(d.lpk, lpk) {
 			out = append(out, &d.Document)
 		}
 	}
@@ -109,7 +109,37 @@ func (s *partSource) docOf(m map[string]any) *doc {
 			return d
 		}
 	}
-	return s.p.byBody(s.c, s.lpk, m)
+	lpk := s.lpk
+	if isPrefixKey(lpk) {
+		lpk = "" // the body's own key finds its logical partition
+	}
+	return s.p.byBody(s.c, lpk, m)
+}
+
+// prefixKey is the key a hierarchical-key prefix's documents share: their canonical key (canonicalPK)
+// up to the prefix's last level, with the comma that follows it, so that it is a string prefix of
+// exactly their keys ("[\"t1\",\"u1\"," for tenant t1, user u1). A source given one holds the prefix's
+// documents: the service reads a prefix as the effective-partition-key range its hash spans, the
+// documents of its logical partitions, not the whole physical partition (assumed: no document says
+// how a prefix query's index reads are scoped; an index organised by effective partition key reads
+// that range, as it reads one logical partition for a full key).
+func prefixKey(vals []any) string {
+	return strings.TrimSuffix(canonicalPK(vals), "]") + ","
+}
+
+// isPrefixKey reports whether lpk is a prefixKey rather than one logical partition's key.
+func isPrefixKey(lpk string) bool { return strings.HasSuffix(lpk, ",") }
+
+// keyMatches reports whether a document with logical partition key docKey is in the scope lpk: any
+// ("" ), a prefix (prefixKey), or one logical partition.
+func keyMatches(docKey, lpk string) bool {
+	switch {
+	case lpk == "":
+		return true
+	case isPrefixKey(lpk):
+		return strings.HasPrefix(docKey, lpk)
+	}
+	return docKey == lpk
 }
 
 func (s *partSource) Scan(fn func(d *sql.Document) bool) {
@@ -117,7 +147,7 @@ func (s *partSource) Scan(fn func(d *sql.Document) bool) {
 		return
 	}
 	for _, d := range s.list.items {
-		if d == nil || d.expired(s.now) {
+		if d == nil || d.expired(s.now) || !keyMatches(d.lpk, s.lpk) {
 			continue
 		}
 		if !fn(&d.Document) {
@@ -129,6 +159,15 @@ func (s *partSource) Scan(fn func(d *sql.Document) bool) {
 func (s *partSource) Len() int {
 	if s.list == nil {
 		return 0
+	}
+	if isPrefixKey(s.lpk) {
+		n := 0
+		for _, d := range s.list.items {
+			if d != nil && keyMatches(d.lpk, s.lpk) {
+				n++
+			}
+		}
+		return n
 	}
 	return s.list.live
 }
@@ -172,7 +211,7 @@ func (s *partSource) WalkOrdered(o *sql.Order, after *sql.Cursor, fn func(d *sql
 		return ix
 	}()
 	ix.Walk(after, func(d *doc, at *sql.Cursor) bool {
-		if d.expired(s.now) {
+		if d.expired(s.now) || !keyMatches(d.lpk, s.lpk) {
 			return true
 		}
 		if s.walked == nil {

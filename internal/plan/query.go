@@ -212,18 +212,10 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 	// An ORDER BY that streams from the index reads its equality filters' entries in its own walk
 	// (the engine's countIndexReads drops them and counts the walk).
 	streams := len(a.OrderBy) > 0 && a.OrderStreams
-	// A single-partition query reads the postings of its logical partition; a hierarchical-key
-	// prefix reads those of the physical partition that holds the prefix (the engine's index is
-	// per physical partition, and a prefix is not one logical partition): every other filter's
-	// posting over the partition's documents, a key level's over that key value's documents.
+	// A single-partition query reads the postings of its logical partition, a hierarchical-key
+	// prefix those of the prefix's documents (the engine's source for a prefix is its effective
+	// partition key range: engine.prefixKey), a query without a key those of each partition.
 	ePer, eAll := per, allInScope
-	prefix := len(ap.PartitionKey) > 0 && !single
-	if prefix {
-		ePer, eAll = float64(max(partitions, 1)), 0
-		for i := range s.c.Documents {
-			eAll += s.count(&s.c.Documents[i], 0) / ePer
-		}
-	}
 	for _, fl := range filters {
 		if !fl.Served {
 			continue
@@ -237,22 +229,7 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 		case fl.Kind == sql.FilterRange:
 			f.IndexEntriesRead += whole(s.rangeEntries(fl, ePer, eAll))
 		case fl.Kind == sql.FilterEqual && isKeyPath(s.c, strings.Join(fl.Path, ".")):
-			if !prefix {
-				f.IndexEntriesRead += whole(allInScope)
-				continue
-			}
-			level := 0.0
-			for i := range s.c.Documents {
-				dt := &s.c.Documents[i]
-				if l := s.keyLevel(dt, "/"+strings.Join(fl.Path, "/"), 0); l.Known {
-					share := 1 / math.Max(l.Card, 1)
-					if ap.Sample != "" {
-						share = l.drawnShare() // the value a sampled document holds
-					}
-					level += s.count(dt, 0) * share
-				}
-			}
-			f.IndexEntriesRead += whole(math.Min(math.Max(level, allInScope), eAll))
+			f.IndexEntriesRead += whole(allInScope)
 		case fl.Kind == sql.FilterEqual || fl.Kind == sql.FilterIn || fl.Function == "ARRAY_CONTAINS":
 			one := 0.0
 			for i := range s.c.Documents {

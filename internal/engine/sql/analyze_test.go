@@ -155,7 +155,7 @@ func TestAnalyze(t *testing.T) {
 			name:  "projected properties, aliases and expressions",
 			query: "SELECT c.id, c.a.b AS x, c.n + 1, SUM(c.q) AS total FROM c GROUP BY c.id, c.a.b, c.n",
 			pol:   all,
-			want: Analysis{Top: -1, Aggregates: []string{"SUM"},
+			want: Analysis{Top: -1, Aggregates: []string{"SUM"}, GroupPaths: [][]string{path("id"), path("a", "b"), path("n")},
 				Projection: Projection{Kind: ProjectList, Items: []Projected{
 					{Name: "id", Path: path("id"), IsPath: true},
 					{Name: "x", Path: path("a", "b"), IsPath: true},
