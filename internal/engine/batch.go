@@ -101,9 +101,9 @@ func prepareBatch(c *container, ops []batchOp, lpk string) []preparedOp {
 		pr := preparedOp{kind: op.OperationType, id: op.ID}
 		switch op.OperationType {
 		case "Create", "Upsert", "Replace":
-			body, err := jsondoc.DecodeObject(op.ResourceBody) // buildDoc wants it decoded from raw
+			body, err := jsondoc.DecodeItem(op.ResourceBody) // buildDoc wants it decoded from raw
 			if err != nil {
-				pr.err = errf(400, "The operation's resource body is not a JSON object.")
+				pr.err = errf(400, "The operation's resource body is not a valid JSON object: %v.", err)
 				break
 			}
 			pr.body = body

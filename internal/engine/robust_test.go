@@ -3,12 +3,15 @@ package engine
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -623,5 +626,102 @@ func TestQueryCache_ExpiredEntryPagesOn(t *testing.T) {
 	}
 	if fmt.Sprint(got) != "[0 2 4 6 8 10 12 14 16]" {
 		t.Errorf("items over the pages: %v", got)
+	}
+}
+
+// aadRequest sends GET /dbs with an Entra ID bearer token of the given header and signature part.
+func aadRequest(t *testing.T, s *Server, header, sig string) (*http.Response, []byte) {
+	t.Helper()
+	enc := func(v any) string { b, _ := json.Marshal(v); return base64.RawURLEncoding.EncodeToString(b) }
+	tok := enc(map[string]any{"alg": header, "typ": "JWT"}) + "." + enc(map[string]any{
+		"aud": "https://cosmos.azure.com", "iss": "https://sts.windows.net/x/", "sub": "someone",
+		"exp": time.Now().Add(time.Hour).Unix()}) + "." + sig
+	req, err := http.NewRequest("GET", strings.TrimSuffix(s.URL(), "/")+"/dbs", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", url.QueryEscape("type=aad&ver=1.0&sig="+tok))
+	req.Header.Set("x-ms-date", time.Now().UTC().Format(http.TimeFormat))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, b
+}
+
+// Issue 30, item 10: --allow-aad accepted an unsigned (alg none) token. Signatures cannot be
+// verified offline, but an unsigned token is refused (and serve refuses --allow-aad beyond
+// loopback unless --allow-aad-remote: cmd/validate TestServe_AllowAADBeyondLoopbackRefused).
+func TestAAD_UnsignedTokenRefused(t *testing.T) {
+	s, _ := startEngine(t, Options{AllowAAD: true})
+	if resp, b := aadRequest(t, s, "none", ""); resp.StatusCode != 401 || !strings.Contains(string(b), "unsigned") {
+		t.Errorf("alg none: %d %s, want 401 naming an unsigned token", resp.StatusCode, b)
+	}
+	if resp, b := aadRequest(t, s, "RS256", ""); resp.StatusCode != 401 {
+		t.Errorf("no signature part: %d %s, want 401", resp.StatusCode, b)
+	}
+	if resp, b := aadRequest(t, s, "RS256", "c2ln"); resp.StatusCode != 200 {
+		t.Errorf("a token of Entra ID's shape: %d %s, want 200", resp.StatusCode, b)
+	}
+}
+
+// Issue 30, item 10: an item ttl of 9223372036854774784 was accepted with 201 and the item was
+// gone at once (the expiry overflowed); invalid UTF-8 and duplicate keys were stored and echoed as
+// sent (duplicate "id" keys served as one id while the text began with the other); an
+// x-ms-max-item-count of abc, 0 or -2 silently became 100. Each is a 400 now.
+func TestItems_MalformedInputRefused(t *testing.T) {
+	s, _ := startEngine(t, Options{})
+	if resp, b := raw(t, s, "POST", "/dbs", nil, []byte(`{"id":"db"}`)); resp.StatusCode != 201 {
+		t.Fatalf("%d %s", resp.StatusCode, b)
+	}
+	if resp, b := raw(t, s, "POST", "/dbs/db/colls", nil, []byte(`{"id":"c","defaultTtl":-1,"partitionKey":{"paths":["/pk"],"kind":"Hash","version":2}}`)); resp.StatusCode != 201 {
+		t.Fatalf("%d %s", resp.StatusCode, b)
+	}
+	pk := map[string]string{"x-ms-documentdb-partitionkey": `["p"]`}
+	for name, body := range map[string]string{
+		"ttl past the maximum":  `{"id":"a","pk":"p","ttl":9223372036854774784}`,
+		"ttl 0":                 `{"id":"a","pk":"p","ttl":0}`,
+		"ttl -2":                `{"id":"a","pk":"p","ttl":-2}`,
+		"ttl 1.5":               `{"id":"a","pk":"p","ttl":1.5}`,
+		"ttl null":              `{"id":"a","pk":"p","ttl":null}`,
+		"ttl a string":          `{"id":"a","pk":"p","ttl":"60"}`,
+		"invalid UTF-8":         "{\"id\":\"a\",\"pk\":\"p\",\"s\":\"\xff\xfe\"}",
+		"duplicate id":          `{"id":"a","pk":"p","id":"b"}`,
+		"duplicate nested keys": `{"id":"a","pk":"p","o":{"x":1,"x":2}}`,
+	} {
+		resp, b := raw(t, s, "POST", "/dbs/db/colls/c/docs", pk, []byte(body))
+		if resp.StatusCode != 400 {
+			t.Errorf("%s: %d %s, want 400", name, resp.StatusCode, b)
+		}
+	}
+	batch := `[{"operationType":"Create","resourceBody":{"id":"a","pk":"p","id":"b"}}]`
+	if resp, b := raw(t, s, "POST", "/dbs/db/colls/c/docs", map[string]string{"x-ms-documentdb-partitionkey": `["p"]`,
+		"x-ms-cosmos-is-batch-request": "true", "x-ms-cosmos-batch-atomic": "true"}, []byte(batch)); resp.StatusCode != 207 || !strings.Contains(string(b), `"statusCode":400`) {
+		t.Errorf("batch create with a duplicate id: %d %s, want 207 with the operation's 400", resp.StatusCode, b)
+	}
+	for _, ttl := range []string{"-1", "1", "2147483647"} {
+		if resp, b := raw(t, s, "POST", "/dbs/db/colls/c/docs", pk, []byte(`{"id":"t`+ttl+`","pk":"p","ttl":`+ttl+`}`)); resp.StatusCode != 201 {
+			t.Errorf("ttl %s: %d %s, want 201", ttl, resp.StatusCode, b)
+		}
+	}
+	if resp, b := raw(t, s, "GET", "/dbs/db/colls/c/docs/t2147483647", pk, nil); resp.StatusCode != 200 {
+		t.Errorf("the item with the largest ttl: %d %s, want it there", resp.StatusCode, b)
+	}
+	for _, n := range []string{"abc", "0", "-2", "1.5"} {
+		hdr := map[string]string{"x-ms-documentdb-isquery": "true", "Content-Type": "application/query+json",
+			"x-ms-documentdb-query-enablecrosspartition": "true", "x-ms-max-item-count": n}
+		if resp, b := raw(t, s, "POST", "/dbs/db/colls/c/docs", hdr, mustMarshal(map[string]any{"query": "SELECT * FROM c"})); resp.StatusCode != 400 {
+			t.Errorf("query with x-ms-max-item-count %q: %d %s, want 400", n, resp.StatusCode, b)
+		}
+		if resp, b := raw(t, s, "GET", "/dbs/db/colls/c/docs", map[string]string{"x-ms-max-item-count": n}, nil); resp.StatusCode != 400 {
+			t.Errorf("read feed with x-ms-max-item-count %q: %d %s, want 400", n, resp.StatusCode, b)
+		}
+	}
+	for _, n := range []string{"-1", "1"} {
+		if resp, b := raw(t, s, "GET", "/dbs/db/colls/c/docs", map[string]string{"x-ms-max-item-count": n}, nil); resp.StatusCode != 200 {
+			t.Errorf("read feed with x-ms-max-item-count %q: %d %s, want 200", n, resp.StatusCode, b)
+		}
 	}
 }
