@@ -38,6 +38,8 @@ func (s *Server) batch(q *request, c *container) (int, error) {
 		return 0, err
 	}
 	results, failed, failure, total, o := func() ([]map[string]any, int, *apiError, float64, *overlay) {
+		s.commitGate.RLock()
+		defer s.commitGate.RUnlock()
 		p.mu.Lock()
 		defer p.mu.Unlock() // deferred: a panic in an operation must not leave the partition locked
 		return s.applyBatch(q, c, p, lpk, vals, ops, prep)

@@ -526,6 +526,8 @@ func (s *Server) writeOne(q *request, c *container, kind, id string, body map[st
 	}
 	var o *overlay
 	res, err := func() (itemResult, error) {
+		s.commitGate.RLock()
+		defer s.commitGate.RUnlock()
 		p.mu.Lock()
 		defer p.mu.Unlock() // deferred: a panic in a patch condition must not leave the partition locked
 		o = s.newOverlay(c, p, lpk, vals)

@@ -38,8 +38,10 @@ const (
 // acknowledged): a damaged record followed by a valid one stops the start, naming the file and
 // the offset, and the log is kept (replayLog).
 type wal struct {
-	path   string
-	revert func(batch []*overlay) // undoes in memory the commits of a batch that could not be written
+	path string
+	// undo undoes in memory the commits of a batch that could not be written, and of every record
+	// appended after it; it returns all the commits it undid (Server.undoFailed).
+	undo func(w *wal, batch []*overlay) []*overlay
 
 	mu       sync.Mutex
 	cond     *sync.Cond
@@ -63,7 +65,7 @@ type logFile interface {
 // openLogFile opens a log file for appending; tests replace it to simulate a full disk.
 var openLogFile = func(path string, flag int) (logFile, error) { return os.OpenFile(path, flag, 0o600) }
 
-func openWAL(path string, revert func([]*overlay)) (*wal, error) {
+func openWAL(path string, undo func(*wal, []*overlay) []*overlay) (*wal, error) {
 	f, err := openLogFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND)
 	if err != nil {
 		return nil, err
@@ -72,7 +74,7 @@ func openWAL(path string, revert func([]*overlay)) (*wal, error) {
 	if fi, err := os.Stat(path); err == nil {
 		size = fi.Size()
 	}
-	w := &wal{path: path, f: f, size: size, revert: revert}
+	w := &wal{path: path, f: f, size: size, undo: undo}
 	w.cond = sync.NewCond(&w.mu)
 	return w, nil
 }
@@ -182,8 +184,8 @@ func (w *wal) flushLocked() error {
 			} else {
 				_ = w.f.Sync()
 			}
-			if w.revert != nil {
-				w.revert(batch)
+			if w.undo != nil {
+				batch = w.undo(w, batch)
 			}
 		}
 	}
@@ -464,7 +466,7 @@ func (s *Server) openDurable(path string) error {
 			return err
 		}
 	}
-	w, err := openWAL(path+".log", s.revertCommits)
+	w, err := openWAL(path+".log", s.undoFailed)
 	if err != nil {
 		return err
 	}
@@ -513,9 +515,34 @@ func (s *Server) durable(o *overlay) error {
 	return nil
 }
 
-// revertCommits undoes in memory the commits of a batch of log records that could not be written,
-// the last first. An item is put back as it was only where the failed commit's version is still
-// the current one; a later write's version stays (its own record decides its fate).
+// undoFailed undoes the commits of a batch of log records that could not be written, and of every
+// record appended since (they may build on the failed ones: a patch of an item whose create
+// failed), and returns them all, for their writers to be answered 500. New commits wait at the
+// commit gate meanwhile, so the undone commits are exactly the log's unwritten suffix, undone
+// last first: each item returns to its last durable version.
+func (s *Server) undoFailed(w *wal, batch []*overlay) []*overlay {
+	s.commitGate.Lock()
+	defer s.commitGate.Unlock()
+	w.mu.Lock()
+	batch = append(batch, w.pending...)
+	w.pending = nil
+	w.buf = w.buf[:0]
+	w.mu.Unlock()
+	s.revertCommits(batch)
+	return batch
+}
+
+// sameVersion reports whether cur is the version want (nil for a deletion): the same write, by its
+// etag, whether or not an undo has put back a copy of it.
+func sameVersion(cur, want *doc) bool {
+	if cur == nil || want == nil {
+		return cur == want
+	}
+	return cur.etag == want.etag
+}
+
+// revertCommits undoes in memory the commits of a suffix of the log's records, the last first. An
+// item is put back as it was only where the failed commit's version is still the current one.
 func (s *Server) revertCommits(batch []*overlay) {
 	for i := len(batch) - 1; i >= 0; i-- {
 		o := batch[i]
@@ -535,7 +562,7 @@ func (s *Server) revertCommits(batch []*overlay) {
 				if lp != nil {
 					cur = lp.byID[id]
 				}
-				if cur != o.docs[id] {
+				if !sameVersion(cur, o.docs[id]) {
 					continue
 				}
 				var back *doc
