@@ -178,7 +178,7 @@ func (s *Server) queryResources(q *request, key, rid string, docs []map[string]a
 		}
 		res, err := sql.Execute(pq, src, sql.Options{Params: params})
 		if err != nil {
-			return 0, errf(400, "%s", err.Error())
+			return 0, queryError(err)
 		}
 		out = res.Items
 	} else if selectAll.MatchString(text) {

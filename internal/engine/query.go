@@ -592,7 +592,20 @@ func queryError(err error) error {
 	if errors.As(err, &ae) {
 		return ae
 	}
+	if fe := faultError(err); fe != nil {
+		return fe
+	}
 	return errf(400, "%s", err.Error())
+}
+
+// faultError is the 400 of a query or condition the evaluator failed on (sql.EvalFault): the input
+// brought it out, and ServeHTTP logs it with the request's activity id. nil for any other error.
+func faultError(err error) *apiError {
+	var f *sql.EvalFault
+	if errors.As(err, &f) {
+		return &apiError{status: 400, msg: f.Error(), fault: f}
+	}
+	return nil
 }
 
 // envelope renders a page of documents in the service's feed envelope.

@@ -20,6 +20,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cosmosdv/validate/internal/engine/sql"
 )
 
 // robustContainer creates database db and container c (key /pk) with one item, through raw
@@ -838,4 +840,25 @@ func TestPersist_DiskFullUnderConcurrentWriters(t *testing.T) {
 		t.Errorf("%d items in the engine, %d after the restart", len(live), len(restarted))
 	}
 	t.Logf("%d creates acknowledged, %d refused on a full disk; %d items", len(acked), len(failed), len(live))
+}
+
+// A query the evaluator fails on (sql.EvalFault, a recovered panic) is the input's doing: it is
+// answered 400 naming the activity id, and logged with that id and the stack.
+func TestPanics_EvalFaultAnswered400AndLogged(t *testing.T) {
+	var logs syncBuffer
+	s, _ := startEngine(t, Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	robustContainer(t, s)
+	old := table
+	t.Cleanup(func() { table = old })
+	table = compileRoutes(append([]route{{pattern: "POST /dbs/{db}/colls/{coll}/docs", when: isQuery,
+		item: func(s *Server, q *request, c *container) (int, error) {
+			return 0, queryError(&sql.EvalFault{Value: "injected evaluator fault", Stack: []byte("goroutine 1 [running]:")})
+		}}}, routes...))
+	status, body, _ := queryPage(t, s, "SELECT * FROM c", "")
+	if status != 400 || !strings.Contains(string(body), "could not be evaluated") {
+		t.Errorf("%d %s, want a 400 saying the query could not be evaluated", status, body)
+	}
+	if l := logs.String(); !strings.Contains(l, "injected evaluator fault") || !strings.Contains(l, "activityId=") {
+		t.Errorf("the fault is not logged with its activity id:\n%s", l)
+	}
 }
