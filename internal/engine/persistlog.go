@@ -150,9 +150,6 @@ func (w *wal) wait(o *overlay) error {
 			w.cond.Wait()
 			continue
 		}
-		if w.err != nil {
-			return w.err
-		}
 		w.flushLocked()
 	}
 	return o.durErr
@@ -163,31 +160,36 @@ func (w *wal) wait(o *overlay) error {
 // file is cut back to what was durable before, the batch's commits are undone in memory before any
 // of their writers answers, and each writer gets the error: the next flush starts clean, so the log
 // recovers when space returns. Only when the file cannot be cut back does the log stop taking
-// writes (w.err) until a restart, whose replay drops the torn tail.
+// writes (w.err) until a restart, whose replay drops the torn tail: every commit after that is
+// undone the same way and answered with that error.
 func (w *wal) flushLocked() error {
 	w.flushing = true
 	b, batch := w.buf, w.pending
 	w.buf, w.spare, w.pending = w.spare[:0], nil, nil
+	sticky := w.err
 	w.mu.Unlock()
 	var err, fatal error
-	if len(b) > 0 {
+	switch {
+	case sticky != nil:
+		err = sticky
+	case len(b) > 0:
 		_, err = w.f.Write(b)
 		if err == nil {
 			err = w.f.Sync()
 		}
 		if err == nil {
 			w.size += int64(len(b))
-		} else {
-			err = fmt.Errorf("persist log %s: %w", w.path, err)
-			if terr := w.f.Truncate(w.size); terr != nil {
-				fatal = fmt.Errorf("%w; the log could not be cut back to its last record (%v): writes fail until a restart", err, terr)
-			} else {
-				_ = w.f.Sync()
-			}
-			if w.undo != nil {
-				batch = w.undo(w, batch)
-			}
+			break
 		}
+		err = fmt.Errorf("persist log %s: %w", w.path, err)
+		if terr := w.f.Truncate(w.size); terr != nil {
+			fatal = fmt.Errorf("%w; the log could not be cut back to its last record (%v): writes fail until a restart", err, terr)
+		} else {
+			_ = w.f.Sync()
+		}
+	}
+	if err != nil && w.undo != nil {
+		batch = w.undo(w, batch)
 	}
 	w.mu.Lock()
 	for _, o := range batch {

@@ -344,7 +344,7 @@ func TestPersist_DamagedLogRecord(t *testing.T) {
 // fullDisk simulates a disk that fills up: while full, every write to the persist log or to a
 // snapshot writes half of what it is given and fails with ENOSPC, as a write(2) that runs out of
 // space does.
-type fullDisk struct{ full atomic.Bool }
+type fullDisk struct{ full, noTruncate atomic.Bool }
 
 type fullLog struct {
 	*os.File
@@ -352,6 +352,13 @@ type fullLog struct {
 }
 
 func (f fullLog) Write(b []byte) (int, error) { return f.d.write(f.File, b) }
+
+func (f fullLog) Truncate(size int64) error {
+	if f.d.noTruncate.Load() {
+		return &os.PathError{Op: "truncate", Path: f.Name(), Err: syscall.EIO}
+	}
+	return f.File.Truncate(size)
+}
 
 type fullSnap struct {
 	*os.File
@@ -860,5 +867,43 @@ func TestPanics_EvalFaultAnswered400AndLogged(t *testing.T) {
 	}
 	if l := logs.String(); !strings.Contains(l, "injected evaluator fault") || !strings.Contains(l, "activityId=") {
 		t.Errorf("the fault is not logged with its activity id:\n%s", l)
+	}
+}
+
+// When the log cannot even be cut back after a failed write, it takes no more writes until a
+// restart: each later write is undone and answered 500 (not left visible), and a restart drops the
+// torn tail and keeps every acknowledged write.
+func TestPersist_LogThatCannotBeCutBack(t *testing.T) {
+	disk := installFullDisk(t)
+	path := filepath.Join(t.TempDir(), "snap.json")
+	s, err := Start(context.Background(), Options{PersistPath: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(context.Background())
+	robustContainer(t, s)
+	pk := map[string]string{"x-ms-documentdb-partitionkey": `["p"]`}
+	disk.full.Store(true)
+	disk.noTruncate.Store(true)
+	if resp, b := raw(t, s, "POST", "/dbs/db/colls/c/docs", pk, []byte(`{"id":"2","pk":"p"}`)); resp.StatusCode != 500 {
+		t.Fatalf("write on a full disk: %d %s", resp.StatusCode, b)
+	}
+	disk.full.Store(false)
+	resp, b := raw(t, s, "POST", "/dbs/db/colls/c/docs", pk, []byte(`{"id":"3","pk":"p"}`))
+	if resp.StatusCode != 500 || !strings.Contains(string(b), "until a restart") {
+		t.Errorf("write after the log could not be cut back: %d %s, want 500 saying writes fail until a restart", resp.StatusCode, b)
+	}
+	for _, id := range []string{"2", "3"} {
+		if resp, _ := raw(t, s, "GET", "/dbs/db/colls/c/docs/"+id, pk, nil); resp.StatusCode != 404 {
+			t.Errorf("item %s, answered 500: %d, want 404", id, resp.StatusCode)
+		}
+	}
+	s2, err := Start(context.Background(), Options{PersistPath: copyPersist(t, path)})
+	if err != nil {
+		t.Fatalf("restart: %v", err)
+	}
+	defer s2.Close(context.Background())
+	if got := itemEtags(t, s2); len(got) != 1 || got[`["p"]/1`] == "" {
+		t.Errorf("after the restart: %v, want item 1 alone", got)
 	}
 }
