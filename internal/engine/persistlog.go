@@ -705,28 +705,10 @@ func (s *Server) captureMeta() *metaState {
 // partitions' locks, as a replace does.
 func (s *Server) restoreMeta(m *metaState) {
 	for c, cm := range m.conts {
-		for _, p := range c.parts {
-			p.mu.Lock()
-		}
-		s.mu.Lock()
-		changed := c.policy != cm.policy || c.defaultTTL != cm.defaultTTL
-		c.props, c.policy, c.unique, c.defaultTTL, c.search = cm.props, cm.policy, cm.unique, cm.defaultTTL, cm.search
-		c.offer, c.etag, c.ts = cm.offer, cm.etag, cm.ts
-		s.mu.Unlock()
-		for _, p := range c.parts {
-			if changed {
-				p.eqMu.Lock()
-				p.eq = nil
-				p.eqMu.Unlock()
-				for _, d := range p.all.items {
-					if d != nil {
-						d.terms = c.policy.Terms(d.Body)
-						d.expires = c.expiry(d.Body, d.ts)
-					}
-				}
-			}
-			p.mu.Unlock()
-		}
+		s.setContainerMeta(c, func() {
+			c.props, c.policy, c.unique, c.defaultTTL, c.search = cm.props, cm.policy, cm.unique, cm.defaultTTL, cm.search
+			c.offer, c.etag, c.ts = cm.offer, cm.etag, cm.ts
+		})
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

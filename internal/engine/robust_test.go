@@ -450,6 +450,19 @@ func TestPersist_DiskFull(t *testing.T) {
 			t.Errorf("item %s, whose create failed: %d %s, want 404", id, resp.StatusCode, b)
 		}
 	}
+	// A replace and a delete of the container are undone the same way.
+	if resp, b := raw(t, s, "PUT", "/dbs/db/colls/c", nil, []byte(`{"id":"c","defaultTtl":60,"partitionKey":{"paths":["/pk"],"kind":"Hash","version":2}}`)); resp.StatusCode != 500 {
+		t.Errorf("container replace on a full disk: %d %s, want 500", resp.StatusCode, b)
+	}
+	if resp, b := raw(t, s, "GET", "/dbs/db/colls/c", nil, nil); resp.StatusCode != 200 || strings.Contains(string(b), "defaultTtl") {
+		t.Errorf("the container whose replace failed: %d %s, want it as it was (no defaultTtl)", resp.StatusCode, b)
+	}
+	if resp, b := raw(t, s, "DELETE", "/dbs/db/colls/c", nil, nil); resp.StatusCode != 500 {
+		t.Errorf("container delete on a full disk: %d %s, want 500", resp.StatusCode, b)
+	}
+	if resp, b := raw(t, s, "GET", "/dbs/db/colls/c/docs/1", pk, nil); resp.StatusCode != 200 {
+		t.Errorf("an item of the container whose delete failed: %d %s, want 200", resp.StatusCode, b)
+	}
 	if resp, b := raw(t, s, "DELETE", "/dbs/db/colls/c/docs/1", pk, nil); resp.StatusCode != 500 {
 		t.Errorf("delete on a full disk: %d %s, want 500", resp.StatusCode, b)
 	}
