@@ -44,7 +44,8 @@ Go on Linux: SSL_CERT_FILE=FILE; Node: NODE_EXTRA_CA_CERTS=FILE; Python: REQUEST
 Java: keytool -importcert -file FILE -keystore ... ; .NET and system-wide (Debian/Ubuntu): copy it to
 /usr/local/share/ca-certificates/validate.crt and run update-ca-certificates.
 --allow-aad also accepts Microsoft Entra ID tokens, so code using DefaultAzureCredential runs
-unchanged (give the client the audience https://cosmos.azure.com).
+unchanged (give the client the audience https://cosmos.azure.com). Their signatures are not checked,
+so with a --bind beyond loopback it is refused unless --allow-aad-remote accepts that risk.
 
 Rate cards: --calibration FILE charges with a profile written by 'validate calibrate' (a team's
 emulator calibrated to its own account); --rate-card FILE with a card file whose figures replace the
@@ -100,6 +101,9 @@ labelled as modeled (docs/calibration.md).`,
 				return usageErr("--cert-out: the server has a certificate only with --protocol https")
 			}
 			bind := v.GetString("bind")
+			if err := aadBindCheck(bind, v.GetBool("allow-aad"), v.GetBool("allow-aad-remote")); err != nil {
+				return err
+			}
 			if w := bindWarning(bind); w != "" {
 				fmt.Fprintln(a.stderr, w)
 			}
@@ -153,6 +157,16 @@ labelled as modeled (docs/calibration.md).`,
 	}
 	addFlags(cmd, "serve")
 	return cmd
+}
+
+// aadBindCheck refuses --allow-aad on an address beyond loopback unless --allow-aad-remote accepts
+// the risk: a token's signature is not checked, so an unsigned one (alg "none") passes, and anyone
+// who reaches the port has the key's rights (issue 30).
+func aadBindCheck(bind string, allowAAD, remote bool) error {
+	if !allowAAD || remote || bindWarning(bind) == "" {
+		return nil
+	}
+	return usageErr("--allow-aad with --bind %q: Entra ID tokens are accepted without checking their signature, so anyone who can reach this address could forge one and act with the key's rights. Keep --bind on loopback, or add --allow-aad-remote to accept that risk", bind)
 }
 
 // bindWarning is the warning for a listen host that reaches beyond this machine: a non-loopback

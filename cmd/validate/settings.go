@@ -95,6 +95,7 @@ var settings = []setting{
 	{key: "consistency", def: "Session", usage: "the account's default consistency: Strong, Bounded, Session, Consistent Prefix or Eventual (Strong and Bounded reads cost 2x; requests may only relax it)", cmds: []string{"serve"}},
 	{key: "cert-out", def: "", usage: "with --protocol https, write the server's certificate (PEM) to this file for clients to trust", cmds: []string{"serve"}},
 	{key: "allow-aad", def: false, usage: "also accept Microsoft Entra ID bearer tokens (DefaultAzureCredential); their form, claims and expiry are checked, not their signature", cmds: []string{"serve"}},
+	{key: "allow-aad-remote", def: false, usage: "accept --allow-aad with a --bind beyond loopback, knowing that anyone who reaches the port can forge a token (signatures are not checked)", cmds: []string{"serve"}},
 	// Everywhere.
 	{key: "log-level", def: "warn", usage: "log level: debug, info, warn or error", cmds: []string{"run", "serve", "calibrate"}},
 }

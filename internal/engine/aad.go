@@ -32,6 +32,11 @@ func (s *Server) checkAAD(token string) error {
 	if err := decodeJWTPart(parts[0], &header); err != nil || header.Alg == "" {
 		return bad("its header is not base64url JSON naming an algorithm (alg)")
 	}
+	if strings.EqualFold(header.Alg, "none") || parts[2] == "" {
+		// The signature itself is not verified (it cannot be offline), but Entra ID never issues
+		// an unsigned token: one is forged by construction.
+		return bad("it is unsigned (alg none, or no signature part); Microsoft Entra ID issues signed tokens")
+	}
 	var claims struct {
 		Aud any      `json:"aud"`
 		Iss string   `json:"iss"`

@@ -38,6 +38,8 @@ func (s *Server) batch(q *request, c *container) (int, error) {
 		return 0, err
 	}
 	results, failed, failure, total, o := func() ([]map[string]any, int, *apiError, float64, *overlay) {
+		s.commitGate.RLock()
+		defer s.commitGate.RUnlock()
 		p.mu.Lock()
 		defer p.mu.Unlock() // deferred: a panic in an operation must not leave the partition locked
 		return s.applyBatch(q, c, p, lpk, vals, ops, prep)
@@ -101,9 +103,9 @@ func prepareBatch(c *container, ops []batchOp, lpk string) []preparedOp {
 		pr := preparedOp{kind: op.OperationType, id: op.ID}
 		switch op.OperationType {
 		case "Create", "Upsert", "Replace":
-			body, err := jsondoc.DecodeObject(op.ResourceBody) // buildDoc wants it decoded from raw
+			body, err := jsondoc.DecodeItem(op.ResourceBody) // buildDoc wants it decoded from raw
 			if err != nil {
-				pr.err = errf(400, "The operation's resource body is not a JSON object.")
+				pr.err = errf(400, "The operation's resource body is not a valid JSON object: %v.", err)
 				break
 			}
 			pr.body = body

@@ -159,7 +159,10 @@ func (s *Server) changeFeed(q *request, c *container) (int, error) {
 		}
 		since = t.Unix()
 	}
-	size := pageSize(q)
+	size, err := pageSize(q)
+	if err != nil {
+		return 0, err
+	}
 	now := s.now().Unix()
 	keep := func(d *doc) bool {
 		return !d.expired(now) && d.ts >= since && (lpk == "" || d.lpk == lpk)

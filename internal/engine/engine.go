@@ -171,6 +171,9 @@ type Server struct {
 	tokenKey  []byte     // the key continuation tokens are bound with (tokenBinding)
 	ckpt      sync.Mutex // one checkpoint at a time
 	metaMu    sync.Mutex // one durable change of databases, containers or offers at a time (routeDurably)
+	// commitGate is held for reading around every commit of item writes (before the partition's
+	// lock) and for writing while an undo of unwritten log records runs (undoFailed).
+	commitGate sync.RWMutex
 }
 
 // handlerWrap is what a started server serves: the Server itself. Benchmarks replace it (before

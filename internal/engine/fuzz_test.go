@@ -74,6 +74,10 @@ func FuzzServe(f *testing.F) {
 		{"DELETE", "/dbs/db/colls/c/docs/b", `["x","z"]`, "", ``},
 		{"PUT", "/dbs/db/colls/c", "", "", `{"id":"c","partitionKey":{"paths":["/t","/u"],"kind":"MultiHash","version":2},"indexingPolicy":{"excludedPaths":[{"path":"/*"}],"includedPaths":[{"path":"/n/?"}]}}`},
 		{"GET", "/dbs/db/colls/c/pkranges", "", "", ``},
+		// Issue 30's reproductions: extreme builtin arguments in a query and a patch condition, a
+		// move from the id.
+		{"POST", "/dbs/db/colls/c/docs", "", "application/query+json", `{"query":"SELECT VALUE SUBSTRING('x', 9223372036854775807, 1) FROM c"}`},
+		{"PATCH", "/dbs/db/colls/c/docs/a", `["x","y"]`, "", `{"condition":"FROM c WHERE LEFT(c.t, 1e308) = 'x'","operations":[{"op":"move","from":"/id","path":"/m"}]}`},
 		{"POST", "/dbs/db/colls/c/docs", `["x","y"]`, "", "{\"id\":\"\\ud800\",\"t\":\"x\",\"u\":\"y\",\"e\":1e400}"},
 		// Extreme numbers where the service takes a number: a patch increment, a query parameter,
 		// a builtin's argument, a throughput.

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/cosmosdv/validate/internal/cost"
+	"github.com/cosmosdv/validate/internal/engine/sql"
 )
 
 // Limits of the service (concepts-limits.md): an item is at most 2 MB; a request body too.
@@ -41,7 +42,8 @@ type apiError struct {
 	msg         string
 	charge      float64
 	retryAfter  time.Duration
-	info        string // additionalErrorInfo (a cross-partition query's plan, queryplan.go)
+	info        string         // additionalErrorInfo (a cross-partition query's plan, queryplan.go)
+	fault       *sql.EvalFault // the evaluator's recovered panic behind a 400, logged by ServeHTTP
 }
 
 func (e *apiError) Error() string { return e.msg }
@@ -131,6 +133,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			ae = &apiError{status: 500, msg: err.Error()}
 		}
 		status = ae.status
+		if ae.fault != nil {
+			s.log.Error("engine request failed: the evaluator failed on its query", "activityId", headerValue(q.out, "x-ms-activity-id"),
+				"method", r.Method, "path", r.URL.Path, "panic", ae.fault.Value, "stack", string(ae.fault.Stack))
+		}
 		s.writeError(q, ae)
 	}
 	if s.debug {

@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -46,13 +47,42 @@ func (c *container) expiry(body map[string]any, ts int64) int64 {
 		return 0
 	}
 	ttl := *c.defaultTTL
-	if v, ok := body["ttl"].(float64); ok && v == float64(int64(v)) && (v == -1 || v > 0) {
+	if v, ok := body["ttl"].(float64); ok && validItemTTL(v) {
 		ttl = int(v)
 	}
 	if ttl <= 0 {
 		return 0
 	}
 	return ts + int64(ttl)
+}
+
+// maxTTL is the largest time to live, of a container or an item: 2,147,483,647 seconds
+// (time-to-live.md). An item's ttl "must be a nonzero positive integer less than or equal to
+// 2147483647, or -1" (same page); 9223372036854774784 overflowed the expiry and the item vanished
+// at once (issue 30).
+const maxTTL = math.MaxInt32
+
+func validItemTTL(v float64) bool { return v == -1 || (v >= 1 && v <= maxTTL && v == math.Trunc(v)) }
+
+// checkItemTTL refuses an item whose ttl property the service would refuse.
+func checkItemTTL(body map[string]any) error {
+	v, ok := body["ttl"]
+	if !ok {
+		return nil
+	}
+	if f, isNum := v.(float64); isNum && validItemTTL(f) {
+		return nil
+	}
+	return errf(400, "The item's ttl (%s) is invalid: it must be -1 (never expire) or a whole number of seconds from 1 to %d; omit it for the container's default.", jsonText(v), maxTTL)
+}
+
+// jsonText renders a decoded value for a message, shortened.
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	if len(b) > 40 {
+		return string(b[:40]) + "…"
+	}
+	return string(b)
 }
 
 func (d *doc) expired(now int64) bool { return d.expires != 0 && now >= d.expires }
@@ -68,6 +98,9 @@ func (d *doc) expired(now int64) bool { return d.expires != 0 && now >= d.expire
 // again from it. That is safe because the stored JSON is never written after buildDoc returns: it
 // is only sent, saved and copied.
 func (s *Server) buildDoc(c *container, body map[string]any, raw []byte, id, lpk string, vals []any, rid string) (*doc, error) {
+	if err := checkItemTTL(body); err != nil {
+		return nil, err
+	}
 	ts := s.now().Unix()
 	if rid == "" {
 		c.docSeqMu.Lock()
@@ -426,7 +459,7 @@ func minimal(q *request) bool {
 
 // writeItem serves create and upsert (POST docs) and replace (PUT docs/{id}).
 func (s *Server) writeItem(q *request, c *container, urlID string) (int, error) {
-	body, err := jsondoc.DecodeObject(q.body)
+	body, err := jsondoc.DecodeItem(q.body)
 	if err != nil {
 		return 0, errf(400, "The request body is not a valid JSON object: %v.", err)
 	}
@@ -503,6 +536,8 @@ func (s *Server) writeOne(q *request, c *container, kind, id string, body map[st
 	}
 	var o *overlay
 	res, err := func() (itemResult, error) {
+		s.commitGate.RLock()
+		defer s.commitGate.RUnlock()
 		p.mu.Lock()
 		defer p.mu.Unlock() // deferred: a panic in a patch condition must not leave the partition locked
 		o = s.newOverlay(c, p, lpk, vals)

@@ -194,7 +194,7 @@ func (s *Server) queryResources(q *request, key, rid string, docs []map[string]a
 		}
 		res, err := sql.Execute(pq, src, sql.Options{Params: params})
 		if err != nil {
-			return 0, errf(400, "%s", err.Error())
+			return 0, queryError(err)
 		}
 		out = res.Items
 	} else if selectAll.MatchString(text) {
@@ -462,30 +462,45 @@ func (s *Server) replaceContainer(q *request, dbID, id string) (int, error) {
 	if im := q.header("If-Match"); im != "" && im != c.etag {
 		return 0, errf(412, "The operation specified an etag that is different from the version on the server.")
 	}
-	// Take every partition lock so no write sees a half-changed policy.
+	var body []byte
+	s.setContainerMeta(c, func() {
+		m["uniqueKeyPolicy"] = c.props["uniqueKeyPolicy"]
+		c.props, c.policy, c.defaultTTL, c.search = m, pol, ttl, search
+		c.etag, c.ts = s.newETag(), s.now().Unix()
+		body, _ = json.Marshal(c.json())
+	})
+	s.dirty.Store(true)
+	return s.reply(q, 200, body)
+}
+
+// setContainerMeta changes a container's settings with set, which runs under every partition's
+// lock (so no write sees a half-changed policy) and s.mu, all released by defer; when the policy
+// or the time to live changed, each item's index terms and expiry are computed again.
+func (s *Server) setContainerMeta(c *container, set func()) {
 	for _, p := range c.parts {
 		p.mu.Lock()
+		defer p.mu.Unlock()
 	}
-	s.mu.Lock()
-	m["uniqueKeyPolicy"] = c.props["uniqueKeyPolicy"]
-	c.props, c.policy, c.defaultTTL, c.search = m, pol, ttl, search
-	c.etag, c.ts = s.newETag(), s.now().Unix()
-	body, _ := json.Marshal(c.json())
-	s.mu.Unlock()
+	pol, ttl := c.policy, c.defaultTTL
+	func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		set()
+	}()
+	if c.policy == pol && c.defaultTTL == ttl {
+		return
+	}
 	for _, p := range c.parts {
 		p.eqMu.Lock()
 		p.eq = nil // rebuilt on demand under the new policy
 		p.eqMu.Unlock()
 		for _, d := range p.all.items {
 			if d != nil {
-				d.terms = pol.Terms(d.Body)
+				d.terms = c.policy.Terms(d.Body)
 				d.expires = c.expiry(d.Body, d.ts)
 			}
 		}
-		p.mu.Unlock()
 	}
-	s.dirty.Store(true)
-	return s.reply(q, 200, body)
 }
 
 func (s *Server) deleteContainer(q *request, dbID, id string) (int, error) {

@@ -84,6 +84,9 @@ func (s *Server) applyPatch(c *container, old *doc, spec *patchSpec) (map[string
 			return nil, errf(400, "The patch condition is invalid: %v", err)
 		}
 		res, err := sql.Execute(pq, &memSource{docs: []*sql.Document{&old.Document}}, sql.Options{Policy: c.policy})
+		if fe := faultError(err); fe != nil {
+			return nil, fe
+		}
 		if err != nil {
 			return nil, errf(400, "The patch condition is invalid: %v", err)
 		}

@@ -245,21 +245,25 @@ func (s *Server) sweepExpired() {
 	s.mu.RUnlock()
 	for _, c := range colls {
 		for _, p := range c.parts {
-			p.mu.Lock()
-			byLPK := map[string][]*doc{}
-			for _, d := range p.all.items {
-				if d != nil && d.expired(now) {
-					byLPK[d.lpk] = append(byLPK[d.lpk], d)
+			func() {
+				s.commitGate.RLock()
+				defer s.commitGate.RUnlock()
+				p.mu.Lock()
+				defer p.mu.Unlock()
+				byLPK := map[string][]*doc{}
+				for _, d := range p.all.items {
+					if d != nil && d.expired(now) {
+						byLPK[d.lpk] = append(byLPK[d.lpk], d)
+					}
 				}
-			}
-			for lpk, ds := range byLPK {
-				o := s.newOverlay(c, p, lpk, ds[0].pkVals)
-				for _, d := range ds {
-					o.put(d.id, nil)
+				for lpk, ds := range byLPK {
+					o := s.newOverlay(c, p, lpk, ds[0].pkVals)
+					for _, d := range ds {
+						o.put(d.id, nil)
+					}
+					s.commit(o)
 				}
-				s.commit(o)
-			}
-			p.mu.Unlock()
+			}()
 		}
 	}
 }

@@ -38,8 +38,10 @@ const (
 // acknowledged): a damaged record followed by a valid one stops the start, naming the file and
 // the offset, and the log is kept (replayLog).
 type wal struct {
-	path   string
-	revert func(batch []*overlay) // undoes in memory the commits of a batch that could not be written
+	path string
+	// undo undoes in memory the commits of a batch that could not be written, and of every record
+	// appended after it; it returns all the commits it undid (Server.undoFailed).
+	undo func(w *wal, batch []*overlay) []*overlay
 
 	mu       sync.Mutex
 	cond     *sync.Cond
@@ -63,7 +65,7 @@ type logFile interface {
 // openLogFile opens a log file for appending; tests replace it to simulate a full disk.
 var openLogFile = func(path string, flag int) (logFile, error) { return os.OpenFile(path, flag, 0o600) }
 
-func openWAL(path string, revert func([]*overlay)) (*wal, error) {
+func openWAL(path string, undo func(*wal, []*overlay) []*overlay) (*wal, error) {
 	f, err := openLogFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND)
 	if err != nil {
 		return nil, err
@@ -72,7 +74,7 @@ func openWAL(path string, revert func([]*overlay)) (*wal, error) {
 	if fi, err := os.Stat(path); err == nil {
 		size = fi.Size()
 	}
-	w := &wal{path: path, f: f, size: size, revert: revert}
+	w := &wal{path: path, f: f, size: size, undo: undo}
 	w.cond = sync.NewCond(&w.mu)
 	return w, nil
 }
@@ -148,9 +150,6 @@ func (w *wal) wait(o *overlay) error {
 			w.cond.Wait()
 			continue
 		}
-		if w.err != nil {
-			return w.err
-		}
 		w.flushLocked()
 	}
 	return o.durErr
@@ -161,31 +160,36 @@ func (w *wal) wait(o *overlay) error {
 // file is cut back to what was durable before, the batch's commits are undone in memory before any
 // of their writers answers, and each writer gets the error: the next flush starts clean, so the log
 // recovers when space returns. Only when the file cannot be cut back does the log stop taking
-// writes (w.err) until a restart, whose replay drops the torn tail.
+// writes (w.err) until a restart, whose replay drops the torn tail: every commit after that is
+// undone the same way and answered with that error.
 func (w *wal) flushLocked() error {
 	w.flushing = true
 	b, batch := w.buf, w.pending
 	w.buf, w.spare, w.pending = w.spare[:0], nil, nil
+	sticky := w.err
 	w.mu.Unlock()
 	var err, fatal error
-	if len(b) > 0 {
+	switch {
+	case sticky != nil:
+		err = sticky
+	case len(b) > 0:
 		_, err = w.f.Write(b)
 		if err == nil {
 			err = w.f.Sync()
 		}
 		if err == nil {
 			w.size += int64(len(b))
-		} else {
-			err = fmt.Errorf("persist log %s: %w", w.path, err)
-			if terr := w.f.Truncate(w.size); terr != nil {
-				fatal = fmt.Errorf("%w; the log could not be cut back to its last record (%v): writes fail until a restart", err, terr)
-			} else {
-				_ = w.f.Sync()
-			}
-			if w.revert != nil {
-				w.revert(batch)
-			}
+			break
 		}
+		err = fmt.Errorf("persist log %s: %w", w.path, err)
+		if terr := w.f.Truncate(w.size); terr != nil {
+			fatal = fmt.Errorf("%w; the log could not be cut back to its last record (%v): writes fail until a restart", err, terr)
+		} else {
+			_ = w.f.Sync()
+		}
+	}
+	if err != nil && w.undo != nil {
+		batch = w.undo(w, batch)
 	}
 	w.mu.Lock()
 	for _, o := range batch {
@@ -464,7 +468,7 @@ func (s *Server) openDurable(path string) error {
 			return err
 		}
 	}
-	w, err := openWAL(path+".log", s.revertCommits)
+	w, err := openWAL(path+".log", s.undoFailed)
 	if err != nil {
 		return err
 	}
@@ -513,9 +517,34 @@ func (s *Server) durable(o *overlay) error {
 	return nil
 }
 
-// revertCommits undoes in memory the commits of a batch of log records that could not be written,
-// the last first. An item is put back as it was only where the failed commit's version is still
-// the current one; a later write's version stays (its own record decides its fate).
+// undoFailed undoes the commits of a batch of log records that could not be written, and of every
+// record appended since (they may build on the failed ones: a patch of an item whose create
+// failed), and returns them all, for their writers to be answered 500. New commits wait at the
+// commit gate meanwhile, so the undone commits are exactly the log's unwritten suffix, undone
+// last first: each item returns to its last durable version.
+func (s *Server) undoFailed(w *wal, batch []*overlay) []*overlay {
+	s.commitGate.Lock()
+	defer s.commitGate.Unlock()
+	w.mu.Lock()
+	batch = append(batch, w.pending...)
+	w.pending = nil
+	w.buf = w.buf[:0]
+	w.mu.Unlock()
+	s.revertCommits(batch)
+	return batch
+}
+
+// sameVersion reports whether cur is the version want (nil for a deletion): the same write, by its
+// etag, whether or not an undo has put back a copy of it.
+func sameVersion(cur, want *doc) bool {
+	if cur == nil || want == nil {
+		return cur == want
+	}
+	return cur.etag == want.etag
+}
+
+// revertCommits undoes in memory the commits of a suffix of the log's records, the last first. An
+// item is put back as it was only where the failed commit's version is still the current one.
 func (s *Server) revertCommits(batch []*overlay) {
 	for i := len(batch) - 1; i >= 0; i-- {
 		o := batch[i]
@@ -535,7 +564,7 @@ func (s *Server) revertCommits(batch []*overlay) {
 				if lp != nil {
 					cur = lp.byID[id]
 				}
-				if cur != o.docs[id] {
+				if !sameVersion(cur, o.docs[id]) {
 					continue
 				}
 				var back *doc
@@ -676,28 +705,10 @@ func (s *Server) captureMeta() *metaState {
 // partitions' locks, as a replace does.
 func (s *Server) restoreMeta(m *metaState) {
 	for c, cm := range m.conts {
-		for _, p := range c.parts {
-			p.mu.Lock()
-		}
-		s.mu.Lock()
-		changed := c.policy != cm.policy || c.defaultTTL != cm.defaultTTL
-		c.props, c.policy, c.unique, c.defaultTTL, c.search = cm.props, cm.policy, cm.unique, cm.defaultTTL, cm.search
-		c.offer, c.etag, c.ts = cm.offer, cm.etag, cm.ts
-		s.mu.Unlock()
-		for _, p := range c.parts {
-			if changed {
-				p.eqMu.Lock()
-				p.eq = nil
-				p.eqMu.Unlock()
-				for _, d := range p.all.items {
-					if d != nil {
-						d.terms = c.policy.Terms(d.Body)
-						d.expires = c.expiry(d.Body, d.ts)
-					}
-				}
-			}
-			p.mu.Unlock()
-		}
+		s.setContainerMeta(c, func() {
+			c.props, c.policy, c.unique, c.defaultTTL, c.search = cm.props, cm.policy, cm.unique, cm.defaultTTL, cm.search
+			c.offer, c.etag, c.ts = cm.offer, cm.etag, cm.ts
+		})
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -205,15 +205,22 @@ func parseContinuation(h string, bind func() string) (continuation, error) {
 	return ct, nil
 }
 
-func pageSize(q *request) int {
-	n, err := strconv.Atoi(q.header("X-Ms-Max-Item-Count"))
-	if err == nil && n == -1 {
-		return dynamicPageSize
+// pageSize is the page size a feed request asks for (x-ms-max-item-count): absent, the default;
+// -1, as many as fit (dynamicPageSize); a positive integer, that many. Anything else is a 400, as
+// the service answers it (it silently became 100: issue 30).
+func pageSize(q *request) (int, error) {
+	h := q.header("X-Ms-Max-Item-Count")
+	if h == "" {
+		return defaultPageSize, nil
 	}
-	if err != nil || n <= 0 {
-		return defaultPageSize
+	n, err := strconv.Atoi(h)
+	switch {
+	case err == nil && n == -1:
+		return dynamicPageSize, nil
+	case err != nil || n <= 0:
+		return 0, errf(400, "The x-ms-max-item-count header %q is invalid: it must be a positive integer, or -1 for as many items as fit in a page.", h)
 	}
-	return n
+	return n, nil
 }
 
 // maxRoutedKeys bounds the keys an IN list may expand to before routing gives up and fans out.
@@ -381,7 +388,10 @@ func (s *Server) queryItems(q *request, c *container) (int, error) {
 	}
 	metricsWanted := strings.EqualFold(q.header("X-Ms-Cosmos-Populateindexmetrics"), "true")
 	key := ct.Key
-	size := pageSize(q)
+	size, err := pageSize(q)
+	if err != nil {
+		return 0, err
+	}
 	var ex *execution
 	if key != "" {
 		ex = s.queries.get(key, binding(), s.now())
@@ -618,7 +628,20 @@ func queryError(err error) error {
 	if errors.As(err, &ae) {
 		return ae
 	}
+	if fe := faultError(err); fe != nil {
+		return fe
+	}
 	return errf(400, "%s", err.Error())
+}
+
+// faultError is the 400 of a query or condition the evaluator failed on (sql.EvalFault): the input
+// brought it out, and ServeHTTP logs it with the request's activity id. nil for any other error.
+func faultError(err error) *apiError {
+	var f *sql.EvalFault
+	if errors.As(err, &f) {
+		return &apiError{status: 400, msg: f.Error(), fault: f}
+	}
+	return nil
 }
 
 // envelope renders a page of documents in the service's feed envelope.
@@ -725,7 +748,10 @@ func (s *Server) readFeed(q *request, c *container) (int, error) {
 	if err := s.admit(c, p); err != nil {
 		return 0, err
 	}
-	size := pageSize(q)
+	size, err := pageSize(q)
+	if err != nil {
+		return 0, err
+	}
 	now := s.now().Unix()
 	var items [][]byte
 	var loaded int64

@@ -60,6 +60,8 @@ func TestReliabilityPage(t *testing.T) {
 		"the documented result or undefined, never a dropped connection", "`TestBuiltins_ExtremeNumbers`, `TestBuiltins_ExtremeNumbersThroughQueries`, `TestPanics_ExtremeBuiltinArgsAnswer`, `make fuzz` (`FuzzBuiltinArgs`)")
 	row("A fault (panic) while serving a request", "recovered; logged with the activity id, method, path and stack", "engine's own",
 		"500 naming the activity id to report; partition locks are released by defer, so the engine serves on", "`TestPanics_RecoveredLoggedAnswered500`")
+	row("A fault (panic) while evaluating a query or patch condition", "recovered by the evaluator (sql.EvalFault); logged with the activity id and stack", "engine's own: the input brought it out",
+		"400: "+firstSentence(&sql.EvalFault{Value: "…"}), "`TestExecute_PanicIsEvalFault`, `TestPanics_EvalFaultAnswered400AndLogged`")
 	row("A write the persist log cannot take (disk full)", "the log is cut back; the write is undone before it answers", "engine's own",
 		"500: \"The write could not be made durable and was not applied: … Free space on the disk of the persist file and retry.\" (a database or container change: \"… was undone\"); writes work again once space returns", "`TestPersist_DiskFull`")
 

@@ -3,12 +3,15 @@ package engine
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,6 +20,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/cosmosdv/validate/internal/engine/sql"
 )
 
 // robustContainer creates database db and container c (key /pk) with one item, through raw
@@ -339,7 +344,7 @@ func TestPersist_DamagedLogRecord(t *testing.T) {
 // fullDisk simulates a disk that fills up: while full, every write to the persist log or to a
 // snapshot writes half of what it is given and fails with ENOSPC, as a write(2) that runs out of
 // space does.
-type fullDisk struct{ full atomic.Bool }
+type fullDisk struct{ full, noTruncate atomic.Bool }
 
 type fullLog struct {
 	*os.File
@@ -347,6 +352,13 @@ type fullLog struct {
 }
 
 func (f fullLog) Write(b []byte) (int, error) { return f.d.write(f.File, b) }
+
+func (f fullLog) Truncate(size int64) error {
+	if f.d.noTruncate.Load() {
+		return &os.PathError{Op: "truncate", Path: f.Name(), Err: syscall.EIO}
+	}
+	return f.File.Truncate(size)
+}
 
 type fullSnap struct {
 	*os.File
@@ -437,6 +449,19 @@ func TestPersist_DiskFull(t *testing.T) {
 		if resp, b := raw(t, s, "GET", "/dbs/db/colls/c/docs/"+id, pk, nil); resp.StatusCode != 404 {
 			t.Errorf("item %s, whose create failed: %d %s, want 404", id, resp.StatusCode, b)
 		}
+	}
+	// A replace and a delete of the container are undone the same way.
+	if resp, b := raw(t, s, "PUT", "/dbs/db/colls/c", nil, []byte(`{"id":"c","defaultTtl":60,"partitionKey":{"paths":["/pk"],"kind":"Hash","version":2}}`)); resp.StatusCode != 500 {
+		t.Errorf("container replace on a full disk: %d %s, want 500", resp.StatusCode, b)
+	}
+	if resp, b := raw(t, s, "GET", "/dbs/db/colls/c", nil, nil); resp.StatusCode != 200 || strings.Contains(string(b), "defaultTtl") {
+		t.Errorf("the container whose replace failed: %d %s, want it as it was (no defaultTtl)", resp.StatusCode, b)
+	}
+	if resp, b := raw(t, s, "DELETE", "/dbs/db/colls/c", nil, nil); resp.StatusCode != 500 {
+		t.Errorf("container delete on a full disk: %d %s, want 500", resp.StatusCode, b)
+	}
+	if resp, b := raw(t, s, "GET", "/dbs/db/colls/c/docs/1", pk, nil); resp.StatusCode != 200 {
+		t.Errorf("an item of the container whose delete failed: %d %s, want 200", resp.StatusCode, b)
 	}
 	if resp, b := raw(t, s, "DELETE", "/dbs/db/colls/c/docs/1", pk, nil); resp.StatusCode != 500 {
 		t.Errorf("delete on a full disk: %d %s, want 500", resp.StatusCode, b)
@@ -623,5 +648,275 @@ func TestQueryCache_ExpiredEntryPagesOn(t *testing.T) {
 	}
 	if fmt.Sprint(got) != "[0 2 4 6 8 10 12 14 16]" {
 		t.Errorf("items over the pages: %v", got)
+	}
+}
+
+// aadRequest sends GET /dbs with an Entra ID bearer token of the given header and signature part.
+func aadRequest(t *testing.T, s *Server, header, sig string) (*http.Response, []byte) {
+	t.Helper()
+	enc := func(v any) string { b, _ := json.Marshal(v); return base64.RawURLEncoding.EncodeToString(b) }
+	tok := enc(map[string]any{"alg": header, "typ": "JWT"}) + "." + enc(map[string]any{
+		"aud": "https://cosmos.azure.com", "iss": "https://sts.windows.net/x/", "sub": "someone",
+		"exp": time.Now().Add(time.Hour).Unix()}) + "." + sig
+	req, err := http.NewRequest("GET", strings.TrimSuffix(s.URL(), "/")+"/dbs", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", url.QueryEscape("type=aad&ver=1.0&sig="+tok))
+	req.Header.Set("x-ms-date", time.Now().UTC().Format(http.TimeFormat))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, b
+}
+
+// Issue 30, item 10: --allow-aad accepted an unsigned (alg none) token. Signatures cannot be
+// verified offline, but an unsigned token is refused (and serve refuses --allow-aad beyond
+// loopback unless --allow-aad-remote: cmd/validate TestServe_AllowAADBeyondLoopbackRefused).
+func TestAAD_UnsignedTokenRefused(t *testing.T) {
+	s, _ := startEngine(t, Options{AllowAAD: true})
+	if resp, b := aadRequest(t, s, "none", ""); resp.StatusCode != 401 || !strings.Contains(string(b), "unsigned") {
+		t.Errorf("alg none: %d %s, want 401 naming an unsigned token", resp.StatusCode, b)
+	}
+	if resp, b := aadRequest(t, s, "RS256", ""); resp.StatusCode != 401 {
+		t.Errorf("no signature part: %d %s, want 401", resp.StatusCode, b)
+	}
+	if resp, b := aadRequest(t, s, "RS256", "c2ln"); resp.StatusCode != 200 {
+		t.Errorf("a token of Entra ID's shape: %d %s, want 200", resp.StatusCode, b)
+	}
+}
+
+// Issue 30, item 10: an item ttl of 9223372036854774784 was accepted with 201 and the item was
+// gone at once (the expiry overflowed); invalid UTF-8 and duplicate keys were stored and echoed as
+// sent (duplicate "id" keys served as one id while the text began with the other); an
+// x-ms-max-item-count of abc, 0 or -2 silently became 100. Each is a 400 now.
+func TestItems_MalformedInputRefused(t *testing.T) {
+	s, _ := startEngine(t, Options{})
+	if resp, b := raw(t, s, "POST", "/dbs", nil, []byte(`{"id":"db"}`)); resp.StatusCode != 201 {
+		t.Fatalf("%d %s", resp.StatusCode, b)
+	}
+	if resp, b := raw(t, s, "POST", "/dbs/db/colls", nil, []byte(`{"id":"c","defaultTtl":-1,"partitionKey":{"paths":["/pk"],"kind":"Hash","version":2}}`)); resp.StatusCode != 201 {
+		t.Fatalf("%d %s", resp.StatusCode, b)
+	}
+	pk := map[string]string{"x-ms-documentdb-partitionkey": `["p"]`}
+	for name, body := range map[string]string{
+		"ttl past the maximum":  `{"id":"a","pk":"p","ttl":9223372036854774784}`,
+		"ttl 0":                 `{"id":"a","pk":"p","ttl":0}`,
+		"ttl -2":                `{"id":"a","pk":"p","ttl":-2}`,
+		"ttl 1.5":               `{"id":"a","pk":"p","ttl":1.5}`,
+		"ttl null":              `{"id":"a","pk":"p","ttl":null}`,
+		"ttl a string":          `{"id":"a","pk":"p","ttl":"60"}`,
+		"invalid UTF-8":         "{\"id\":\"a\",\"pk\":\"p\",\"s\":\"\xff\xfe\"}",
+		"duplicate id":          `{"id":"a","pk":"p","id":"b"}`,
+		"duplicate nested keys": `{"id":"a","pk":"p","o":{"x":1,"x":2}}`,
+	} {
+		resp, b := raw(t, s, "POST", "/dbs/db/colls/c/docs", pk, []byte(body))
+		if resp.StatusCode != 400 {
+			t.Errorf("%s: %d %s, want 400", name, resp.StatusCode, b)
+		}
+	}
+	batch := `[{"operationType":"Create","resourceBody":{"id":"a","pk":"p","id":"b"}}]`
+	if resp, b := raw(t, s, "POST", "/dbs/db/colls/c/docs", map[string]string{"x-ms-documentdb-partitionkey": `["p"]`,
+		"x-ms-cosmos-is-batch-request": "true", "x-ms-cosmos-batch-atomic": "true"}, []byte(batch)); resp.StatusCode != 207 || !strings.Contains(string(b), `"statusCode":400`) {
+		t.Errorf("batch create with a duplicate id: %d %s, want 207 with the operation's 400", resp.StatusCode, b)
+	}
+	for _, ttl := range []string{"-1", "1", "2147483647"} {
+		if resp, b := raw(t, s, "POST", "/dbs/db/colls/c/docs", pk, []byte(`{"id":"t`+ttl+`","pk":"p","ttl":`+ttl+`}`)); resp.StatusCode != 201 {
+			t.Errorf("ttl %s: %d %s, want 201", ttl, resp.StatusCode, b)
+		}
+	}
+	if resp, b := raw(t, s, "GET", "/dbs/db/colls/c/docs/t2147483647", pk, nil); resp.StatusCode != 200 {
+		t.Errorf("the item with the largest ttl: %d %s, want it there", resp.StatusCode, b)
+	}
+	for _, n := range []string{"abc", "0", "-2", "1.5"} {
+		hdr := map[string]string{"x-ms-documentdb-isquery": "true", "Content-Type": "application/query+json",
+			"x-ms-documentdb-query-enablecrosspartition": "true", "x-ms-max-item-count": n}
+		if resp, b := raw(t, s, "POST", "/dbs/db/colls/c/docs", hdr, mustMarshal(map[string]any{"query": "SELECT * FROM c"})); resp.StatusCode != 400 {
+			t.Errorf("query with x-ms-max-item-count %q: %d %s, want 400", n, resp.StatusCode, b)
+		}
+		if resp, b := raw(t, s, "GET", "/dbs/db/colls/c/docs", map[string]string{"x-ms-max-item-count": n}, nil); resp.StatusCode != 400 {
+			t.Errorf("read feed with x-ms-max-item-count %q: %d %s, want 400", n, resp.StatusCode, b)
+		}
+	}
+	for _, n := range []string{"-1", "1"} {
+		if resp, b := raw(t, s, "GET", "/dbs/db/colls/c/docs", map[string]string{"x-ms-max-item-count": n}, nil); resp.StatusCode != 200 {
+			t.Errorf("read feed with x-ms-max-item-count %q: %d %s, want 200", n, resp.StatusCode, b)
+		}
+	}
+}
+
+// itemEtags maps "pk/id" to the etag of every item of db/c.
+func itemEtags(t *testing.T, s *Server) map[string]string {
+	t.Helper()
+	c, err := s.lookupContainer("db", "c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, p := range c.parts {
+		p.mu.RLock()
+		for lpk, lp := range p.logical {
+			for id, d := range lp.byID {
+				out[lpk+"/"+id] = d.etag
+			}
+		}
+		p.mu.RUnlock()
+	}
+	return out
+}
+
+// Under eight concurrent writers, with the disk filling and emptying while they write (group
+// commits fail whole), every create answered 201 is there and every one answered 500 is not, in
+// the running engine and after a crash; and the engine's items are exactly those a restart from
+// its files finds, with the same versions (the undo of a failed group commit puts back what each
+// item was, last commit first).
+func TestPersist_DiskFullUnderConcurrentWriters(t *testing.T) {
+	disk := installFullDisk(t)
+	path := filepath.Join(t.TempDir(), "snap.json")
+	s, err := Start(context.Background(), Options{PersistPath: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(context.Background())
+	robustContainer(t, s)
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 16}}
+	stop := make(chan struct{})
+	flipped := make(chan struct{})
+	go func() { // the disk fills and empties while the writers write
+		defer close(flipped)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				disk.full.Store(false)
+				return
+			case <-time.After(time.Millisecond):
+				disk.full.Store(i%3 == 0)
+			}
+		}
+	}()
+	var mu sync.Mutex
+	acked, failed := map[string]bool{}, map[string]bool{}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 60 {
+				pk := fmt.Sprintf("p%d", (g+i)%4)
+				hdr := map[string]string{"x-ms-documentdb-partitionkey": `["` + pk + `"]`}
+				id := fmt.Sprintf("w%d-%d", g, i)
+				st, err := signedDo(client, s.URL(), "POST", "/dbs/db/colls/c/docs", hdr, []byte(`{"id":"`+id+`","pk":"`+pk+`"}`))
+				// Upserts of one item per key from every writer: undoing a failed one must put
+				// back the version before it.
+				hdr["x-ms-documentdb-is-upsert"] = "true"
+				signedDo(client, s.URL(), "POST", "/dbs/db/colls/c/docs", hdr, []byte(fmt.Sprintf(`{"id":"hot","pk":"%s","by":"%s"}`, pk, id)))
+				mu.Lock()
+				switch {
+				case err != nil:
+					t.Errorf("create %s: %v", id, err)
+				case st == 201:
+					acked[`["`+pk+`"]/`+id] = true
+				case st == 500:
+					failed[`["`+pk+`"]/`+id] = true
+				default:
+					t.Errorf("create %s: %d", id, st)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	<-flipped
+	if len(acked) == 0 || len(failed) == 0 {
+		t.Fatalf("%d creates acknowledged, %d failed: the disk did not fill and empty during the test", len(acked), len(failed))
+	}
+	live := itemEtags(t, s)
+	s2, err := Start(context.Background(), Options{PersistPath: copyPersist(t, path)})
+	if err != nil {
+		t.Fatalf("restart: %v", err)
+	}
+	defer s2.Close(context.Background())
+	restarted := itemEtags(t, s2)
+	for k := range acked {
+		if live[k] == "" || restarted[k] == "" {
+			t.Errorf("acknowledged create %s: in the engine %v, after the restart %v", k, live[k] != "", restarted[k] != "")
+		}
+	}
+	for k := range failed {
+		if live[k] != "" || restarted[k] != "" {
+			t.Errorf("create %s answered 500: in the engine %v, after the restart %v", k, live[k] != "", restarted[k] != "")
+		}
+	}
+	for k, e := range live {
+		if restarted[k] != e {
+			t.Errorf("%s: version %s in the engine, %q after the restart", k, e, restarted[k])
+		}
+	}
+	if len(restarted) != len(live) {
+		t.Errorf("%d items in the engine, %d after the restart", len(live), len(restarted))
+	}
+	t.Logf("%d creates acknowledged, %d refused on a full disk; %d items", len(acked), len(failed), len(live))
+}
+
+// A query the evaluator fails on (sql.EvalFault, a recovered panic) is the input's doing: it is
+// answered 400 naming the activity id, and logged with that id and the stack.
+func TestPanics_EvalFaultAnswered400AndLogged(t *testing.T) {
+	var logs syncBuffer
+	s, _ := startEngine(t, Options{Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	robustContainer(t, s)
+	old := table
+	t.Cleanup(func() { table = old })
+	table = compileRoutes(append([]route{{pattern: "POST /dbs/{db}/colls/{coll}/docs", when: isQuery,
+		item: func(s *Server, q *request, c *container) (int, error) {
+			return 0, queryError(&sql.EvalFault{Value: "injected evaluator fault", Stack: []byte("goroutine 1 [running]:")})
+		}}}, routes...))
+	status, body, _ := queryPage(t, s, "SELECT * FROM c", "")
+	if status != 400 || !strings.Contains(string(body), "could not be evaluated") {
+		t.Errorf("%d %s, want a 400 saying the query could not be evaluated", status, body)
+	}
+	if l := logs.String(); !strings.Contains(l, "injected evaluator fault") || !strings.Contains(l, "activityId=") {
+		t.Errorf("the fault is not logged with its activity id:\n%s", l)
+	}
+}
+
+// When the log cannot even be cut back after a failed write, it takes no more writes until a
+// restart: each later write is undone and answered 500 (not left visible), and a restart drops the
+// torn tail and keeps every acknowledged write.
+func TestPersist_LogThatCannotBeCutBack(t *testing.T) {
+	disk := installFullDisk(t)
+	path := filepath.Join(t.TempDir(), "snap.json")
+	s, err := Start(context.Background(), Options{PersistPath: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(context.Background())
+	robustContainer(t, s)
+	pk := map[string]string{"x-ms-documentdb-partitionkey": `["p"]`}
+	disk.full.Store(true)
+	disk.noTruncate.Store(true)
+	if resp, b := raw(t, s, "POST", "/dbs/db/colls/c/docs", pk, []byte(`{"id":"2","pk":"p"}`)); resp.StatusCode != 500 {
+		t.Fatalf("write on a full disk: %d %s", resp.StatusCode, b)
+	}
+	disk.full.Store(false)
+	resp, b := raw(t, s, "POST", "/dbs/db/colls/c/docs", pk, []byte(`{"id":"3","pk":"p"}`))
+	if resp.StatusCode != 500 || !strings.Contains(string(b), "until a restart") {
+		t.Errorf("write after the log could not be cut back: %d %s, want 500 saying writes fail until a restart", resp.StatusCode, b)
+	}
+	for _, id := range []string{"2", "3"} {
+		if resp, _ := raw(t, s, "GET", "/dbs/db/colls/c/docs/"+id, pk, nil); resp.StatusCode != 404 {
+			t.Errorf("item %s, answered 500: %d, want 404", id, resp.StatusCode)
+		}
+	}
+	s2, err := Start(context.Background(), Options{PersistPath: copyPersist(t, path)})
+	if err != nil {
+		t.Fatalf("restart: %v", err)
+	}
+	defer s2.Close(context.Background())
+	if got := itemEtags(t, s2); len(got) != 1 || got[`["p"]/1`] == "" {
+		t.Errorf("after the restart: %v, want item 1 alone", got)
 	}
 }

@@ -54,6 +54,38 @@ func Decode(b []byte) (any, error) {
 	return v, nil
 }
 
+// DecodeItem decodes b as an item written by a client: a JSON object, stricter than encoding/json
+// in two ways the service is (an item is stored and echoed as sent): b must be valid UTF-8, and
+// no object may name a key twice (encoding/json keeps the last; the stored text would start with
+// the other). Strings may point into b: b must not be modified afterwards.
+func DecodeItem(b []byte) (map[string]any, error) {
+	if !utf8.Valid(b) {
+		i := 0
+		for i < len(b) {
+			r, size := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && size == 1 {
+				break
+			}
+			i += size
+		}
+		return nil, &SyntaxError{Offset: i, msg: "invalid UTF-8"}
+	}
+	d := decoder{b: b, noDups: true}
+	v, err := d.value(0)
+	if err != nil {
+		return nil, err
+	}
+	d.space()
+	if d.i != len(b) {
+		return nil, d.fail("invalid character after top-level value")
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, ErrNotObject
+	}
+	return m, nil
+}
+
 // DecodeObject decodes b, which must hold a JSON object. Strings may point into b: b must not be
 // modified afterwards.
 func DecodeObject(b []byte) (map[string]any, error) {
@@ -69,8 +101,9 @@ func DecodeObject(b []byte) (map[string]any, error) {
 }
 
 type decoder struct {
-	b []byte
-	i int
+	b      []byte
+	i      int
+	noDups bool // a key named twice in an object is an error (DecodeItem)
 }
 
 func (d *decoder) fail(msg string) error { return &SyntaxError{Offset: d.i, msg: msg} }
@@ -135,9 +168,16 @@ func (d *decoder) object(depth int) (any, error) {
 		if d.i >= len(d.b) || d.b[d.i] != '"' {
 			return nil, d.fail("expected a string key")
 		}
+		at := d.i
 		k, err := d.str()
 		if err != nil {
 			return nil, err
+		}
+		if d.noDups {
+			if _, dup := m[k]; dup {
+				d.i = at
+				return nil, d.fail("duplicate key " + strconv.Quote(k))
+			}
 		}
 		d.space()
 		if d.i >= len(d.b) || d.b[d.i] != ':' {

@@ -151,6 +151,15 @@ func BenchmarkDecode(b *testing.B) {
 			}
 		}
 	})
+	b.Run("jsondoc-item", func(b *testing.B) { // DecodeItem: UTF-8 checked, duplicate keys refused
+		b.SetBytes(int64(len(doc)))
+		b.ReportAllocs()
+		for range b.N {
+			if _, err := DecodeItem(doc); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 	b.Run("encoding-json", func(b *testing.B) {
 		b.SetBytes(int64(len(doc)))
 		b.ReportAllocs()
@@ -161,4 +170,31 @@ func BenchmarkDecode(b *testing.B) {
 			}
 		}
 	})
+}
+
+// DecodeItem refuses what an item must not be stored with: invalid UTF-8 (the offset of the first
+// bad byte is named) and a key named twice at any depth; otherwise it decodes as DecodeObject.
+func TestDecodeItem(t *testing.T) {
+	for _, tc := range []struct{ in, err string }{
+		{`{"id":"a","o":{"x":1,"y":[{"k":1},{"k":2}]}}`, ""},
+		{`{"id":"a","id":"b"}`, `duplicate key "id" at offset 10`},
+		{`{"id":"a","o":{"x":1,"x":2}}`, `duplicate key "x"`},
+		{`{"id":"a","a":[{"k":1,"k":1}]}`, `duplicate key "k"`},
+		{`{"a\u0062":1,"ab":2}`, `duplicate key "ab"`},
+		{"{\"id\":\"a\xff\"}", "invalid UTF-8 at offset 8"},
+		{`[1]`, ErrNotObject.Error()},
+	} {
+		m, err := DecodeItem([]byte(tc.in))
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("%s: %v", tc.in, err)
+		case tc.err == "":
+			want, _ := DecodeObject([]byte(tc.in))
+			if !reflect.DeepEqual(m, want) {
+				t.Errorf("%s: %v, want %v", tc.in, m, want)
+			}
+		case err == nil || !strings.Contains(err.Error(), tc.err):
+			t.Errorf("%s: err = %v, want %q", tc.in, err, tc.err)
+		}
+	}
 }

@@ -277,3 +277,24 @@ func TestExecute_JoinRowsBudgetedInBytes(t *testing.T) {
 		}
 	}
 }
+
+// panicSource is a Source that fails while scanning, as a fault of the evaluator or the engine's
+// source would.
+type panicSource struct{}
+
+func (panicSource) Scan(func(d *Document) bool) { panic("scan fault") }
+func (panicSource) Len() int                    { return 1 }
+
+// A panic while executing is recovered as an *EvalFault carrying the panic and its stack, which
+// the engine answers 400 and logs with the request's activity id, instead of a dropped connection.
+func TestExecute_PanicIsEvalFault(t *testing.T) {
+	q, err := Parse("SELECT * FROM c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Execute(q, panicSource{}, Options{})
+	var f *EvalFault
+	if !errors.As(err, &f) || f.Value != "scan fault" || !strings.Contains(string(f.Stack), "panicSource") {
+		t.Fatalf("err = %v, want an *EvalFault with the panic and its stack", err)
+	}
+}

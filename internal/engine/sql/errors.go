@@ -76,6 +76,17 @@ type ExcludedOrderByError struct {
 
 func (e *ExcludedOrderByError) Error() string { return ExcludedOrderByMsg }
 
+// EvalFault is an execution the evaluator failed on: a panic, recovered, with its value and stack.
+// It is a fault of the engine that the query brought out; the engine answers it 400 and logs it.
+type EvalFault struct {
+	Value string
+	Stack []byte
+}
+
+func (e *EvalFault) Error() string {
+	return "The query could not be evaluated: the engine failed on it (" + e.Value + "). Please report the query with the activity id below."
+}
+
 // WorkLimitError is an execution that went past Options.MaxWork evaluation steps.
 type WorkLimitError struct {
 	Limit int

@@ -2,8 +2,10 @@ package sql
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"regexp"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -43,7 +45,17 @@ const DefaultMaxOutputBytes = 64 << 20
 // Items may share structure with the source documents (SELECT * returns the stored body itself):
 // callers must not modify them. Errors are *Error, *MissingCompositeIndexError,
 // *ExcludedOrderByError, *WorkLimitError or *AllocLimitError; all are 400 Bad Request in the service's terms.
-func Execute(q *Query, src Source, opts Options) (*Result, error) {
+// A panic while executing (a fault of the evaluator or of src) is recovered as an *EvalFault.
+func Execute(q *Query, src Source, opts Options) (res *Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, &EvalFault{Value: fmt.Sprint(r), Stack: debug.Stack()}
+		}
+	}()
+	return execute(q, src, opts)
+}
+
+func execute(q *Query, src Source, opts Options) (*Result, error) {
 	if q == nil {
 		return nil, errors.New("execute: nil query")
 	}

@@ -58,6 +58,9 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		res, err := Execute(q, src, Options{Params: map[string]any{"@p": "a"}, Policy: pol, MaxWork: 200_000, MaxAlloc: 200_000, PopulateIndexMetrics: true})
+		if f := (*EvalFault)(nil); errors.As(err, &f) {
+			t.Fatalf("%q: the evaluator panicked (recovered): %s\n%s", text, f.Value, f.Stack)
+		}
 		if err != nil {
 			return
 		}
@@ -159,6 +162,9 @@ func FuzzExecute(f *testing.F) {
 		}
 		src := sliceSource{{Body: body, Size: len(doc)}, {Body: body, Size: len(doc)}}
 		res, err := Execute(q, src, Options{Params: map[string]any{"@p": p}, MaxWork: 200_000, MaxAlloc: 200_000})
+		if f := (*EvalFault)(nil); errors.As(err, &f) {
+			t.Fatalf("%q: the evaluator panicked (recovered): %s\n%s", text, f.Value, f.Stack)
+		}
 		if err != nil {
 			return
 		}

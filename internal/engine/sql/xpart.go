@@ -282,7 +282,7 @@ func countOf(e expr, params map[string]any) (*int, error) {
 	}
 	switch n := v.(type) {
 	case float64:
-		if n >= 0 && n == float64(int64(n)) {
+		if n >= 0 && isInteger(n) { // below 2^53: the conversion is exact on every platform
 			i := int(n)
 			return &i, nil
 		}
