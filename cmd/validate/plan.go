@@ -44,9 +44,9 @@ price in the wrong unit, a hot partition), 2 when a design cannot be read.`,
 			if err != nil {
 				return err
 			}
-			designs, err := loadDesigns(a.stderr, args)
-			if err != nil {
-				return err
+			designs, ok := pipeline.LoadDesigns(a.stderr, args)
+			if !ok {
+				return &exitError{code: ExitUsage, printed: true}
 			}
 			out := v.GetString("out")
 			warnings := 0

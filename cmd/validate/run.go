@@ -3,13 +3,10 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
-	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/pipeline"
 	"github.com/cosmosdv/validate/internal/record"
 	"github.com/cosmosdv/validate/internal/report"
@@ -45,29 +42,6 @@ Exit codes: 0 every pattern within tolerance, 1 a pattern failed or regressed, 2
 3 infrastructure (target unreachable, Docker missing, authentication refused) or interrupted (Ctrl-C,
 after removing what the run created).`
 
-var knownFormats = []string{"text", "md", "json", "junit", "html"}
-
-// runOptions is the typed configuration of `validate run`, read once from viper.
-type runOptions struct {
-	target         target.Config
-	seed           int64
-	samples        int
-	keep           bool
-	writeExisting  bool
-	reuse          bool
-	runID          string
-	concurrency    int
-	partitions     int
-	throttle       bool
-	formats        []string
-	out            string
-	progress       string
-	baseline       string
-	updateBaseline bool
-	tolerance      report.Options
-	compare        report.CompareOptions
-}
-
 func (a *app) runCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run DESIGN...",
@@ -83,121 +57,75 @@ func (a *app) runCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			o, err := readRunOptions(v, a.stderr)
+			c, err := runConfig(v, a.stderr)
 			if err != nil {
 				return err
 			}
-			return a.run(cmd.Context(), args, o)
+			c.Stdout, c.Stderr, c.Inflight, c.Version = a.stdout, a.stderr, setInflight, version
+			return a.run(cmd.Context(), args, c)
 		},
 	}
 	addFlags(cmd, "run")
 	return cmd
 }
 
-func readRunOptions(v *viper.Viper, logTo io.Writer) (*runOptions, error) {
-	o := &runOptions{
-		seed:           v.GetInt64("seed"),
-		samples:        v.GetInt("samples"),
-		keep:           v.GetBool("keep"),
-		writeExisting:  v.GetBool("write-into-existing"),
-		reuse:          v.GetBool("reuse-database"),
-		runID:          v.GetString("run-id"),
-		concurrency:    v.GetInt("concurrency"),
-		partitions:     v.GetInt("partitions"),
-		throttle:       v.GetBool("throttle"),
-		out:            v.GetString("out"),
-		progress:       v.GetString("progress"),
-		baseline:       v.GetString("baseline"),
-		updateBaseline: v.GetBool("update-baseline"),
-	}
-	kind := v.GetString("target")
-	switch kind {
-	case "auto", "embedded", "emulator", "account", "endpoint":
-	default:
-		return nil, usageErr("--target: want auto, embedded, emulator, account or endpoint (got %q)", kind)
-	}
-	if o.samples < 1 || o.samples > 10000 {
-		return nil, usageErr("--samples: want 1..10000 (got %d)", o.samples)
-	}
-	if o.concurrency < 1 || o.concurrency > 256 {
-		return nil, usageErr("--concurrency: want 1..256 (got %d)", o.concurrency)
-	}
-	if o.partitions < 0 || o.partitions > 1000 {
-		return nil, usageErr("--partitions: want 0..1000 (got %d)", o.partitions)
-	}
-	switch o.progress {
-	case "auto", "bar", "lines", "none":
-	default:
-		return nil, usageErr("--progress: want auto, bar, lines or none (got %q)", o.progress)
-	}
-	formats, err := parseFormats(v.GetStringSlice("format"), "run", knownFormats)
+// runConfig maps run's flags to the pipeline's configuration, which the pipeline checks.
+func runConfig(v *viper.Viper, logTo io.Writer) (*pipeline.Config, error) {
+	formats, err := parseFormats(v.GetStringSlice("format"), "run", pipeline.Formats)
 	if err != nil {
 		return nil, err
-	}
-	o.formats = formats
-	if o.out == "" {
-		if err := stdoutFormats(formats); err != nil {
-			return nil, err
-		}
-	}
-	if o.updateBaseline && o.baseline == "" {
-		return nil, usageErr("--update-baseline needs --baseline FILE (or a directory for several designs)")
-	}
-	for _, k := range []string{"tolerance-point", "tolerance-query", "tolerance-ru", "regression-pct", "regression-ru"} {
-		if v.GetFloat64(k) < 0 {
-			return nil, usageErr("--%s: must not be negative", k)
-		}
-	}
-	o.tolerance = report.Options{
-		PointPct: v.GetFloat64("tolerance-point"),
-		QueryPct: v.GetFloat64("tolerance-query"),
-		MinRU:    v.GetFloat64("tolerance-ru"),
-	}
-	o.compare = report.CompareOptions{
-		Pct:   v.GetFloat64("regression-pct"),
-		RU:    v.GetFloat64("regression-ru"),
-		Force: v.GetBool("force"),
 	}
 	logger, err := newLogger(logTo, v.GetString("log-level"))
 	if err != nil {
 		return nil, err
 	}
-	o.target = target.Config{
-		Kind:             record.Kind(kind),
-		EmulatorImage:    v.GetString("emulator-image"),
-		EmulatorProtocol: v.GetString("emulator-protocol"),
-		Insecure:         v.GetBool("insecure"),
-		AllowPull:        v.GetBool("pull"),
-		Endpoint:         v.GetString("endpoint"),
-		Key:              v.GetString("key"),
-		ConnectionString: v.GetString("connection-string"),
-		Log:              logger,
+	c := &pipeline.Config{
+		Target: target.Config{
+			Kind:             record.Kind(v.GetString("target")),
+			EmulatorImage:    v.GetString("emulator-image"),
+			EmulatorProtocol: v.GetString("emulator-protocol"),
+			Insecure:         v.GetBool("insecure"),
+			AllowPull:        v.GetBool("pull"),
+			Endpoint:         v.GetString("endpoint"),
+			Key:              v.GetString("key"),
+			ConnectionString: v.GetString("connection-string"),
+			Log:              logger,
+		},
+		Seed:              v.GetInt64("seed"),
+		Samples:           v.GetInt("samples"),
+		Keep:              v.GetBool("keep"),
+		WriteIntoExisting: v.GetBool("write-into-existing"),
+		ReuseDatabase:     v.GetBool("reuse-database"),
+		RunID:             v.GetString("run-id"),
+		Concurrency:       v.GetInt("concurrency"),
+		Partitions:        v.GetInt("partitions"),
+		Throttle:          v.GetBool("throttle"),
+		Out:               v.GetString("out"),
+		Formats:           formats,
+		Baseline:          v.GetString("baseline"),
+		UpdateBaseline:    v.GetBool("update-baseline"),
+		Tolerance: report.Options{
+			PointPct: v.GetFloat64("tolerance-point"),
+			QueryPct: v.GetFloat64("tolerance-query"),
+			MinRU:    v.GetFloat64("tolerance-ru"),
+		},
+		Compare: report.CompareOptions{
+			Pct:   v.GetFloat64("regression-pct"),
+			RU:    v.GetFloat64("regression-ru"),
+			Force: v.GetBool("force"),
+		},
 	}
-	if (kind == "account" || kind == "endpoint") && o.target.Endpoint == "" && o.target.ConnectionString == "" {
-		return nil, usageErr("--target %s needs --endpoint URL (or CDV_CONNECTION_STRING)", kind)
+	if err := c.Check(); err != nil {
+		return nil, &exitError{code: ExitUsage, err: err}
 	}
-	return o, nil
-}
-
-// stdoutFormats checks the formats of a run without --out, whose reports all go to standard output:
-// JSON Lines (text beside it goes to standard error), or one other format.
-func stdoutFormats(formats []string) error {
-	json := contains(formats, "json")
-	var others []string
-	for _, f := range formats {
-		if f != "json" && (f != "text" || !json) {
-			others = append(others, f)
-		}
+	if err := c.SetProgress(logTo, v.GetString("progress")); err != nil {
+		return nil, &exitError{code: ExitUsage, err: err}
 	}
-	if len(others) > 1 || (json && len(others) > 0) {
-		return usageErr("--format %s: without --out, standard output takes one format (json, with text beside it on standard error); give --out DIR to write each format to a file",
-			strings.Join(formats, ","))
-	}
-	return nil
+	return c, nil
 }
 
 // parseFormats reads --format (repeated or comma separated, "markdown" for md) and refuses what the
-// command cannot write, naming what it can: allowed are the command's formats, knownFormats for run.
+// command cannot write, naming what it can.
 func parseFormats(raw []string, command string, allowed []string) ([]string, error) {
 	var out []string
 	for _, r := range raw {
@@ -223,96 +151,23 @@ func parseFormats(raw []string, command string, allowed []string) ([]string, err
 	return out, nil
 }
 
-func (a *app) run(ctx context.Context, paths []string, o *runOptions) error {
-	started := time.Now()
+func (a *app) run(ctx context.Context, paths []string, c *pipeline.Config) error {
+	c.Started = time.Now()
 	setStopping("removing what this run created")
 	defer setStopping("")
-	// Read every design before touching any target: a typo costs nothing.
-	designs, err := loadDesigns(a.stderr, paths)
-	if err != nil {
-		return err
+	designs, ok := pipeline.LoadDesigns(a.stderr, paths)
+	if !ok {
+		return &exitError{code: ExitUsage, printed: true}
 	}
-	c := pipeline.Config{
-		Target:            o.target,
-		Partitions:        o.partitions,
-		Throttle:          o.throttle,
-		RunID:             o.runID,
-		Seed:              o.seed,
-		Samples:           o.samples,
-		Concurrency:       o.concurrency,
-		ReuseDatabase:     o.reuse,
-		Keep:              o.keep,
-		WriteIntoExisting: o.writeExisting,
-		Inflight:          setInflight,
-		Tolerance:         o.tolerance,
-		Compare:           o.compare,
-		Out:               o.out,
-		Formats:           o.formats,
-		Baseline:          o.baseline,
-		UpdateBaseline:    o.updateBaseline,
-		Started:           started,
-		Version:           version,
-		Stdout:            a.stdout,
-		Stderr:            a.stderr,
-	}
-	a.setProgress(&c, o.progress)
-	out, err := pipeline.Validate(ctx, designs, c)
+	out, err := pipeline.Validate(ctx, designs, *c)
 	switch {
 	case errors.Is(err, pipeline.ErrUsage):
 		return &exitError{code: ExitUsage, err: err}
-	case errors.Is(err, pipeline.ErrTarget):
-		return infraErr(err)
 	case err != nil:
-		// Unclassified: a failure to render output, not of the command line.
+		// The target failed (pipeline.ErrTarget), or output could not be rendered.
 		return infraErr(err)
 	case out.Findings > 0:
 		return errFindings
 	}
 	return nil
-}
-
-func (a *app) setProgress(c *pipeline.Config, mode string) {
-	switch mode {
-	case "none":
-		return
-	case "bar":
-		c.Progress, c.TTY = a.stderr, true
-	case "lines":
-		c.Progress, c.TTY = a.stderr, false
-	default:
-		c.Progress, c.TTY = a.stderr, isTerminal(a.stderr)
-	}
-}
-
-// isTerminal reports whether w is a character device (a terminal), for the progress bar.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
-// loadDesigns reads every design, printing every error; any error ends the command with exit 2.
-func loadDesigns(stderr io.Writer, paths []string) ([]*design.Design, error) {
-	// A data-model markdown gets the same one line lint gives it, naming the import command.
-	var yamls []string
-	markdown := false
-	for _, p := range paths {
-		if isMarkdown(p) {
-			fmt.Fprintln(stderr, markdownHint(p))
-			markdown = true
-			continue
-		}
-		yamls = append(yamls, p)
-	}
-	designs, errs := design.LoadAll(yamls)
-	for _, err := range errs {
-		fmt.Fprintln(stderr, err)
-	}
-	if len(errs) > 0 || markdown {
-		return nil, &exitError{code: ExitUsage, printed: true}
-	}
-	return designs, nil
 }
