@@ -46,12 +46,66 @@ func storeItems(tb testing.TB, n int) uint64 {
 	})
 }
 
+// BenchmarkMemoryPerItem stores 50,000 items of about 1 KB and of about 150 B (issue 32) and
+// reports, per item, the live heap they added (heap-B/item), the stored JSON among it (the item's
+// text with its system properties, which the engine must keep: json-B/item) and the rest, the
+// engine's share (engine-B/item: the decoded body, the document record, its etag, the partition's
+// maps and lists). docs/performance.md breaks the engine's share down.
+//
+//	go test -run '^$' -bench MemoryPerItem -benchtime 1x ./internal/engine/
+func BenchmarkMemoryPerItem(b *testing.B) {
+	const items = 50_000
+	for _, size := range []int{1024, 150} {
+		b.Run(fmt.Sprintf("%dB", size), func(b *testing.B) {
+			for range b.N {
+				pad := strings.Repeat("x", size)
+				var json int
+				heap := storeDocsWith(b, items, func(i int, pk string) string {
+					return fmt.Sprintf(`{"id":"i%d","pk":"%s","pad":"%s"}`, i, pk, pad[:size-30-len(pk)-len(fmt.Sprint(i))])
+				}, func(s *Server) { json = storedJSON(s) })
+				b.ReportMetric(float64(heap)/items, "heap-B/item")
+				b.ReportMetric(float64(json)/items, "json-B/item")
+				b.ReportMetric(float64(int(heap)-json)/items, "engine-B/item")
+			}
+		})
+	}
+}
+
+// storedJSON is the capacity of every stored item's JSON.
+func storedJSON(s *Server) int {
+	n := 0
+	for _, db := range s.dbs {
+		for _, c := range db.colls {
+			for _, p := range c.parts {
+				for _, d := range p.all.items {
+					if d != nil {
+						n += cap(d.raw)
+					}
+				}
+			}
+		}
+	}
+	return n
+}
+
 // storeDocs creates n items, body(i, pk) each, over 64 logical partitions of a container with the
 // default indexing policy (every path) and returns HeapInuse after GC, with the server still
 // reachable so nothing is collected early.
 func storeDocs(tb testing.TB, n int, body func(i int, pk string) string) uint64 {
 	tb.Helper()
 	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return storeDocsWith(tb, n, body, nil) + ms.HeapInuse
+}
+
+// storeDocsWith is storeDocs returning the heap the server and its items added, and calling
+// inspect with the server before it is closed.
+func storeDocsWith(tb testing.TB, n int, body func(i int, pk string) string, inspect func(*Server)) uint64 {
+	tb.Helper()
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
 	s, err := Start(context.Background(), Options{})
 	if err != nil {
 		tb.Fatal(err)
@@ -84,8 +138,11 @@ func storeDocs(tb testing.TB, n int, body func(i int, pk string) string) uint64 
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
+	if inspect != nil {
+		inspect(s)
+	}
 	runtime.KeepAlive(s)
-	return ms.HeapInuse
+	return ms.HeapInuse - min(ms.HeapInuse, before.HeapInuse)
 }
 
 // elevenFields is a document of 11 fields of the usual kinds (strings of several lengths, numbers,
