@@ -51,13 +51,17 @@ Exit 0 when advice is given (or there is nothing to improve), 2 when a design ca
 			if err != nil {
 				return err
 			}
+			card, err := rateCard(v, false)
+			if err != nil {
+				return err
+			}
 			designs, err := loadDesigns(a.stderr, args)
 			if err != nil {
 				return err
 			}
 			out, variants := v.GetString("out"), v.GetString("write-variants")
 			for _, d := range designs {
-				adv, err := advise.Advise(d, advise.Options{Seed: v.GetInt64("seed")})
+				adv, err := advise.Advise(d, advise.Options{Seed: v.GetInt64("seed"), RateCard: card})
 				if err != nil {
 					return usageErr("%s: %v", d.File, err)
 				}

@@ -15,13 +15,13 @@ import (
 	"github.com/cosmosdv/validate/internal/cost"
 )
 
-// startServe runs `validate serve --port 0 args...` and returns its URL; the server stops with the test.
-func startServe(t *testing.T, args ...string) string {
+// startServeEndpoint runs `validate serve --port 0 args...` and returns its URL; the server stops with the test.
+func startServeEndpoint(t *testing.T, args ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	var out syncBuffer
 	done := make(chan int, 1)
-	go func() { done <- Run(ctx, append([]string{"serve", "--port", "0"}, args...), &out, &bytes.Buffer{}) }()
+	go func() { done <- Run(ctx, append([]string{"serve", "--port", "0", "--compute-port", "0"}, args...), &out, &bytes.Buffer{}) }()
 	t.Cleanup(func() { cancel(); <-done })
 	re := regexp.MustCompile(`listening on (http://\S+) \(charges: ([^)]*\)?)`)
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
@@ -48,7 +48,7 @@ func TestCalibrate_ServeWithRateCard(t *testing.T) {
 	if err := os.WriteFile(cardFile, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	url := startServe(t, "--rate-card", cardFile)
+	url := startServeEndpoint(t, "--rate-card", cardFile)
 
 	profile := filepath.Join(dir, "calibration.json")
 	code, stdout, stderr := runCLI(t, "calibrate", "--target", "endpoint", "--endpoint", url, "--out", profile, "--run-id", "t1")
@@ -113,7 +113,7 @@ func TestCalibrate_Usage(t *testing.T) {
 	if code != ExitUsage || !strings.Contains(stderr, "account or an endpoint") {
 		t.Errorf("embedded: exit %d, %s", code, stderr)
 	}
-	url := startServe(t)
+	url := startServeEndpoint(t)
 	code, _, stderr = runCLI(t, "calibrate", "--target", "account", "--endpoint", url, "--key", "C2y6yDjf5/R+ob0N8A7Cgv30VRDJIWEHLM+4QDU5DE2nQ9nDuVTqobD4b8mGGyPMbIZnqyMsEcaGQy67XIw/Jw==")
 	if code != ExitUsage || !strings.Contains(stderr, "--yes") || !strings.Contains(stderr, "RU modeled") {
 		t.Errorf("account without --yes: exit %d, %s", code, stderr)

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/importer"
@@ -151,30 +150,4 @@ func writeNew(path string, data []byte, force bool) error {
 		return infraErr(err)
 	}
 	return os.Rename(tmp.Name(), path)
-}
-
-// isMarkdown tells a markdown file given where a design file belongs, by its extension or its first
-// line (a "# " heading).
-func isMarkdown(path string) bool {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".md", ".markdown", ".mdown", ".mkd":
-		return true
-	case ".yaml", ".yml", ".json":
-		return false
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	var head [256]byte
-	n, _ := io.ReadFull(f, head[:])
-	first, _, _ := strings.Cut(string(head[:n]), "\n")
-	return strings.HasPrefix(first, "# ") || strings.HasPrefix(first, "## ")
-}
-
-// markdownHint is the one line lint prints for a markdown file.
-func markdownHint(path string) string {
-	return fmt.Sprintf("%s: this is markdown, not a design file; draft one with: validate import %s -o %s",
-		path, path, strings.TrimSuffix(path, filepath.Ext(path))+".yaml")
 }

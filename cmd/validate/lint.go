@@ -58,8 +58,8 @@ parsed or validated.`,
 			asJSON := contains(formats, "json")
 			worst := ExitOK
 			for _, path := range args {
-				if isMarkdown(path) {
-					fmt.Fprintln(a.stderr, markdownHint(path))
+				if pipeline.IsMarkdown(path) {
+					fmt.Fprintln(a.stderr, pipeline.MarkdownHint(path))
 					worst = ExitUsage
 					continue
 				}

@@ -53,9 +53,9 @@ price in the wrong unit, a hot partition, a design-review finding), 2 when a des
 			if err != nil {
 				return err
 			}
-			designs, err := loadDesigns(a.stderr, args)
-			if err != nil {
-				return err
+			designs, ok := pipeline.LoadDesigns(a.stderr, args)
+			if !ok {
+				return &exitError{code: ExitUsage, printed: true}
 			}
 			out := v.GetString("out")
 			warnings := 0

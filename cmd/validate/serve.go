@@ -33,6 +33,10 @@ the log is compacted into the file at checkpoints, at stop and at the next start
 the file every 30 seconds and at stop only: faster on slow disks, but a crash loses what was
 acknowledged since the last save.
 
+A second port (--compute-port, 8903 as the emulator's) serves the compute gateway: item ids that the
+routing gateway on --port refuses, as the service does (ending in white space, holding '/', '\', '#',
+an escape or a control character), are served there. -1 serves no compute gateway.
+
 SDKs connect to the address the account advertises, which is the listen address. In a container
 whose port 8081 is published elsewhere, say where with --public-endpoint (as GATEWAY_PUBLIC_ENDPOINT
 does for the vNext emulator).

@@ -80,7 +80,7 @@ var settings = []setting{
 	{key: "regression-ru", def: 1.0, usage: "smallest drift in RU that counts as a regression", cmds: []string{"run", "compare"}},
 	{key: "force", def: false, usage: "compare runs of differently named designs (after a rename), seeds or sample counts", cmds: []string{"run", "compare"}},
 	// Calibration.
-	{key: "calibration", def: "", usage: "calibration profile (written by validate calibrate): price modeled charges with the figures fitted to that account, labelled \"model (calibrated: <account>, <date>)\"", cmds: []string{"run", "plan", "serve"}},
+	{key: "calibration", def: "", usage: "calibration profile (written by validate calibrate): price modeled charges with the figures fitted to that account, labelled \"model (calibrated: <account>, <date>)\"", cmds: []string{"run", "plan", "advise", "serve"}},
 	{key: "yes", def: false, usage: "go ahead with a calibration on an account after its cost preview", cmds: []string{"calibrate"}},
 	{key: "serverless", def: false, usage: "the account is serverless: containers without throughput (one physical partition each), preview priced per RU", cmds: []string{"calibrate"}},
 	{key: "rate-card", def: "", usage: "rate card JSON to charge with instead of the built-in card: the figures it names replace the built-in ones (docs/calibration.md)", cmds: []string{"serve"}},

@@ -179,7 +179,7 @@ func checkCommand(t *testing.T, job string, args []string, writesFirst bool) (ou
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := readRunOptions(v, io.Discard)
+	o, err := runConfig(v, io.Discard)
 	if err != nil {
 		t.Fatalf("job %s: %v: the CLI refuses it: %v", job, args, err)
 	}
@@ -195,25 +195,25 @@ func checkCommand(t *testing.T, job string, args []string, writesFirst bool) (ou
 	if len(errs) > 0 {
 		t.Fatalf("job %s: designs: %v", job, errs)
 	}
-	if o.out == "" || !slices.Contains(o.formats, "md") || !slices.Contains(o.formats, "junit") || !slices.Contains(o.formats, "html") {
+	if o.Out == "" || !slices.Contains(o.Formats, "md") || !slices.Contains(o.Formats, "junit") || !slices.Contains(o.Formats, "html") {
 		t.Errorf("job %s: want --out with md, junit and html: %v", job, args)
 	}
-	if o.baseline == "" {
+	if o.Baseline == "" {
 		t.Errorf("job %s: a nightly job compares with a baseline: %v", job, args)
 	}
-	if o.baseline != "" && !writesFirst {
+	if o.Baseline != "" && !writesFirst {
 		// Compared with committed baselines: each design must have one, or the job exits 2.
-		if !strings.HasSuffix(o.baseline, "/") {
+		if !strings.HasSuffix(o.Baseline, "/") {
 			t.Errorf("job %s: with several designs --baseline is a directory ending in /", job)
 		}
 		for _, d := range ds {
-			f := pipeline.BaselineFile(repo(o.baseline)+string(os.PathSeparator), d)
+			f := pipeline.BaselineFile(repo(o.Baseline)+string(os.PathSeparator), d)
 			if _, err := os.Stat(f); err != nil {
 				t.Errorf("job %s: design %s has no committed baseline %s", job, d.Name, f)
 			}
 		}
 	}
-	return o.out
+	return o.Out
 }
 
 // checkExitCodes holds a script's case over the run's exit code to the CLI's codes, and its end to

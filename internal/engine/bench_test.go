@@ -591,7 +591,9 @@ func loadOrderDocs(b *testing.B, c *azcosmos.ContainerClient, n int) {
 //   - firstpage: the first page (default size, 100 items) of SELECT * FROM c ORDER BY c.n (plain);
 //   - firstpage10: the same with a 10-item page (PageSizeHint 10);
 //   - pktop10comp: SELECT TOP 10 * FROM c WHERE c.pk = @pk ORDER BY c.n DESC, composite
-//     (pk ASC, n DESC) (comp).
+//     (pk ASC, n DESC) (comp);
+//   - eqlookup, inlookup, rangelookup: an indexed equality (1 item), IN (2) and BETWEEN (10) on
+//     the id (issue 32: answered and charged from the value index, not a pass over the partition).
 //
 // Before its measured batches each query runs once at each size, which builds the ORDER BY index
 // it walks, then one unmeasured batch; each figure is the median of 5 batches of 200 queries (CPU
@@ -624,6 +626,9 @@ func BenchmarkOrderByHTTPS(b *testing.B) {
 		{"firstpage", "plain", "SELECT * FROM c ORDER BY c.n", nil, 0, 100},
 		{"firstpage10", "plain", "SELECT * FROM c ORDER BY c.n", nil, 10, 10},
 		{"pktop10comp", "comp", "SELECT TOP 10 * FROM c WHERE c.pk = @pk ORDER BY c.n DESC", pkParam, 0, 10},
+		{"eqlookup", "plain", "SELECT * FROM c WHERE c.id = @id", []azcosmos.QueryParameter{{Name: "@id", Value: "i000500"}}, 0, 1},
+		{"inlookup", "plain", "SELECT * FROM c WHERE c.id IN ('i000100', 'i000500')", nil, 0, 2},
+		{"rangelookup", "plain", "SELECT * FROM c WHERE c.id BETWEEN 'i000100' AND 'i000109'", nil, 0, 10},
 	}
 	sizes := []int{1_000, 10_000, 100_000}
 	const rounds, perBatch, workers = 5, 200, 16

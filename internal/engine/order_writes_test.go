@@ -195,6 +195,11 @@ var orderWriteQueries = []string{
 	"SELECT TOP 7 c.id, c.v FROM c ORDER BY c.v ASC, c.w DESC",
 	"SELECT c.id FROM c WHERE c.pk = 'p1' ORDER BY c.v DESC",
 	"SELECT c.id, c.w FROM c ORDER BY c.w DESC OFFSET 3 LIMIT 11",
+	// Served by the value indexes (issue 32), kept by the same writes.
+	"SELECT * FROM c WHERE c.w = 1",
+	"SELECT VALUE c.id FROM c WHERE c.w IN (0, 2)",
+	"SELECT c.id, c.v FROM c WHERE c.v >= 1 AND c.v < 5",
+	"SELECT VALUE c.id FROM c WHERE c.v BETWEEN 'a' AND 'b'",
 }
 
 // compareAll pages every query, over the partition and over each logical partition, against the
