@@ -708,19 +708,29 @@ func (b *builder) batchOps(path string, ap *design.AccessPattern, r *row, t *des
 	b.todo(path+".batch", "drafted as %d create(s) of %q in the sampled partition; list the batch's real operations", n, t.Type)
 }
 
-// batchFromText splits a batch's description into clauses and reads an operation from each.
-func batchFromText(text string, code []string, t *design.DocType, c *design.Container) (ops []design.BatchOp, guessed []string) {
-	clauses := strings.FieldsFunc(norm(text), func(r rune) bool { return r == ',' || r == ';' || r == '、' || r == '+' || r == '；' })
+// splitClauses splits a description of several operations at commas, semicolons and joining words
+// ("plus", "and then", "and", "followed by"), keeping the text's case (paths are case-sensitive).
+func splitClauses(text string) []string {
+	clauses := strings.FieldsFunc(text, func(r rune) bool {
+		return r == ',' || r == ';' || r == ':' || r == '、' || r == '+' || r == '；' || r == '，' || r == '：'
+	})
 	var parts []string
 	for _, cl := range clauses {
-		for _, sep := range []string{" and then ", " then ", " and ", " plus ", "然后", "并"} {
+		for _, sep := range []string{" and then ", " then ", " and ", " plus ", " followed by ", " And ", " Plus ", "然后", "并且"} {
 			cl = strings.ReplaceAll(cl, sep, "\x00")
 		}
 		parts = append(parts, strings.Split(cl, "\x00")...)
 	}
+	return parts
+}
+
+// batchFromText splits a batch's description into clauses and reads an operation from each.
+func batchFromText(text string, code []string, t *design.DocType, c *design.Container) (ops []design.BatchOp, guessed []string) {
+	parts := splitClauses(text)
 	total := 0
-	for _, cl := range parts {
-		cl = strings.TrimSpace(cl)
+	for _, orig := range parts {
+		orig = strings.TrimSpace(orig)
+		cl := norm(orig)
 		op := ""
 		switch {
 		case hasAny(cl, "upsert"):
@@ -772,11 +782,11 @@ func batchFromText(text string, code []string, t *design.DocType, c *design.Cont
 			bo.ItemID = "{id}"
 			var spans []string
 			for _, s := range code {
-				if strings.Contains(cl, strings.ToLower(s)) {
+				if strings.Contains(orig, s) {
 					spans = append(spans, s)
 				}
 			}
-			p, unknown := patchFromText(cl, spans, typ, c)
+			p, unknown := patchFromText(orig, spans, typ, c)
 			if len(p) == 0 {
 				p = []design.PatchOp{{Op: "set", Path: "/updatedAt", Value: "{now}"}}
 				addAppFields(typ, []string{"/updatedAt"})

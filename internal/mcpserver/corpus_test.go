@@ -17,8 +17,8 @@ import (
 // the test small; the drafts themselves are unchanged.
 func TestCorpusDraftsRunEndToEnd(t *testing.T) {
 	files, err := filepath.Glob("../importer/testdata/golden/*.yaml")
-	if err != nil || len(files) < 8 {
-		t.Fatalf("want the 8 golden drafts, got %d (%v)", len(files), err)
+	if err != nil || len(files) < 14 {
+		t.Fatalf("want the 14 golden drafts, got %d (%v)", len(files), err)
 	}
 	for _, f := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(f), ".yaml"), func(t *testing.T) {
@@ -48,9 +48,11 @@ func TestCorpusDraftsRunEndToEnd(t *testing.T) {
 			if len(rep.Patterns) != len(d.AccessPatterns) {
 				t.Fatalf("%d pattern results for %d patterns", len(rep.Patterns), len(d.AccessPatterns))
 			}
+			// A draft's patterns may miss their estimates (that is for the person to judge), but
+			// every one of them runs.
 			for _, p := range rep.Patterns {
 				if p.Verdict == report.Error {
-					t.Logf("%s %s: %s %v", p.ID, p.Verdict, p.Reasons, p.Errors)
+					t.Errorf("%s %s: %s %v", p.ID, p.Verdict, p.Reasons, p.Errors)
 				}
 			}
 		})
