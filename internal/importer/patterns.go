@@ -181,7 +181,7 @@ func (b *builder) readPatterns() {
 		ap := design.AccessPattern{ID: "AP1", Name: "Read one document (placeholder)", Container: c.Name, Op: design.OpRead,
 			Sample: c.Documents[0].Type, RPS: design.RPS{Avg: 0}, Estimate: design.Estimate{RU: 1}}
 		b.d.AccessPatterns = append(b.d.AccessPatterns, ap)
-		b.todo("accessPatterns[0].id", "no access-pattern table was found in %s (a table with a pattern-number column and an operations, RPS or description column): this placeholder keeps the draft readable", b.mdName())
+		b.gap("accessPatterns[0].id", "no access-pattern table was found in %s (a table with a pattern-number column and an operations, RPS or description column): this placeholder keeps the draft readable", b.mdName())
 	}
 }
 
@@ -250,9 +250,10 @@ func (b *builder) pattern1(r *row) {
 	g := opOf(r, sql)
 	name := orWord(r.desc, orWord(r.ops, r.id))
 	if g.op == "" {
-		b.unplaced = append(b.unplaced, fmt.Sprintf("TODO(import): %s %q (%s line %d) not drafted: %s. Operations: %q",
-			r.id, excerpt(name, 80), filepathBase(r.from), r.line, g.why, excerpt(r.ops, 100)))
+		text := fmt.Sprintf("%s %q (%s line %d) not drafted: %s. Operations: %q", r.id, excerpt(name, 80), filepathBase(r.from), r.line, g.why, excerpt(r.ops, 100))
+		b.unplaced = append(b.unplaced, "TODO(import): "+text)
 		b.todos++
+		b.gaps = append(b.gaps, Unmapped{Text: text})
 		return
 	}
 	ap := design.AccessPattern{ID: r.id, Name: excerpt(name, 120), Op: g.op}
@@ -315,12 +316,12 @@ func (b *builder) pattern1(r *row) {
 	if lvl := consistencyIn(norm(r.consistency)); lvl != "" && (ap.Op == design.OpRead || ap.Op == design.OpQuery) {
 		ap.Consistency = lvl
 	} else if r.consistency != "" && lvl == "" {
-		b.todo(path+".name", "consistency %q not understood", r.consistency)
+		b.gap(path+".name", "consistency %q not understood", r.consistency)
 	}
 	b.rpsOf(path, &ap, r)
 	b.estimateOf(path, &ap, r)
 	for _, e := range r.extra {
-		b.todo(path+".name", "column not mapped: %s", e)
+		b.gap(path+".name", "column not mapped: %s", e)
 	}
 	if r.notes != "" {
 		b.note(path+".name", "notes: %s", excerpt(r.notes, 150))
@@ -496,7 +497,7 @@ func (b *builder) rpsOf(path string, ap *design.AccessPattern, r *row) {
 	}
 	switch {
 	case avg == 0 && peak == 0:
-		b.todo(path+".rps", "no request rate found for %s: 0 keeps it out of capacity figures until you set it", r.id)
+		b.gap(path+".rps", "no request rate found for %s: 0 keeps it out of capacity figures until you set it", r.id)
 	case avg == 0:
 		avg = peak
 		from = "only a peak is given: average set to it"
@@ -544,7 +545,7 @@ func (b *builder) estimateOf(path string, ap *design.AccessPattern, r *row) {
 		}
 	} else {
 		ap.Estimate.RU = referenceRU[ap.Op]
-		b.todo(path+".estimate", "no RU figure for %s in the markdown: %g RU is the modeling prompt's reference charge for a 1 KB %s; put your own figure here",
+		b.gap(path+".estimate", "no RU figure for %s in the markdown: %g RU is the modeling prompt's reference charge for a 1 KB %s; put your own figure here",
 			r.id, ap.Estimate.RU, ap.Op)
 	}
 	if ap.Estimate.RU <= 0 || ap.Estimate.RU > 1e6 {
@@ -558,7 +559,7 @@ func (b *builder) patchOps(path string, r *row, t *design.DocType, c *design.Con
 		b.todo(path+".patch", "patch operations read from the row (%s line %d); check each value", filepathBase(r.from), r.line)
 		if len(unknown) > 0 {
 			addAppFields(t, unknown)
-			b.todo(path+".patch", "%s: not a field of the examples of %q (added to its appFields); the value is a guess", strings.Join(unknown, ", "), t.Type)
+			b.gap(path+".patch", "%s: not a field of the examples of %q (added to its appFields); the value is a guess", strings.Join(unknown, ", "), t.Type)
 		}
 		return ops
 	}
@@ -572,11 +573,11 @@ func (b *builder) patchOps(path string, r *row, t *design.DocType, c *design.Con
 		if nf.Field.OneOf != nil || nf.Field.Gen == "isoTime" || nf.Field.Gen == "int" || nf.Field.Gen == "money" || nf.Field.Gen == "decimal" {
 			f := nf.Field
 			ops = append(ops, patchFor(nf.Name, &f, text, ""))
-			b.todo(path+".patch", "the row names no path: patching %s is a guess", nf.Name)
+			b.gap(path+".patch", "the row names no path: patching %s is a guess", nf.Name)
 			return ops
 		}
 	}
-	b.todo(path+".patch", "the row names no path: setting /updatedAt (added to the type's appFields) is a placeholder")
+	b.gap(path+".patch", "the row names no path: setting /updatedAt (added to the type's appFields) is a placeholder")
 	addAppFields(t, []string{"/updatedAt"})
 	return []design.PatchOp{{Op: "set", Path: "/updatedAt", Value: "{now}"}}
 }
