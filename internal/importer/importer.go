@@ -272,8 +272,17 @@ func (b *builder) naming() {
 	}
 }
 
+// maxUnmappedSections bounds the sections listed as not mapped.
+const maxUnmappedSections = 100
+
 // reportUnmapped lists, at the top of the draft, the sections none of whose content was mapped.
 func (b *builder) reportUnmapped() {
+	listed, more := 0, 0
+	defer func() {
+		if more > 0 {
+			b.headerGap(fmt.Sprintf("%d more sections of %s not mapped (only the first %d are listed)", more, b.mdName(), maxUnmappedSections))
+		}
+	}()
 	for _, s := range b.md.sections {
 		if b.used[s] || s.level == 0 && len(s.blocks) == 0 || s.level == 1 {
 			continue
@@ -297,6 +306,10 @@ func (b *builder) reportUnmapped() {
 		title, line := s.title, s.line
 		if title == "" {
 			title, line = "(before the first heading)", 1
+		}
+		if listed++; listed > maxUnmappedSections {
+			more++
+			continue
 		}
 		b.headerGap(fmt.Sprintf("not mapped: section %q (%s line %d): %s", title, b.mdName(), line, excerpt(strings.Join(parts, " "), 160)))
 	}

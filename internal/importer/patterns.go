@@ -169,9 +169,18 @@ func orKeep(old, s string) string {
 	return s
 }
 
+// maxDraftPatterns bounds the patterns of one draft, which keeps it far below the design file's size
+// limit whatever the markdown holds (modeling documents have tens).
+const maxDraftPatterns = 500
+
 func (b *builder) readPatterns() {
 	rows := b.collectRows()
 	rows = append(rows, b.proseRows(rows)...)
+	if len(rows) > maxDraftPatterns {
+		b.headerGap(fmt.Sprintf("access patterns of %s after the first %d were not drafted (a draft holds at most %d): from %q (line %d) on",
+			b.mdName(), maxDraftPatterns, maxDraftPatterns, excerpt(rows[maxDraftPatterns].desc, 60), rows[maxDraftPatterns].line))
+		rows = rows[:maxDraftPatterns]
+	}
 	for _, r := range rows {
 		b.pattern1(r)
 	}

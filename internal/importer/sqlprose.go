@@ -41,6 +41,9 @@ func (b *builder) proseRows(table []*row) []*row {
 		if tableSection(s) && len(table) > 0 {
 			continue
 		}
+		if len(table)+len(out) > maxDraftPatterns {
+			break // readPatterns says the rest was not drafted
+		}
 		for i, bl := range s.blocks {
 			var sqls []string
 			inline := false
@@ -110,8 +113,10 @@ func (b *builder) proseRows(table []*row) []*row {
 			}
 		}
 	}
-	for _, r := range b.proseOps(table) {
-		add(r)
+	if len(table)+len(out) <= maxDraftPatterns {
+		for _, r := range b.proseOps(table) {
+			add(r)
+		}
 	}
 	return out
 }
