@@ -86,3 +86,24 @@ func TestPatternsFromProse(t *testing.T) {
 		}
 	}
 }
+
+// TestSQLBlockOfATablePattern: a SQL block whose lead-in names a pattern of the table ("AP2") gives
+// that pattern its query instead of drafting another pattern.
+func TestSQLBlockOfATablePattern(t *testing.T) {
+	md := "# Shop\n\n### Orders Container\n\n- **Partition Key**: `/customerId`\n\n```json\n" +
+		`[{"id": "o_1", "customerId": "c_1", "status": "open"}, {"id": "o_2", "customerId": "c_2", "status": "shipped"}]` + "\n```\n\n" +
+		"## Access Patterns\n\n| # | Description | Cosmos DB Operations | RPS | RU |\n|---|---|---|---|---|\n" +
+		"| 1 | Order page | Point read | 100 | 1 |\n| 2 | Open orders of a customer | Query | 20 | 3 |\n\n" +
+		"## Query details\n\nAP2 filters on the status:\n\n```sql\nSELECT * FROM c WHERE c.customerId = @customerId AND c.status = 'open'\n```\n"
+	res, err := Import([]byte(md), Options{File: "shop.md"})
+	if err != nil || res.Design == nil {
+		t.Fatalf("%v %v", err, res.Problems)
+	}
+	ps := res.Design.AccessPatterns
+	if len(ps) != 2 || ps[1].Query != "SELECT * FROM c WHERE c.customerId = @customerId AND c.status = 'open'" {
+		t.Fatalf("%d patterns; AP2's query %q", len(ps), ps[len(ps)-1].Query)
+	}
+	if !strings.Contains(string(res.YAML), "query from the SQL block at shop.md line 23") {
+		t.Errorf("no TODO citing the block:\n%s", res.YAML)
+	}
+}
