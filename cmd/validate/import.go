@@ -20,8 +20,12 @@ relationships and request rates.
 
 It maps container sections (name, partition key, throughput, TTL, unique keys), indexing-policy JSON
 and prose lists, composite indexes, the example documents (grouped into document types, with
-generators inferred from their values) and the numbered access-pattern table (operation, SQL, RPS,
-RU estimate, container and sampled type). Headings may be English or Chinese.
+generators inferred from their values and field names) and the numbered access-pattern table
+(operation, SQL, RPS, RU estimate, container and sampled type). Free-form notes work too: every SQL
+block (fenced as sql, indented, or a SELECT code span) becomes a pattern named by its lead-in sentence, with
+the rates and charge that sentence gives ("150 requests a second at peak, 6-9 RU": the midpoint), and
+a sentence naming operations on a container with a figure becomes one; a charge the text says was
+measured is kept as estimate.measured. Headings may be English or Chinese.
 
 Every inference a person should check carries a "# TODO(import): ..." comment saying why; whatever
 cannot be mapped stays in the draft as a TODO. The draft always parses; lint it and run it next.

@@ -28,6 +28,11 @@ func hostile() map[string][]byte {
 		"a paragraph per line":          rep("x\n\n"),
 		"brackets":                      rep("["),
 		"code span openers":             rep("`a ``b "),
+		// Many patterns: the draft keeps the first maxDraftPatterns and stays a readable design file.
+		"a SQL block per section": append([]byte("## Items\n\nPartition key: `/id`\n\n"),
+			rep("## q\n\n```sql\nSELECT * FROM c WHERE c.id = @id AND c.n = 1\n```\n\nAbout 5 rps, 2 RU.\n\n")[:n-64]...),
+		"an operation per sentence": append([]byte("## Items\n\nPartition key: `/id`\n\n"),
+			rep("A point read of items costs 1 RU at 5 rps.\n\n")[:n-64]...),
 	}
 }
 

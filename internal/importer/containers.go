@@ -207,7 +207,7 @@ func (b *builder) uniqueName(name string) string {
 }
 
 func (b *builder) readContainerBlocks(ci *contInfo, blocks []*block, indexing bool) {
-	for _, bl := range blocks {
+	for i, bl := range blocks {
 		switch bl.kind {
 		case blockCode:
 			if looksLikeJSON(bl) {
@@ -276,6 +276,9 @@ func (b *builder) readContainerBlocks(ci *contInfo, blocks []*block, indexing bo
 			// Read for RU figures and pattern references by the prose pass; nothing to map here.
 		case (indexing || hasAny(norm(bl.text), "index", "索引")) && bl.text != "" && len(indexTokens(bl)) > 0:
 			b.proseIndexing(ci, bl)
+		case bl.label != "" && bl.text != "" && (proseFigure(bl.text) || i+1 < len(blocks) && blocks[i+1].kind == blockCode && len(splitSQL(blocks[i+1].body)) > 0):
+			// An operation with its figures, or a query's lead-in: the prose pass drafts it as a
+			// pattern (sqlprose.go).
 		case bl.label != "" && bl.text != "":
 			ci.extra = append(ci.extra, fmt.Sprintf("%q (line %d): %s", bl.label, bl.line, excerpt(bl.value, 120)))
 		}

@@ -42,7 +42,17 @@ type Result struct {
 	// TODOs counts the "# TODO(import)" comments of the draft.
 	TODOs                       int
 	Containers, Types, Patterns int
-	Unmapped                    int
+	// Unmapped lists what the markdown does not say or the importer could not map (each also a
+	// TODO(import) in the draft): the questions to ask the document's author. Never nil.
+	Unmapped []Unmapped
+}
+
+// Unmapped is one thing the draft could not take from the markdown.
+type Unmapped struct {
+	// Path is the draft's field the gap is about ("accessPatterns[2].rps"); "" for the document.
+	Path string `json:"path,omitempty"`
+	// Text says what is missing or was guessed, and where in the markdown.
+	Text string `json:"text"`
 }
 
 // MaxInput is the largest markdown Import reads (1 MiB; modeling documents are tens of KB).
@@ -86,7 +96,7 @@ func ImportContext(ctx context.Context, src []byte, o Options) (res *Result, err
 	if err != nil {
 		return nil, fmt.Errorf("write the draft: %w", err)
 	}
-	res = &Result{YAML: out, TODOs: b.todos, Containers: len(b.d.Containers), Patterns: len(b.d.AccessPatterns), Unmapped: len(b.unplaced)}
+	res = &Result{YAML: out, TODOs: b.todos, Containers: len(b.d.Containers), Patterns: len(b.d.AccessPatterns), Unmapped: append([]Unmapped{}, b.gaps...)}
 	for _, c := range b.d.Containers {
 		res.Types += len(c.Documents)
 	}
@@ -145,11 +155,27 @@ type builder struct {
 	iacUsed []*section
 	// groups holds each container's document types with their examples, for sizeCounts.
 	groups []containerGroups
+	// gaps are what the markdown did not say or could not be mapped, for Result.Unmapped.
+	gaps []Unmapped
 }
 
 func (b *builder) todo(path, format string, args ...any) {
 	b.notes[path] = append(b.notes[path], "TODO(import): "+fmt.Sprintf(format, args...))
 	b.todos++
+}
+
+// gap is a TODO about something the markdown does not say or the importer could not map: it is also
+// listed in Result.Unmapped, the questions to ask the document's author.
+func (b *builder) gap(path, format string, args ...any) {
+	b.todo(path, format, args...)
+	b.gaps = append(b.gaps, Unmapped{Path: path, Text: fmt.Sprintf(format, args...)})
+}
+
+// headerGap is a gap about the whole document, written at the top of the draft.
+func (b *builder) headerGap(text string) {
+	b.header0 = append(b.header0, "TODO(import): "+text)
+	b.todos++
+	b.gaps = append(b.gaps, Unmapped{Text: text})
 }
 
 func (b *builder) note(path, format string, args ...any) {
@@ -246,8 +272,17 @@ func (b *builder) naming() {
 	}
 }
 
+// maxUnmappedSections bounds the sections listed as not mapped.
+const maxUnmappedSections = 100
+
 // reportUnmapped lists, at the top of the draft, the sections none of whose content was mapped.
 func (b *builder) reportUnmapped() {
+	listed, more := 0, 0
+	defer func() {
+		if more > 0 {
+			b.headerGap(fmt.Sprintf("%d more sections of %s not mapped (only the first %d are listed)", more, b.mdName(), maxUnmappedSections))
+		}
+	}()
 	for _, s := range b.md.sections {
 		if b.used[s] || s.level == 0 && len(s.blocks) == 0 || s.level == 1 {
 			continue
@@ -272,9 +307,11 @@ func (b *builder) reportUnmapped() {
 		if title == "" {
 			title, line = "(before the first heading)", 1
 		}
-		b.header0 = append(b.header0, fmt.Sprintf("TODO(import): not mapped: section %q (%s line %d): %s",
-			title, b.mdName(), line, excerpt(strings.Join(parts, " "), 160)))
-		b.todos++
+		if listed++; listed > maxUnmappedSections {
+			more++
+			continue
+		}
+		b.headerGap(fmt.Sprintf("not mapped: section %q (%s line %d): %s", title, b.mdName(), line, excerpt(strings.Join(parts, " "), 160)))
 	}
 }
 

@@ -30,7 +30,7 @@ var systemProps = map[string]bool{"_rid": true, "_self": true, "_etag": true, "_
 
 func (b *builder) buildTypes() {
 	if len(b.conts) == 0 {
-		b.todo("containers", "no container section was recognised in %s (a heading naming a container with a partition key or example documents); this placeholder container keeps the draft readable", b.mdName())
+		b.gap("containers", "no container section was recognised in %s (a heading naming a container with a partition key or example documents); this placeholder container keeps the draft readable", b.mdName())
 		b.conts = append(b.conts, &contInfo{name: "Items", translated: map[string]string{}})
 	}
 	for ci, c := range b.conts {
@@ -69,7 +69,7 @@ func (b *builder) buildContainer(idx int, ci *contInfo) {
 		b.note(path+".name", "%s", excerpt(ci.purpose, 180))
 	}
 	for _, e := range ci.extra {
-		b.todo(path+".name", "not mapped: %s", e)
+		b.gap(path+".name", "not mapped: %s", e)
 	}
 	if len(ci.translated) > 0 {
 		var pairs []string
@@ -88,7 +88,7 @@ func (b *builder) buildContainer(idx int, ci *contInfo) {
 		if validKey(k) {
 			keys = append(keys, k)
 		} else {
-			b.todo(path+".partitionKey", "%q is not a usable key path; left out", k)
+			b.gap(path+".partitionKey", "%q is not a usable key path; left out", k)
 		}
 	}
 	fieldsOf := docFieldNames(ci.docs)
@@ -102,10 +102,10 @@ func (b *builder) buildContainer(idx int, ci *contInfo) {
 			}
 		}
 		keys = []string{k}
-		b.todo(path+".partitionKey", "no partition key stated for %s; %s is a guess from the examples", ci.name, k)
+		b.gap(path+".partitionKey", "no partition key stated for %s; %s is a guess from the examples", ci.name, k)
 	case len(keys) == 0:
 		keys = []string{"/id"}
-		b.todo(path+".partitionKey", "no partition key stated for %s; /id is a placeholder", ci.name)
+		b.gap(path+".partitionKey", "no partition key stated for %s; /id is a placeholder", ci.name)
 	default:
 		if ci.keyFrom != "" {
 			b.note(path+".partitionKey", "from %s%s", ci.keyFrom, justification(ci.keyText))
@@ -140,9 +140,9 @@ func (b *builder) buildContainer(idx int, ci *contInfo) {
 		} else {
 			c.Throughput = design.Throughput{Manual: 400}
 			if strings.TrimSpace(ci.tpText) != "" {
-				b.todo(path+".throughput", "no RU/s figure in %q; manual 400 is the service's minimum", excerpt(ci.tpText, 120))
+				b.gap(path+".throughput", "no RU/s figure in %q; manual 400 is the service's minimum", excerpt(ci.tpText, 120))
 			} else {
-				b.todo(path+".throughput", "no throughput stated for %s; manual 400 is the service's minimum", ci.name)
+				b.gap(path+".throughput", "no throughput stated for %s; manual 400 is the service's minimum", ci.name)
 			}
 		}
 	}
@@ -155,7 +155,7 @@ func (b *builder) buildContainer(idx int, ci *contInfo) {
 			c.DefaultTTL = v
 			b.todo(path+".defaultTtl", "read from %q", excerpt(ci.ttlText, 100))
 		} else {
-			b.todo(path+".name", "TTL mentioned but not understood: %q", excerpt(ci.ttlText, 100))
+			b.gap(path+".name", "TTL mentioned but not understood: %q", excerpt(ci.ttlText, 100))
 		}
 	}
 	if c.DefaultTTL == nil && fieldsOf["ttl"] {
@@ -167,7 +167,7 @@ func (b *builder) buildContainer(idx int, ci *contInfo) {
 		c.DefaultTTL = nil
 	}
 	if c.DefaultTTL != nil && *c.DefaultTTL < -1 {
-		b.todo(path+".name", "TTL %d is not valid; left off", *c.DefaultTTL)
+		b.gap(path+".name", "TTL %d is not valid; left off", *c.DefaultTTL)
 		c.DefaultTTL = nil
 	}
 
@@ -476,7 +476,7 @@ func (b *builder) buildDocTypes(idx int, ci *contInfo, path string) {
 		}
 		g := &typeGroup{name: name}
 		groups = []*typeGroup{g}
-		b.todo(path+".documents", "%s has no example documents in the markdown: this type only generates the key, so add its fields", ci.name)
+		b.gap(path+".documents", "%s has no example documents in the markdown: this type only generates the key, so add its fields", ci.name)
 	} else {
 		b.note(path+".documents", "%d example document(s) at %s line %d, grouped by %s", len(ci.docs), b.mdName(), ci.docsLine, orWord(tfWord(tf), "shape"))
 	}

@@ -263,6 +263,12 @@ func (d *mdDoc) labelOf(n ast.Node, full string) (label, value string) {
 			return label, rest
 		}
 	}
+	// "Partition key is `/cityId`." reads as the label it names.
+	for _, lead := range []string{"partition key is ", "the partition key is ", "partition key = ", "分区键是"} {
+		if strings.HasPrefix(strings.ToLower(full), lead) {
+			return "Partition key", strings.TrimSpace(full[len(lead):])
+		}
+	}
 	if i := strings.IndexAny(full, ":："); i > 0 && i <= 40 {
 		head := strings.TrimSpace(full[:i])
 		if !strings.ContainsAny(head, "`{}[]()\"'") && len(strings.Fields(head)) <= 5 {

@@ -169,9 +169,18 @@ func orKeep(old, s string) string {
 	return s
 }
 
+// maxDraftPatterns bounds the patterns of one draft, which keeps it far below the design file's size
+// limit whatever the markdown holds (modeling documents have tens).
+const maxDraftPatterns = 500
+
 func (b *builder) readPatterns() {
 	rows := b.collectRows()
 	rows = append(rows, b.proseRows(rows)...)
+	if len(rows) > maxDraftPatterns {
+		b.headerGap(fmt.Sprintf("access patterns of %s after the first %d were not drafted (a draft holds at most %d): from %q (line %d) on",
+			b.mdName(), maxDraftPatterns, maxDraftPatterns, excerpt(rows[maxDraftPatterns].desc, 60), rows[maxDraftPatterns].line))
+		rows = rows[:maxDraftPatterns]
+	}
 	for _, r := range rows {
 		b.pattern1(r)
 	}
@@ -181,7 +190,7 @@ func (b *builder) readPatterns() {
 		ap := design.AccessPattern{ID: "AP1", Name: "Read one document (placeholder)", Container: c.Name, Op: design.OpRead,
 			Sample: c.Documents[0].Type, RPS: design.RPS{Avg: 0}, Estimate: design.Estimate{RU: 1}}
 		b.d.AccessPatterns = append(b.d.AccessPatterns, ap)
-		b.todo("accessPatterns[0].id", "no access-pattern table was found in %s (a table with a pattern-number column and an operations, RPS or description column): this placeholder keeps the draft readable", b.mdName())
+		b.gap("accessPatterns[0].id", "no access-pattern table was found in %s (a table with a pattern-number column and an operations, RPS or description column): this placeholder keeps the draft readable", b.mdName())
 	}
 }
 
@@ -250,9 +259,10 @@ func (b *builder) pattern1(r *row) {
 	g := opOf(r, sql)
 	name := orWord(r.desc, orWord(r.ops, r.id))
 	if g.op == "" {
-		b.unplaced = append(b.unplaced, fmt.Sprintf("TODO(import): %s %q (%s line %d) not drafted: %s. Operations: %q",
-			r.id, excerpt(name, 80), filepathBase(r.from), r.line, g.why, excerpt(r.ops, 100)))
+		text := fmt.Sprintf("%s %q (%s line %d) not drafted: %s. Operations: %q", r.id, excerpt(name, 80), filepathBase(r.from), r.line, g.why, excerpt(r.ops, 100))
+		b.unplaced = append(b.unplaced, "TODO(import): "+text)
 		b.todos++
+		b.gaps = append(b.gaps, Unmapped{Text: text})
 		return
 	}
 	ap := design.AccessPattern{ID: r.id, Name: excerpt(name, 120), Op: g.op}
@@ -315,12 +325,12 @@ func (b *builder) pattern1(r *row) {
 	if lvl := consistencyIn(norm(r.consistency)); lvl != "" && (ap.Op == design.OpRead || ap.Op == design.OpQuery) {
 		ap.Consistency = lvl
 	} else if r.consistency != "" && lvl == "" {
-		b.todo(path+".name", "consistency %q not understood", r.consistency)
+		b.gap(path+".name", "consistency %q not understood", r.consistency)
 	}
 	b.rpsOf(path, &ap, r)
 	b.estimateOf(path, &ap, r)
 	for _, e := range r.extra {
-		b.todo(path+".name", "column not mapped: %s", e)
+		b.gap(path+".name", "column not mapped: %s", e)
 	}
 	if r.notes != "" {
 		b.note(path+".name", "notes: %s", excerpt(r.notes, 150))
@@ -496,7 +506,7 @@ func (b *builder) rpsOf(path string, ap *design.AccessPattern, r *row) {
 	}
 	switch {
 	case avg == 0 && peak == 0:
-		b.todo(path+".rps", "no request rate found for %s: 0 keeps it out of capacity figures until you set it", r.id)
+		b.gap(path+".rps", "no request rate found for %s: 0 keeps it out of capacity figures until you set it", r.id)
 	case avg == 0:
 		avg = peak
 		from = "only a peak is given: average set to it"
@@ -544,7 +554,7 @@ func (b *builder) estimateOf(path string, ap *design.AccessPattern, r *row) {
 		}
 	} else {
 		ap.Estimate.RU = referenceRU[ap.Op]
-		b.todo(path+".estimate", "no RU figure for %s in the markdown: %g RU is the modeling prompt's reference charge for a 1 KB %s; put your own figure here",
+		b.gap(path+".estimate", "no RU figure for %s in the markdown: %g RU is the modeling prompt's reference charge for a 1 KB %s; put your own figure here",
 			r.id, ap.Estimate.RU, ap.Op)
 	}
 	if ap.Estimate.RU <= 0 || ap.Estimate.RU > 1e6 {
@@ -558,7 +568,7 @@ func (b *builder) patchOps(path string, r *row, t *design.DocType, c *design.Con
 		b.todo(path+".patch", "patch operations read from the row (%s line %d); check each value", filepathBase(r.from), r.line)
 		if len(unknown) > 0 {
 			addAppFields(t, unknown)
-			b.todo(path+".patch", "%s: not a field of the examples of %q (added to its appFields); the value is a guess", strings.Join(unknown, ", "), t.Type)
+			b.gap(path+".patch", "%s: not a field of the examples of %q (added to its appFields); the value is a guess", strings.Join(unknown, ", "), t.Type)
 		}
 		return ops
 	}
@@ -572,11 +582,11 @@ func (b *builder) patchOps(path string, r *row, t *design.DocType, c *design.Con
 		if nf.Field.OneOf != nil || nf.Field.Gen == "isoTime" || nf.Field.Gen == "int" || nf.Field.Gen == "money" || nf.Field.Gen == "decimal" {
 			f := nf.Field
 			ops = append(ops, patchFor(nf.Name, &f, text, ""))
-			b.todo(path+".patch", "the row names no path: patching %s is a guess", nf.Name)
+			b.gap(path+".patch", "the row names no path: patching %s is a guess", nf.Name)
 			return ops
 		}
 	}
-	b.todo(path+".patch", "the row names no path: setting /updatedAt (added to the type's appFields) is a placeholder")
+	b.gap(path+".patch", "the row names no path: setting /updatedAt (added to the type's appFields) is a placeholder")
 	addAppFields(t, []string{"/updatedAt"})
 	return []design.PatchOp{{Op: "set", Path: "/updatedAt", Value: "{now}"}}
 }
@@ -708,19 +718,29 @@ func (b *builder) batchOps(path string, ap *design.AccessPattern, r *row, t *des
 	b.todo(path+".batch", "drafted as %d create(s) of %q in the sampled partition; list the batch's real operations", n, t.Type)
 }
 
-// batchFromText splits a batch's description into clauses and reads an operation from each.
-func batchFromText(text string, code []string, t *design.DocType, c *design.Container) (ops []design.BatchOp, guessed []string) {
-	clauses := strings.FieldsFunc(norm(text), func(r rune) bool { return r == ',' || r == ';' || r == '、' || r == '+' || r == '；' })
+// splitClauses splits a description of several operations at commas, semicolons and joining words
+// ("plus", "and then", "and", "followed by"), keeping the text's case (paths are case-sensitive).
+func splitClauses(text string) []string {
+	clauses := strings.FieldsFunc(text, func(r rune) bool {
+		return r == ',' || r == ';' || r == ':' || r == '、' || r == '+' || r == '；' || r == '，' || r == '：'
+	})
 	var parts []string
 	for _, cl := range clauses {
-		for _, sep := range []string{" and then ", " then ", " and ", " plus ", "然后", "并"} {
+		for _, sep := range []string{" and then ", " then ", " and ", " plus ", " followed by ", " And ", " Plus ", "然后", "并且"} {
 			cl = strings.ReplaceAll(cl, sep, "\x00")
 		}
 		parts = append(parts, strings.Split(cl, "\x00")...)
 	}
+	return parts
+}
+
+// batchFromText splits a batch's description into clauses and reads an operation from each.
+func batchFromText(text string, code []string, t *design.DocType, c *design.Container) (ops []design.BatchOp, guessed []string) {
+	parts := splitClauses(text)
 	total := 0
-	for _, cl := range parts {
-		cl = strings.TrimSpace(cl)
+	for _, orig := range parts {
+		orig = strings.TrimSpace(orig)
+		cl := norm(orig)
 		op := ""
 		switch {
 		case hasAny(cl, "upsert"):
@@ -772,11 +792,11 @@ func batchFromText(text string, code []string, t *design.DocType, c *design.Cont
 			bo.ItemID = "{id}"
 			var spans []string
 			for _, s := range code {
-				if strings.Contains(cl, strings.ToLower(s)) {
+				if strings.Contains(orig, s) {
 					spans = append(spans, s)
 				}
 			}
-			p, unknown := patchFromText(cl, spans, typ, c)
+			p, unknown := patchFromText(orig, spans, typ, c)
 			if len(p) == 0 {
 				p = []design.PatchOp{{Op: "set", Path: "/updatedAt", Value: "{now}"}}
 				addAppFields(typ, []string{"/updatedAt"})

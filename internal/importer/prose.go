@@ -161,8 +161,7 @@ func (b *builder) readProse() {
 			if ci != nil {
 				ci.extra = append(ci.extra, fmt.Sprintf("the hot-partition analysis (line %d) says %q: check that the key fields' cardinality and dist reproduce it", bl.line, excerpt(bl.value, 140)))
 			} else {
-				b.header0 = append(b.header0, fmt.Sprintf("TODO(import): hot-partition analysis (line %d) names no container of this draft: %s", bl.line, excerpt(bl.text, 140)))
-				b.todos++
+				b.headerGap(fmt.Sprintf("hot-partition analysis (line %d) names no container of this draft: %s", bl.line, excerpt(bl.text, 140)))
 			}
 		}
 	}

@@ -164,7 +164,7 @@ func (b *builder) query(path string, ap *design.AccessPattern, r *row, sql strin
 	if sql == "" {
 		first := strings.TrimPrefix(c.PartitionKey[0], "/")
 		sql = fmt.Sprintf("SELECT * FROM c WHERE c.%s = @%s", strings.ReplaceAll(first, "/", "."), lastSeg(first))
-		b.todo(path+".query", "the row gives no SQL; this query by the partition key is a placeholder")
+		b.gap(path+".query", "the row gives no SQL; this query by the partition key is a placeholder")
 	}
 	sql = strings.Join(strings.Fields(strings.TrimRight(strings.TrimSpace(sql), ";")), " ")
 	filters := sqlFilters(sql)
@@ -276,7 +276,7 @@ func (b *builder) query(path string, ap *design.AccessPattern, r *row, sql strin
 		ap.Params = params
 	}
 	if len(unknown) > 0 {
-		b.todo(path+".params", "%s: no field of %q to fill from; set a value", strings.Join(dedupe(unknown), ", "), t.Type)
+		b.gap(path+".params", "%s: no field of %q to fill from; set a value", strings.Join(dedupe(unknown), ", "), t.Type)
 	}
 	// The partition key, when the query pins it.
 	var key []string

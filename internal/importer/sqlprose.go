@@ -41,6 +41,9 @@ func (b *builder) proseRows(table []*row) []*row {
 		if tableSection(s) && len(table) > 0 {
 			continue
 		}
+		if len(table)+len(out) > maxDraftPatterns {
+			break // readPatterns says the rest was not drafted
+		}
 		for i, bl := range s.blocks {
 			var sqls []string
 			inline := false
@@ -50,6 +53,25 @@ func (b *builder) proseRows(table []*row) []*row {
 					continue
 				}
 				sqls = splitSQL(bl.body)
+			case blockTable:
+				if tableSection(s) {
+					continue
+				}
+				for ri, cells := range bl.rows[1:] {
+					r := b.tableSQLRow(bl, cells, bl.line+ri+2)
+					if r == nil || known[normSQL(sqlOf(r))] {
+						continue
+					}
+					known[normSQL(sqlOf(r))] = true
+					r.line = bl.line + ri + 2
+					r.extra2 = append([]string{fmt.Sprintf("drafted from the table row at %s line %d", b.mdName(), r.line)}, r.extra2...)
+					if c := b.sectionContainer(si); c != "" {
+						r.conts = c
+					}
+					b.used[s] = true
+					add(r)
+				}
+				continue
 			case blockPara, blockItem:
 				for _, c := range bl.code {
 					if isSelect(c) {
@@ -91,8 +113,10 @@ func (b *builder) proseRows(table []*row) []*row {
 			}
 		}
 	}
-	for _, r := range b.proseOps(table) {
-		add(r)
+	if len(table)+len(out) <= maxDraftPatterns {
+		for _, r := range b.proseOps(table) {
+			add(r)
+		}
 	}
 	return out
 }
@@ -211,14 +235,8 @@ func (b *builder) aroundSQL(si, i int, inline bool) sqlContext {
 		ctx.name, ctx.nameFrom = excerpt(t, 80), fmt.Sprintf("the heading at line %d", s.line)
 	}
 	// The container: the section's heading (or an enclosing one), else the lead-in.
-	for k := si; k >= 0; k-- {
-		if c := b.mentioned(b.md.sections[k].title); c != nil {
-			ctx.container, ctx.containerFrom = c.name, fmt.Sprintf("the heading %q (line %d)", b.md.sections[k].title, b.md.sections[k].line)
-			break
-		}
-		if b.md.sections[k].level <= 2 && b.md.sections[k].level < s.level {
-			break
-		}
+	if c := b.sectionContainer(si); c != "" {
+		ctx.container, ctx.containerFrom = c, b.sectionContainerFrom(si)
 	}
 	if ctx.container == "" && lead != nil {
 		if c := b.mentioned(lead.text); c != nil {
@@ -228,12 +246,102 @@ func (b *builder) aroundSQL(si, i int, inline bool) sqlContext {
 	return ctx
 }
 
+// sectionContainer is the container the heading of section si (or of an enclosing section) names.
+func (b *builder) sectionContainer(si int) string {
+	if k := b.sectionContainerAt(si); k >= 0 {
+		return b.mentioned(b.md.sections[k].title).name
+	}
+	return ""
+}
+
+func (b *builder) sectionContainerFrom(si int) string {
+	k := b.sectionContainerAt(si)
+	return fmt.Sprintf("the heading %q (line %d)", b.md.sections[k].title, b.md.sections[k].line)
+}
+
+func (b *builder) sectionContainerAt(si int) int {
+	level := b.md.sections[si].level
+	for k := si; k >= 0; k-- {
+		sk := b.md.sections[k]
+		if k < si && sk.level >= level {
+			continue // a sibling, not an enclosing section
+		}
+		if sk.level <= 1 {
+			break // the document's title names its subject, not a container
+		}
+		if b.mentioned(sk.title) != nil {
+			return k
+		}
+		level = sk.level
+	}
+	return -1
+}
+
+// tableSQLRow reads a table row holding a query (a SELECT code span or cell): its name from the first
+// other cell, its rates and charge from the rest, a bare number taking its unit from the column's
+// header ("RPS", "RU").
+func (b *builder) tableSQLRow(bl *block, cells []cell, line int) *row {
+	sql, sqlCol := "", -1
+	for ci, c := range cells {
+		for _, code := range c.code {
+			if isSelect(code) {
+				sql, sqlCol = code, ci
+			}
+		}
+		if sql == "" && isSelect(c.text) {
+			sql, sqlCol = c.text, ci
+		}
+		if sql != "" {
+			break
+		}
+	}
+	if sql == "" {
+		return nil
+	}
+	r := &row{ops: "query", code: []string{strings.Join(strings.Fields(sql), " ")}}
+	var parts []textPart
+	for ci, c := range cells {
+		if ci == sqlCol || c.text == "" {
+			continue
+		}
+		h := ""
+		if ci < len(bl.rows[0]) {
+			h = bl.rows[0][ci].text
+		}
+		if r.desc == "" && rangeRURe.FindStringIndex(norm(c.text)) == nil && rateRe.FindStringIndex(norm(c.text)) == nil && leadFigure.FindStringIndex(c.text) == nil {
+			r.desc = excerpt(c.text, 80)
+			r.extra2 = append(r.extra2, fmt.Sprintf("name from the column %q", h))
+			continue
+		}
+		text := c.text
+		switch columnRole(h) {
+		case "rps", "peak", "avg":
+			if rateRe.FindStringIndex(norm(text)) == nil {
+				text += " rps"
+			}
+			if columnRole(h) == "peak" {
+				text += " at peak"
+			}
+		case "ru":
+			if rangeRURe.FindStringIndex(norm(text)) == nil {
+				text += " RU"
+			}
+		}
+		parts = append(parts, textPart{text, line})
+	}
+	if r.desc == "" {
+		r.desc = excerpt(r.code[0], 60)
+	}
+	b.figures(r, parts...)
+	return r
+}
+
 // leadName is a pattern's name from its lead-in: the words before the first dash, colon, bracket or
 // figure ("The order history page — about 150 requests …" gives "The order history page").
 func leadName(text string) string {
 	t := strings.TrimSpace(text)
 	cut := len(t)
-	for _, sep := range []string{" — ", " – ", " - ", ":", "：", "(", "（", ",", "，", ";", "~", "≈"} {
+	for _, sep := range []string{" — ", " – ", " - ", ":", "：", "(", "（", ",", "，", ";", "~", "≈", ". ", "。"} {
 		if j := strings.Index(t, sep); j > 0 && j < cut {
 			cut = j
 		}
@@ -289,7 +397,24 @@ func (b *builder) figures(r *row, parts ...textPart) {
 	r.measured = meas
 }
 
+// barePeakRe finds a peak rate given without its unit after another rate: "90 rps avg, 250 peak".
+var barePeakRe = regexp.MustCompile(`(?i)(\d+(?:[.,]\d+)*)\s*([km])?\s+(?:at\s+)?peak\b`)
+
 func (b *builder) rates(r *row, t string, line int) {
+	defer func() {
+		if r.peakText != "" || r.rps == "" && r.avgText == "" {
+			return
+		}
+		if m := barePeakRe.FindStringSubmatchIndex(t); m != nil {
+			if v, err := strconv.ParseFloat(strings.ReplaceAll(t[m[2]:m[3]], ",", ""), 64); err == nil && v > 0 {
+				if m[4] >= 0 {
+					v *= map[string]float64{"k": 1e3, "m": 1e6}[t[m[4]:m[5]]]
+				}
+				r.peakText = strconv.FormatFloat(v, 'f', -1, 64)
+				r.extra2 = append(r.extra2, fmt.Sprintf("peak rate from %q (%s line %d)", excerpt(window(t, m[0]-12, m[1]), 60), b.mdName(), line))
+			}
+		}
+	}()
 	for _, m := range rateRe.FindAllStringSubmatchIndex(t, -1) {
 		v, err := strconv.ParseFloat(strings.ReplaceAll(t[m[2]:m[3]], ",", ""), 64)
 		if err != nil || v <= 0 {
@@ -302,7 +427,17 @@ func (b *builder) rates(r *row, t string, line int) {
 		after := t[m[1]:min(len(t), m[1]+30)]
 		before := t[max(0, m[0]-30):m[0]]
 		quote := fmt.Sprintf("%q (%s line %d)", excerpt(window(t, m[0]-12, m[1]+12), 60), b.mdName(), line)
+		next := strings.Fields(strings.TrimLeft(after, " ,;:()"))
+		nextWord := ""
+		if len(next) > 0 {
+			nextWord = next[0]
+		}
 		switch {
+		case hasAny(nextWord, "avg", "average", "typical", "mean"):
+			if r.avgText == "" {
+				r.avgText = strconv.FormatFloat(v, 'f', -1, 64)
+				r.extra2 = append(r.extra2, "average rate from "+quote)
+			}
 		case hasAny(after, "peak", "busiest", "max") || hasAny(before, "peak", "up to", "max", "峰值"):
 			if r.peakText == "" {
 				r.peakText = strconv.FormatFloat(v, 'f', -1, 64)
@@ -395,7 +530,7 @@ func (b *builder) proseOps(table []*row) []*row {
 				if len(rangeRURe.FindStringIndex(t)) == 0 && len(rateRe.FindStringIndex(t)) == 0 {
 					continue
 				}
-				ops := b.opsIn(t)
+				ops := b.opsIn(sent)
 				if len(ops) == 0 {
 					continue
 				}
@@ -418,7 +553,7 @@ func (b *builder) proseOps(table []*row) []*row {
 						}
 						desc = "transactional batch: " + strings.Join(parts, ", ")
 					} else {
-						desc += " " + ops[0].text
+						desc += " " + sent
 					}
 					r := &row{desc: name, ops: desc, conts: ops[0].cont, line: bl.line}
 					r.extra2 = append(r.extra2, cite)
@@ -441,6 +576,20 @@ func (b *builder) proseOps(table []*row) []*row {
 		}
 	}
 	return out
+}
+
+// proseFigure: a text with a charge or a rate and an operation word, which proseOps reads.
+func proseFigure(text string) bool {
+	t := norm(text)
+	if rangeRURe.FindStringIndex(t) == nil && rateRe.FindStringIndex(t) == nil {
+		return false
+	}
+	for _, w := range opWords {
+		if strings.Contains(t, w.word) {
+			return true
+		}
+	}
+	return false
 }
 
 // sentences splits a paragraph at sentence ends.
@@ -473,16 +622,10 @@ var opWords = []struct{ word, op string }{
 // opsIn lists the operations a sentence names, each with the container it names (by its name or a
 // document type's), in order; an operation without a container is not one.
 func (b *builder) opsIn(t string) []proseOp {
-	clauses := strings.FieldsFunc(t, func(r rune) bool { return r == ',' || r == ';' || r == ':' || r == '+' })
-	var parts []string
-	for _, c := range clauses {
-		for _, sep := range []string{" plus ", " and then ", " then ", " and ", " followed by "} {
-			c = strings.ReplaceAll(c, sep, "\x00")
-		}
-		parts = append(parts, strings.Split(c, "\x00")...)
-	}
+	parts := splitClauses(t)
 	var out []proseOp
-	for _, p := range parts {
+	for _, orig := range parts {
+		p := norm(orig)
 		op := ""
 		for _, w := range opWords {
 			if wordIndex(p, w.word) >= 0 || w.word != "point read" && wordIndex(p, w.word+"s") >= 0 {
@@ -502,7 +645,7 @@ func (b *builder) opsIn(t string) []proseOp {
 		if cont == "" {
 			continue
 		}
-		out = append(out, proseOp{op: op, text: strings.TrimSpace(p), cont: cont})
+		out = append(out, proseOp{op: op, text: strings.TrimSpace(orig), cont: cont})
 	}
 	return out
 }

@@ -98,7 +98,8 @@ func New(o Options) (*mcp.Server, error) {
 	ro := &mcp.ToolAnnotations{ReadOnlyHint: true}
 	mcp.AddTool(srv, &mcp.Tool{Name: "import", Annotations: &mcp.ToolAnnotations{}, Description: "Draft a design YAML from a cosmosdb_data_model.md " +
 		"(markdown text or a file under the root), optionally with cosmosdb_requirements.md. Every inference carries a " +
-		"'# TODO(import): ...' comment. Writes the draft only when 'output' names a file under the root."}, s.importTool)
+		"'# TODO(import): ...' comment; 'unmapped' lists what the markdown does not say or could not be mapped, the points to " +
+		"ask the user about. Writes the draft only when 'output' names a file under the root."}, s.importTool)
 	mcp.AddTool(srv, &mcp.Tool{Name: "lint", Annotations: ro, Description: "Check a design (YAML text or a file under the root): " +
 		"strict format errors, then design findings (estimates below the floor, query shapes the Go SDK cannot run, hot " +
 		"partitions, short throughput, price units)."}, s.lintTool)
@@ -300,6 +301,9 @@ type ImportOutput struct {
 	Types      int    `json:"documentTypes"`
 	Patterns   int    `json:"accessPatterns"`
 	Written    string `json:"written,omitempty"`
+	// Unmapped lists what the markdown does not say or could not be mapped, each with the draft's
+	// field it concerns: the points to ask the user about.
+	Unmapped []importer.Unmapped `json:"unmapped" jsonschema:"what the markdown does not say or could not be mapped (each also a TODO(import) in the draft), with the draft's field it concerns: ask the user about exactly these"`
 }
 
 func (s *server) importTool(ctx context.Context, _ *mcp.CallToolRequest, in ImportInput) (*mcp.CallToolResult, ImportOutput, error) {
@@ -332,7 +336,8 @@ func (s *server) importTool(ctx context.Context, _ *mcp.CallToolRequest, in Impo
 	if res.Problems != nil {
 		return nil, out, fmt.Errorf("the draft does not parse (a bug in the importer):\n%v", res.Problems)
 	}
-	out = ImportOutput{YAML: string(res.YAML), TODOs: res.TODOs, Containers: res.Containers, Types: res.Types, Patterns: res.Patterns}
+	out = ImportOutput{YAML: string(res.YAML), TODOs: res.TODOs, Containers: res.Containers, Types: res.Types, Patterns: res.Patterns,
+		Unmapped: res.Unmapped}
 	if in.Output != "" {
 		if err := s.writeFile(in.Output, res.YAML, in.Overwrite); err != nil {
 			return nil, out, err

@@ -240,3 +240,37 @@ func TestLintRefusesAFIFO(t *testing.T) {
 		}
 	}
 }
+
+// TestImportListsWhatItCouldNotMap: the import tool returns the draft and, beside it, the list of what
+// the markdown does not say (here: no rate, no charge, a parameter no field fills), each naming the
+// draft's field, so that an agent can ask its user about exactly those points.
+func TestImportListsWhatItCouldNotMap(t *testing.T) {
+	cs := connect(t, t.TempDir())
+	md := "# Shop\n\n## Orders\n\nPartition key: `/customerId`\n\n```json\n{\"id\": \"o_1\", \"customerId\": \"c_1\", \"total\": 3}\n```\n\n" +
+		"Orders over an amount:\n\n```sql\nSELECT * FROM c WHERE c.customerId = @customerId AND c.region = @region\n```\n"
+	res, text := call(t, cs, "import", map[string]any{"markdown": md})
+	if res.IsError {
+		t.Fatal(text)
+	}
+	var out ImportOutput
+	raw, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, u := range out.Unmapped {
+		got[u.Path] = u.Text
+	}
+	for path, want := range map[string]string{
+		"accessPatterns[0].rps":      "no request rate found",
+		"accessPatterns[0].estimate": "no RU figure",
+		"accessPatterns[0].params":   "@region: no field",
+	} {
+		if !strings.Contains(got[path], want) {
+			t.Errorf("unmapped[%s] = %q, want it to say %q (all: %v)", path, got[path], want, out.Unmapped)
+		}
+	}
+	if out.Patterns != 1 || !strings.Contains(out.YAML, "SELECT * FROM c WHERE c.customerId = @customerId") {
+		t.Errorf("the draft: %d patterns\n%s", out.Patterns, out.YAML)
+	}
+}
