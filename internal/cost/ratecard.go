@@ -178,7 +178,7 @@ func (c *RateCard) Unvalidated() []string {
 }
 
 // Query terms. Three sets of published figures give the per-document and per-KB terms; solved
-// together (the derivation is in docs/cost-model.md and TestQuery_Derivation re-does it):
+// together (the derivation is in docs/cost-model.md; TestFidelity holds the figures as calibration rows):
 //
 //   - courselabs (third-party, real account, 1,000 documents of 60 B, 58.55 KB in all, one partition):
 //     SELECT * with no filter 7.46 RU (every document loaded, none evaluated);
