@@ -21,7 +21,9 @@ func startServeEndpoint(t *testing.T, args ...string) string {
 	ctx, cancel := context.WithCancel(context.Background())
 	var out syncBuffer
 	done := make(chan int, 1)
-	go func() { done <- Run(ctx, append([]string{"serve", "--port", "0", "--compute-port", "0"}, args...), &out, &bytes.Buffer{}) }()
+	go func() {
+		done <- Run(ctx, append([]string{"serve", "--port", "0", "--compute-port", "0"}, args...), &out, &bytes.Buffer{})
+	}()
 	t.Cleanup(func() { cancel(); <-done })
 	re := regexp.MustCompile(`listening on (http://\S+) \(charges: ([^)]*\)?)`)
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
