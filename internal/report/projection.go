@@ -54,7 +54,7 @@ func (c *Charge) judged() float64 {
 // judgedName names the judged figure in reasons.
 func (c *Charge) judgedName() string {
 	if c.VerdictOn == VerdictOnProjected {
-		return "projected median"
+		return "production figure"
 	}
 	return "median"
 }

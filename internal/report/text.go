@@ -86,7 +86,7 @@ func renderText(w io.Writer, r *Report) error {
 	}
 
 	if len(r.Containers) > 0 {
-		fmt.Fprintln(bw, "\nRequest rate per container (RU/s = RU per execution × requests per second; \"production\": queries at their projected charge):")
+		fmt.Fprintln(bw, "\nRequest rate per container (RU/s = RU per execution × requests per second; \"production\": queries at their production figure):")
 		tw = tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "CONTAINER\tTHROUGHPUT\tESTIMATE AVG/PEAK\tMODELED AVG/PEAK\tMEASURED AVG/PEAK")
 		for _, c := range r.Containers {
