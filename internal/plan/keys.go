@@ -166,12 +166,18 @@ func (s *sizer) fieldDist(dt *design.DocType, f *design.Field, n float64, depth 
 			card = math.Min(f.ProductionCardinality, n)
 		}
 		drawn := drawnMedianShare(f.Dist, card, f.Skew, f.HotShare)
+		uniform := f.Dist == "" || f.Dist == "uniform"
+		if uniform && n > 1 {
+			// Documents take the values at random: a document drawn at random shares its value
+			// with (n−1)/card others on average, more than the n/card of an average value.
+			drawn = (1 + (n-1)/card) / n
+		}
 		if v := float64(seed.Vocabulary(f.Gen)); v > 0 {
 			// Each of the card values is drawn from the generator's list: some coincide, and a
 			// document drawn at random more likely holds a value that several of them took: with
 			// uniform slots, 1 + (card−1)/v slots on average.
-			if f.Dist == "" || f.Dist == "uniform" {
-				drawn = (1 + (card-1)/v) / card
+			if uniform {
+				drawn *= 1 + (card-1)/v
 			}
 			card = math.Max(1, v*(1-math.Pow(1-1/v, card)))
 		}

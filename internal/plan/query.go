@@ -200,6 +200,13 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 	if n := len(a.Functions); n > 0 {
 		f.FunctionCalls = whole(loaded) * n
 	}
+	// Functions in ORDER BY and SELECT: on every row an in-memory sort ranks (its keys and its
+	// projection are computed as it comes), on every result otherwise.
+	if f.SortedInMemory > 0 {
+		f.FunctionCalls += f.SortedInMemory * (len(a.SortCalls) + len(a.ItemCalls))
+	} else if len(a.ItemCalls) > 0 && len(a.Aggregates) == 0 {
+		f.FunctionCalls += whole(out) * len(a.ItemCalls)
+	}
 	if len(a.Joins) > 0 {
 		f.JoinRows = whole(loaded * math.Max(rows-1, 0))
 	}

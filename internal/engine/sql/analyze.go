@@ -52,6 +52,9 @@ type Analysis struct {
 	AggregatePaths     [][]string
 	// Joins are the JOIN clauses, in query order.
 	Joins []Join
+	// SortCalls and ItemCalls are the system functions called in ORDER BY (RANK included) and in
+	// the SELECT list: evaluated on every row an in-memory sort keeps, on every result otherwise.
+	SortCalls, ItemCalls []string
 	// GroupPaths are the document paths of the GROUP BY expressions that are paths (a computed
 	// grouping key has none): the estimator counts the groups from their distinct values.
 	GroupPaths [][]string
@@ -178,6 +181,12 @@ func Analyze(q *Query, pol *index.Compiled) Analysis {
 		return a
 	}
 	a.Shape = q.Shape()
+	for _, it := range q.orderBy {
+		a.SortCalls = appendCalls(a.SortCalls, it.e)
+	}
+	for _, it := range q.items {
+		a.ItemCalls = appendCalls(a.ItemCalls, it.e)
+	}
 	for _, e := range q.groupBy {
 		if p, ok := pathOf(e, q.slotPaths); ok {
 			a.GroupPaths = append(a.GroupPaths, p)
