@@ -110,7 +110,7 @@ func (s *search) keys() {
 		best := cands[0]
 		if best.Kind != "design" {
 			pv := s.variants[keyName(best.key())+"@"+c.Name]
-			if pv.p != nil && (!own.Fits || s.saves(best.Change)) {
+			if pv.p != nil && (!own.Fits || s.savesKey(best.Change, c.Name)) {
 				ka.Recommended = best.Key
 				why := "fewer RU/s and a lower monthly cost"
 				if !own.Fits {
@@ -194,6 +194,12 @@ func (s *search) keyPlans(ci int) []keyPlan {
 		seen[k] = true
 		out = append(out, kp)
 	}
+	// A time-valued field (isoTime, epoch, {now}) is no key for a container that takes writes: every
+	// new document carries the newest value, so the writes all land on one logical partition at a
+	// time, which the generators' uniform spread over the interval does not show.
+	if takesWrites(s.d, c.Name) {
+		fields = slices.DeleteFunc(fields, func(f string) bool { return timeValued(c, f) })
+	}
 	for _, f := range append(slices.Clone(fields), "id") {
 		add(keyPlan{key: []string{"/" + f}, kind: "field"})
 	}
@@ -232,6 +238,57 @@ func (s *search) keyPlans(ci int) []keyPlan {
 }
 
 func ptr(f float64) *float64 { return &f }
+
+// keyChangeShare is the least share of a container's monthly cost a new partition key must save to
+// be recommended when the design's key fits: re-keying copies every document into a new container,
+// a migration a few dollars a month does not pay for (assumed; the table still ranks every key).
+const keyChangeShare = 0.10
+
+// savesKey reports whether a key change's saving is worth a migration: significant (saves) and at
+// least keyChangeShare of the container's monthly cost.
+func (s *search) savesKey(c Change, container string) bool {
+	if !s.saves(c) {
+		return false
+	}
+	cp := containerPlan(s.base, container)
+	return cp == nil || -c.MonthlyUSD >= keyChangeShare*cp.MonthlyUSD
+}
+
+// takesWrites reports whether a pattern creates or upserts documents in the container.
+func takesWrites(d *design.Design, container string) bool {
+	for i := range d.AccessPatterns {
+		ap := &d.AccessPatterns[i]
+		if ap.Container != container {
+			continue
+		}
+		switch ap.Op {
+		case design.OpCreate, design.OpUpsert:
+			return true
+		case design.OpBatch:
+			for _, b := range ap.Batch {
+				if b.Op == design.OpCreate || b.Op == design.OpUpsert {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// timeValued reports whether some type of the container generates the top-level field from the
+// clock: an isoTime or epoch generator, or a template with {now}.
+func timeValued(c *design.Container, name string) bool {
+	for i := range c.Documents {
+		f, ok := c.Documents[i].Fields.Lookup(name)
+		if !ok {
+			continue
+		}
+		if f.Gen == "isoTime" || f.Gen == "epoch" || strings.Contains(f.Template, "{now}") {
+			return true
+		}
+	}
+	return false
+}
 
 func hasField(c *design.Container, name string) bool {
 	for i := range c.Documents {

@@ -133,7 +133,10 @@ func Estimates(d *design.Design, seed int64, rc *cost.RateCard) ([]record.Projec
 	out := make([]record.Projection, 0, len(p.Patterns))
 	for _, pp := range p.Patterns {
 		c := parts[pp.Container]
-		pr := record.Projection{ID: pp.ID, Production: c.ProductionScale, SeededRU: pp.ModelRU, ProjectedRU: pp.ModelRU}
+		// ProjectedRU is set only where there is a production figure (a query, the design stating a
+		// production scale): elsewhere the PRODUCTION column repeats the executed seeded median,
+		// and a second number here would be a second figure for it.
+		pr := record.Projection{ID: pp.ID, Production: c.ProductionScale, SeededRU: pp.ModelRU}
 		switch {
 		case pp.Op == design.OpChangeFeed:
 			pr.Unprojected = true

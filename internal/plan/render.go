@@ -182,7 +182,7 @@ func production(p Pattern) string {
 	case p.Op == "query":
 		return "= seeded (no scale)"
 	case p.Op == "changeFeed":
-		return "= seeded (not projected)"
+		return "= seeded (not estimated)"
 	}
 	return "= seeded (point op)"
 }

@@ -17,7 +17,9 @@ type Projection struct {
 	// a query it cannot estimate); Note says why and reports show the executed seeded figure as such.
 	Unprojected bool `json:"unprojected,omitempty"`
 	// SeededRU is the estimator's charge at the seeded scale; ProjectedRU its charge at production
-	// (the PRODUCTION figure of every report).
+	// (the PRODUCTION figure of every report), 0 where there is none (a point operation, a change
+	// feed, a query the estimator cannot estimate, a design without a production scale: the
+	// PRODUCTION column then repeats the executed seeded median).
 	SeededRU    float64 `json:"seededRU"`
 	ProjectedRU float64 `json:"projectedRU"`
 	// Estimated is the estimator's facts at the seeded scale, by fact name (FactNames), and

@@ -79,7 +79,7 @@ func renderText(w io.Writer, r *Report) error {
 		}
 	}
 	if lines := estimatorLines(r); len(lines) > 0 {
-		fmt.Fprintf(bw, "\nEstimator check at the seeded scale (%s):\n", estimatorHead)
+		fmt.Fprintf(bw, "\nEstimator check at the seeded scale — %s.\n", estimatorHead)
 		for _, l := range lines {
 			fmt.Fprintf(bw, "  %s\n", l)
 		}
