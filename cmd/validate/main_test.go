@@ -317,3 +317,11 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// A number flag that does not parse says what it wants, not strconv's words.
+func TestRun_NumberFlagSaysWhatItWants(t *testing.T) {
+	code, _, stderr := runCLI(t, "run", "--samples", "abc", "designs/x.yaml")
+	if code != ExitUsage || !strings.Contains(stderr, `"--samples" flag: want a whole number`) || strings.Contains(stderr, "strconv") {
+		t.Errorf("exit %d, %q", code, stderr)
+	}
+}

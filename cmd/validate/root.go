@@ -80,7 +80,9 @@ func (a *app) rootCmd() *cobra.Command {
 	}
 	root.PersistentFlags().StringVar(&a.configFile, "config", "", "configuration file (default: validate.yaml in the working directory, if present)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		// Run prints "validate: " before the message: name the subcommand only.
+		// Run prints "validate: " before the message: name the subcommand only. A number that does
+		// not parse says what the flag wants, not strconv's words.
+		err = plainNumberError(err)
 		msg := fmt.Errorf("%w\nRun '%s --help' for usage.", err, c.CommandPath())
 		if c.HasParent() {
 			msg = fmt.Errorf("%s: %w", strings.TrimPrefix(c.CommandPath(), c.Root().Name()+" "), msg)
@@ -145,4 +147,26 @@ whose keys are the long flag names) or the default. Keys and connection strings 
 			return nil
 		},
 	}
+}
+
+// plainNumberError rewrites pflag's "invalid argument "abc" for "--samples" flag: strconv.ParseInt:
+// parsing "abc": invalid syntax" as "invalid argument "abc" for "--samples" flag: want a whole
+// number" (or "a number", "true or false").
+func plainNumberError(err error) error {
+	msg := err.Error()
+	head, tail, ok := strings.Cut(msg, ": strconv.")
+	if !ok {
+		return err
+	}
+	want := "a number"
+	switch {
+	case strings.HasPrefix(tail, "ParseInt"), strings.HasPrefix(tail, "ParseUint"):
+		want = "a whole number"
+	case strings.HasPrefix(tail, "ParseBool"):
+		want = "true or false"
+	}
+	if strings.Contains(tail, "out of range") {
+		want += " in range"
+	}
+	return errors.New(head + ": want " + want)
 }

@@ -133,3 +133,12 @@ func TestBoundLines(t *testing.T) {
 		t.Errorf("quote prefix cut to %d: %q", q, lines[2])
 	}
 }
+
+// An empty markdown is refused: a placeholder draft would hide that there was nothing to import.
+func TestImportRefusesEmptyMarkdown(t *testing.T) {
+	for _, src := range []string{"", "  \n\t\n"} {
+		if _, err := Import([]byte(src), Options{File: "empty.md"}); !errors.Is(err, ErrEmpty) {
+			t.Errorf("%q: err %v, want ErrEmpty", src, err)
+		}
+	}
+}

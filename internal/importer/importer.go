@@ -11,6 +11,7 @@ package importer
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sort"
@@ -64,11 +65,18 @@ func Import(src []byte, o Options) (res *Result, err error) {
 	return ImportContext(context.Background(), src, o)
 }
 
+// ErrEmpty is the error for a markdown with nothing in it: there is no model to draft, and a
+// placeholder draft would only hide that.
+var ErrEmpty = errors.New("the markdown is empty: nothing to draft (give the data model's markdown, e.g. a cosmosdb_data_model.md)")
+
 // ImportContext is Import that stops when ctx ends (returning its error) and refuses markdown whose
 // parsing would take more work than its size justifies (ErrTooComplex): see bounds.go.
 func ImportContext(ctx context.Context, src []byte, o Options) (res *Result, err error) {
 	if len(src) > MaxInput || len(o.Requirements) > MaxInput {
 		return nil, fmt.Errorf("markdown larger than %d bytes", MaxInput)
+	}
+	if len(bytes.TrimSpace(src)) == 0 {
+		return nil, ErrEmpty
 	}
 	b := &builder{o: o, notes: map[string][]string{}, served: map[string]string{}}
 	// Design files are UTF-8; so is everything the draft quotes. Lines are kept short and nesting

@@ -350,6 +350,11 @@ func (b *builder) project(st *cstate, ap *design.AccessPattern, pp *Pattern) {
 		return
 	}
 	seeded := st.s.estimateQuery(ap, st.ests, st.plan.Partitions)
+	if seeded.Unestimated != "" {
+		// A query the estimator cannot read has no production figure: its figures assume a scan,
+		// which at production would fill every capacity finding with noise.
+		return
+	}
 	prod := st.ps.estimateQuery(ap, st.ests, st.plan.Partitions)
 	pf := prod.Facts
 	pp.ProductionFacts = &pf

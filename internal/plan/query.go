@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/engine/index"
 	"github.com/cosmosdv/validate/internal/engine/sql"
 )
 
@@ -394,6 +396,10 @@ func (s *sizer) matching(dt *design.DocType, n float64, filters []sql.Filter, se
 			case path == "/id":
 				n /= math.Max(s.count(dt, 0), 1)
 			case s.anyTypeHas(path):
+				return 0
+			case !(len(fl.Path) == 1 && slices.Contains(index.SystemProperties, fl.Path[0])):
+				// A path no type generates (a typo lint names, or a field only writes set): no
+				// seeded document holds it, so its posting is empty.
 				return 0
 			}
 		}
