@@ -166,6 +166,12 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 		out = math.Min(out, float64(*ap.Expect.MaxResults))
 	}
 	loaded := loadedAll
+	if paths, ok := distinctPaths(&a); ok && !a.Shape.GroupBy && len(a.Aggregates) == 0 {
+		// DISTINCT returns one row per distinct value of its paths among the matching documents
+		// (production's distinct counts at production), in each partition checked.
+		out = math.Min(math.Max(math.Min(s.groups(rt, paths)*np, matched), 1), out)
+		qe.Notes = append(qe.Notes, fmt.Sprintf("DISTINCT: about %.0f values", out))
+	}
 	switch {
 	case len(a.Aggregates) > 0 || a.Shape.GroupBy:
 		if !a.Shape.GroupBy {
@@ -285,6 +291,22 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 func stopsEarly(a *sql.Analysis) bool {
 	return a.Top > 0 && len(a.Aggregates) == 0 && !a.Shape.GroupBy && !a.Shape.Distinct && !a.SearchSort &&
 		len(a.Joins) == 0 && (len(a.OrderBy) == 0 || a.OrderStreams)
+}
+
+// distinctPaths are the document paths a DISTINCT query's projection is made of; ok is false when
+// the query is not DISTINCT or projects anything else (the whole document, an expression).
+func distinctPaths(a *sql.Analysis) ([][]string, bool) {
+	if !a.Shape.Distinct || a.Projection.Kind == sql.ProjectStar || len(a.Projection.Items) == 0 {
+		return nil, false
+	}
+	var paths [][]string
+	for _, it := range a.Projection.Items {
+		if !it.IsPath || len(it.Path) == 0 {
+			return nil, false
+		}
+		paths = append(paths, it.Path)
+	}
+	return paths, true
 }
 
 // groups is how many distinct combinations the GROUP BY paths take among documents of type dt: the
