@@ -426,13 +426,6 @@ func (s *search) separate(ci int, child *design.DocType, touches map[string]bool
 			return nil, fmt.Sprintf("%s has children of its own (%s)", child.Type, dt.Type)
 		}
 	}
-	for _, nf := range child.Fields {
-		if strings.HasPrefix(nf.Field.Copy, "parent.") || strings.Contains(nf.Field.Template, "parent.") {
-			// A child in another container cannot copy from its parent's document as generated: the
-			// generator's parent link is within a container.
-			return nil, fmt.Sprintf("%s copies %s from its parent: the generator links children to parents within one container", child.Type, nf.Field.Copy)
-		}
-	}
 	name := c.Name + "-" + slug(child.Type)
 	nc := design.Container{Name: name, PartitionKey: c.PartitionKey, Indexing: c.Indexing, Documents: []design.DocType{*child}}
 	c.Documents = slices.Delete(slices.Clone(c.Documents), ki, ki+1)
@@ -444,6 +437,9 @@ func (s *search) separate(ci int, child *design.DocType, touches map[string]bool
 			ap.Container = name
 		}
 	}
+	// Each container keeps only the index paths its own patterns read.
+	dropUnread(v, ci)
+	dropUnread(v, len(v.Containers)-1)
 	return v, ""
 }
 

@@ -137,6 +137,16 @@ func (v *validator) checkPattern(path string, p *AccessPattern) {
 			return nil
 		}
 		t := c.DocType(name)
+		if t == nil && key == "sample" && sampleMayBeElsewhere(p) {
+			// A query's parameters, or new children's parent, may come from a document of
+			// another container: a child type kept in a container of its own is queried with its
+			// parent's key and created under a parent sampled there.
+			for i := range v.d.Containers {
+				if t == nil {
+					t = v.d.Containers[i].DocType(name)
+				}
+			}
+		}
 		if t == nil {
 			v.errf(path+"."+key, "no document type %q in container %s%s", name, c.Name, didYouMean(name, typeNames(c)))
 		}
@@ -364,4 +374,22 @@ func joinAnd(words []string) string {
 		return strings.Join(words, "")
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
+// sampleMayBeElsewhere reports whether a pattern's sample may be a type of another container: a
+// query (its parameters) or writes that only create documents (the sample is their parent), never
+// an operation on the sampled document itself.
+func sampleMayBeElsewhere(p *AccessPattern) bool {
+	switch p.Op {
+	case OpQuery, OpCreate, OpUpsert:
+		return true
+	case OpBatch:
+		for _, b := range p.Batch {
+			if b.Op != OpCreate && b.Op != OpUpsert {
+				return false
+			}
+		}
+		return len(p.Batch) > 0
+	}
+	return false
 }

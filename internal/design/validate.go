@@ -510,13 +510,21 @@ func (v *validator) checkDocType(path string, c *Container, t *DocType) {
 		v.errf(path+".production", "must be at most %g (got %g)", float64(MaxProductionDocuments), t.Production)
 	}
 	if p := t.Parent; p != nil {
+		// The parent is usually in the same container (a customer's orders beside the customer);
+		// one in another container is how a design keeps the children apart (a container of their
+		// own, keyed as the parent's): the seeder places each child in its own type's container.
 		x.parent = c.DocType(p.Type)
+		for i := range v.d.Containers {
+			if x.parent == nil {
+				x.parent = v.d.Containers[i].DocType(p.Type)
+			}
+		}
 		x.parentMissing = x.parent == nil
 		switch {
 		case p.Type == t.Type:
 			v.errf(path+".parent.type", "a type cannot be its own parent")
 		case x.parent == nil:
-			v.errf(path+".parent.type", "no document type %q in container %s%s", p.Type, c.Name, didYouMean(p.Type, typeNames(c)))
+			v.errf(path+".parent.type", "no document type %q in this design%s", p.Type, didYouMean(p.Type, typeNames(c)))
 		}
 		if p.Per.Min < 0 || p.Per.Max < p.Per.Min {
 			v.errf(path+".parent.per", "needs 0 <= min <= max (got min %d, max %d)", p.Per.Min, p.Per.Max)

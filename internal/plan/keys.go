@@ -53,7 +53,7 @@ func (s *sizer) seededCount(dt *design.DocType, depth int) float64 {
 		return float64(max(dt.Count, 0))
 	}
 	per := float64(dt.Parent.Per.Min+dt.Parent.Per.Max) / 2
-	return s.seededCount(s.docType(dt.Parent.Type), depth+1) * per
+	return s.seededCount(s.parentOf(dt), depth+1) * per
 }
 
 // growth is how many times more documents of type dt production holds than the seeded volume (1 at
@@ -108,7 +108,7 @@ func (s *sizer) fieldDist(dt *design.DocType, f *design.Field, n float64, depth 
 		return keyDist{Card: 1, Share: 1, Known: true}
 	case f.Copy != "":
 		if ref, ok := strings.CutPrefix(f.Copy, "parent."); ok && dt.Parent != nil {
-			pt := s.docType(dt.Parent.Type)
+			pt := s.parentOf(dt)
 			if pt == nil {
 				return unique
 			}
@@ -306,7 +306,7 @@ func (s *sizer) cardinalityField(dt *design.DocType, path string, depth int) (*d
 		return nil, nil
 	}
 	if ref, ok := strings.CutPrefix(f.Copy, "parent."); ok && dt.Parent != nil {
-		return s.cardinalityField(s.docType(dt.Parent.Type), "/"+strings.ReplaceAll(ref, ".", "/"), depth+1)
+		return s.cardinalityField(s.parentOf(dt), "/"+strings.ReplaceAll(ref, ".", "/"), depth+1)
 	}
 	return s.cardinalityField(dt, "/"+strings.ReplaceAll(f.Copy, ".", "/"), depth+1)
 }

@@ -270,7 +270,7 @@ func (s *sizer) copyBytes(dt *design.DocType, ref string, depth int) (float64, f
 		return 12, 12
 	}
 	if parent, ok := strings.CutPrefix(ref, "parent."); ok && dt.Parent != nil {
-		if pt := s.docType(dt.Parent.Type); pt != nil {
+		if pt := s.parentOf(dt); pt != nil {
 			return s.copyBytes(pt, parent, depth+1)
 		}
 		return 12, 12
@@ -315,4 +315,21 @@ func (s *sizer) templateBytes(dt *design.DocType, tpl string, depth int) float64
 		}
 		tpl = tpl[i+j+1:]
 	}
+}
+
+// parentOf is dt's parent type: in dt's container, or in another one (a child type kept apart in a
+// container of its own, keyed as its parent); nil for a root type.
+func (s *sizer) parentOf(dt *design.DocType) *design.DocType {
+	if dt.Parent == nil {
+		return nil
+	}
+	if pt := s.docType(dt.Parent.Type); pt != nil {
+		return pt
+	}
+	for ci := range s.d.Containers {
+		if pt := s.d.Containers[ci].DocType(dt.Parent.Type); pt != nil {
+			return pt
+		}
+	}
+	return nil
 }

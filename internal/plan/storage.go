@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 )
 
@@ -115,6 +116,23 @@ func (b *builder) scaleContainers() {
 		st.plan.Partitions = b.rc.PartitionsFor(mode, st.plan.StorageGB, ru)
 		if c.Partitions > 0 {
 			st.plan.Partitions = c.Partitions
+		}
+	}
+	// A child type may have its parent in another container: every production sizer counts the
+	// other containers' types at production too (type names are unique in a design).
+	all := map[string]float64{}
+	for _, st := range b.order {
+		if st.stated {
+			maps.Copy(all, st.prod)
+		}
+	}
+	for _, st := range b.order {
+		if st.ps != nil {
+			for t, n := range all {
+				if _, own := st.prod[t]; !own {
+					st.ps.prod[t] = n
+				}
+			}
 		}
 	}
 }
