@@ -381,7 +381,7 @@ func (s *sizer) matching(dt *design.DocType, n float64, filters []sql.Filter, se
 		}
 		switch {
 		case fl.Kind == sql.FilterFunction && fl.Function == "ARRAY_CONTAINS":
-			n *= s.containsShare(dt, fl.Path[:len(fl.Path)-1])
+			n *= s.containsShare(dt, fl.Path[:len(fl.Path)-1], fl)
 		case isKeyPath(s.c, strings.Join(fl.Path, ".")):
 		case fl.Kind == sql.FilterRange:
 			share, _, _ := s.filterShare(dt, fl)
@@ -440,16 +440,47 @@ func drawnFrom(fl sql.Filter) bool {
 	return ok
 }
 
-// containsShare is the share of dt's documents whose array at path holds a given element: its
-// average length over the number of distinct element values, at most 1; 1 when unknown.
-func (s *sizer) containsShare(dt *design.DocType, path []string) float64 {
+// containsShare is the share of dt's documents whose array at path holds the element fl looks for:
+// none when dt has no such array (its posting holds no entry of dt); for a constant the generator
+// names with a weight, 1 − (1 − w)^len (each element drawn on its own); otherwise its average length
+// over the number of distinct element values, at most 1; 1 when the array is not generated as such.
+func (s *sizer) containsShare(dt *design.DocType, path []string, fl sql.Filter) float64 {
 	f := fieldAt(dt, "/"+strings.Join(path, "/"))
-	if f == nil || f.Array == nil || f.Of == nil {
+	if f == nil {
+		return 0
+	}
+	if f.Array == nil || f.Of == nil {
 		return 1
 	}
 	avg := float64(f.Array.Min+f.Array.Max) / 2
+	if len(f.Of.OneOf) > 0 && len(fl.Values) > 0 {
+		if w, ok := oneOfWeight(f.Of, literalOf(fl.Values[len(fl.Values)-1])); ok {
+			return 1 - math.Pow(1-w, avg)
+		}
+	}
 	card := s.fieldDist(dt, f.Of, math.Max(s.count(dt, 0)*avg, 1), 0).Card
 	return math.Min(1, avg/math.Max(card, 1))
+}
+
+// oneOfWeight is the share of a oneOf generator's draws that give v; ok is false when v is not a
+// constant of it.
+func oneOfWeight(f *design.Field, v any) (float64, bool) {
+	total, hit, found := 0.0, 0.0, false
+	for i, o := range f.OneOf {
+		w := 1.0
+		if i < len(f.Weights) {
+			w = math.Max(f.Weights[i], 0)
+		}
+		total += w
+		if literalOf(o) == v {
+			hit += w
+			found = true
+		}
+	}
+	if !found || total <= 0 {
+		return 0, found
+	}
+	return hit / total, true
 }
 
 func (s *sizer) anyTypeHas(path string) bool {

@@ -321,6 +321,9 @@ func describeFilter(q *Query, c expr) Filter {
 		}
 		if strings.HasPrefix(x.fn.name, "ARRAY_CONTAINS") {
 			p = append(p, index.ArrayElem)
+			if len(x.args) >= 2 {
+				f.Values = constValues(x.args[1]) // the element looked for
+			}
 		}
 		f.Kind, f.Path, f.Function = FilterFunction, p, x.fn.name
 	}

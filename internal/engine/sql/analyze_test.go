@@ -86,7 +86,7 @@ func TestAnalyze(t *testing.T) {
 			query: "SELECT * FROM c WHERE ARRAY_CONTAINS(c.tags, @t)",
 			pol:   onlyTags,
 			want: Analysis{Top: -1, Narrowing: true, IndexLookups: 1, Projection: star,
-				Filters: []Filter{{Text: "ARRAY_CONTAINS(c.tags, @t)", Kind: FilterFunction, Path: path("tags", "[]"), Function: "ARRAY_CONTAINS", Served: true}}},
+				Filters: []Filter{{Text: "ARRAY_CONTAINS(c.tags, @t)", Kind: FilterFunction, Path: path("tags", "[]"), Function: "ARRAY_CONTAINS", Values: []any{Param("@t")}, Served: true}}},
 		},
 		{
 			name:  "comparison of two paths is residual",
