@@ -129,6 +129,7 @@ func (s *sizer) fieldDist(dt *design.DocType, f *design.Field, n float64, depth 
 		return s.keyLevel(dt, "/"+strings.ReplaceAll(f.Copy, ".", "/"), depth+1)
 	case f.Template != "":
 		d := keyDist{Card: 1, Share: 1, Known: true}
+		drawn := 1.0
 		for _, m := range templateRef.FindAllStringSubmatch(f.Template, -1) {
 			switch m[1] {
 			case "seq", "uuid":
@@ -139,9 +140,11 @@ func (s *sizer) fieldDist(dt *design.DocType, f *design.Field, n float64, depth 
 			l := s.keyLevel(dt, "/"+strings.ReplaceAll(m[1], ".", "/"), depth+1)
 			d.Card *= l.Card
 			d.Share *= l.Share
+			drawn *= l.drawnShare() // the parts a drawn document holds, taken as independent
 		}
 		d.Card = math.Min(d.Card, n)
 		d.Share = math.Max(d.Share, 1/n)
+		d.Drawn = math.Min(math.Max(drawn, 1/n), 1)
 		return d
 	case len(f.OneOf) > 0:
 		var sum, top float64
