@@ -52,15 +52,6 @@ func factText(f cost.QueryFacts) string {
 		f.JoinRows, f.SortedInMemory, max(f.PartitionsChecked, 1))
 }
 
-// Pages is the number of requests a query returning out items takes at the default page size.
-func Pages(out int) int {
-	n := out / defaultPageSize
-	if out%defaultPageSize != 0 {
-		n++ // out+defaultPageSize-1 would overflow a saturated count
-	}
-	return max(1, n)
-}
-
 // whole is v rounded to a count in [0, MaxInt]: an estimate past what an int holds (a huge
 // storage figure) is the largest count, never the negative number a float64 beyond the int range
 // converts to, which cost.Query would read as 0; NaN is 0.

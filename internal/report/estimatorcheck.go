@@ -145,14 +145,3 @@ func factNum(name string, v float64) string {
 	}
 	return fmt.Sprintf("%.1f", v)
 }
-
-// estimatorDisagreements counts the queries whose estimate the execution did not confirm.
-func estimatorDisagreements(r *Report) int {
-	n := 0
-	for _, p := range r.Patterns {
-		if p.EstimatorCheck != nil && !p.EstimatorCheck.Agree {
-			n++
-		}
-	}
-	return n
-}

@@ -175,7 +175,7 @@ func (ix *ValueIndex[T]) Range(r Range) []T {
 			return nil
 		}
 		rank = jsonorder.Rank(k)
-		start = rankFloor(rank)
+		start = leastOfRank(rank)
 	default:
 		return nil
 	}
@@ -203,19 +203,6 @@ func (ix *ValueIndex[T]) Range(r Range) []T {
 		return true
 	})
 	return merge(ps)
-}
-
-// rankFloor is the least value of a type rank.
-func rankFloor(rank int) any {
-	switch rank {
-	case jsonorder.RankBool:
-		return false
-	case jsonorder.RankNumber:
-		return math.Inf(-1)
-	case jsonorder.RankString:
-		return ""
-	}
-	return nil
 }
 
 // merge returns the items of several postings in sequence order.
