@@ -19,6 +19,9 @@ type Relation struct {
 	Parent string `json:"parent"`
 	// Child is the child type, or the array's path.
 	Child string `json:"child"`
+	// ChildType is, for an array, the document type its elements get in the options that store
+	// them as documents of their own.
+	ChildType string `json:"childType,omitempty"`
 	// PerParent is the children of one parent at production (average), PerParentMax the most.
 	PerParent    float64 `json:"perParent"`
 	PerParentMax float64 `json:"perParentMax"`
@@ -42,18 +45,24 @@ type Relation struct {
 
 // RelationOption is one way to store the relationship, priced as a variant of the design.
 type RelationOption struct {
-	// Name is "as designed", "embedded in the parent" or "separate container".
+	// Name is "as designed", "embedded in the parent", "separate documents in the parent's
+	// partition" (an array's elements) or "separate container".
 	Name string `json:"name"`
 	// Priced is false when the option could not be priced (Note says why).
 	Priced bool `json:"priced"`
 	// WriteRU is the charge of one child change (a create of a child document, or a replace of
-	// the parent that holds it); ReadRUs the RU/s of the patterns that read the children.
+	// the parent that holds it; for an array as designed, the dearest write of the parent that
+	// touches its elements, and as documents, the dearest write of one element document); ReadRUs
+	// the RU/s of the patterns that read the children.
 	WriteRU float64 `json:"writeRU"`
 	ReadRUs float64 `json:"readRUs"`
 	RUs     float64 `json:"rus"`
 	Monthly float64 `json:"monthlyUSD"`
 	Change  Change  `json:"change"`
 	Note    string  `json:"note,omitempty"`
+	// Breaks lists what the variant breaks that plan can see (a query the service would refuse, a
+	// type without the key): such an option is priced but never the answer.
+	Breaks []string `json:"breaks,omitempty"`
 }
 
 // boundedGrowth is how much more children a parent may have at production than seeded for the
@@ -80,7 +89,7 @@ func (s *search) relations() {
 			}
 			for _, nf := range dt.Fields {
 				if kindOf(&nf.Field) == objectArrayField {
-					s.arrayRelation(c, dt, nf, docs[dt.Type])
+					s.arrayRelation(ci, dt, nf, docs[dt.Type])
 				}
 			}
 		}
@@ -169,7 +178,7 @@ func (s *search) parentRelation(ci int, child *design.DocType, docs map[string]p
 	r.Options = append(r.Options, emb)
 	// Separate container.
 	sep := RelationOption{Name: "separate container"}
-	if v, why := s.separate(ci, child, touches); v == nil {
+	if v, why := separate(s.d, ci, child.Type, touches); v == nil {
 		sep.Note = why
 	} else if p, vd, err := s.price("move "+child.Type+" to its own container", v); err != nil {
 		sep.Note = err.Error()
@@ -277,14 +286,8 @@ func (s *search) relationOption(name string, p *plan.Plan, touches map[string]bo
 
 // constType is the value of a document type's const type-like field ("order"), "" when none.
 func constType(dt *design.DocType) string {
-	for _, name := range []string{"type", "kind", "docType", "entity"} {
-		if f, ok := dt.Fields.Lookup(name); ok {
-			if s, ok := f.Const.(string); ok {
-				return s
-			}
-		}
-	}
-	return ""
+	_, v := typeFieldOf(dt)
+	return v
 }
 
 // shareKey reports whether a child copies its parent's partition-key values (it then lives in its
@@ -415,25 +418,28 @@ func dropUnread(v *design.Design, ci int) {
 }
 
 // separate is d with the child type in a container of its own, keyed as the parent's container, and
-// the patterns that touch only the children moved with it. nil, and why, when a pattern reads the
-// parent and the children together.
-func (s *search) separate(ci int, child *design.DocType, touches map[string]bool) (*design.Design, string) {
-	v := shallow(s.d)
+// the patterns in moves (the ones that touch only the children) moved with it. nil, and why, when
+// the child has children of its own.
+func separate(d *design.Design, ci int, child string, moves map[string]bool) (*design.Design, string) {
+	v := shallow(d)
 	c := v.Containers[ci]
-	ki := slices.IndexFunc(c.Documents, func(dt design.DocType) bool { return dt.Type == child.Type })
+	ki := slices.IndexFunc(c.Documents, func(dt design.DocType) bool { return dt.Type == child })
+	if ki < 0 {
+		return nil, child + " is not in " + c.Name
+	}
 	for _, dt := range c.Documents {
-		if dt.Parent != nil && dt.Parent.Type == child.Type {
-			return nil, fmt.Sprintf("%s has children of its own (%s)", child.Type, dt.Type)
+		if dt.Parent != nil && dt.Parent.Type == child {
+			return nil, fmt.Sprintf("%s has children of its own (%s)", child, dt.Type)
 		}
 	}
-	name := c.Name + "-" + slug(child.Type)
-	nc := design.Container{Name: name, PartitionKey: c.PartitionKey, Indexing: c.Indexing, Documents: []design.DocType{*child}}
+	name := c.Name + "-" + slug(child)
+	nc := design.Container{Name: name, PartitionKey: c.PartitionKey, Indexing: c.Indexing, Documents: []design.DocType{c.Documents[ki]}}
 	c.Documents = slices.Delete(slices.Clone(c.Documents), ki, ki+1)
 	v.Containers[ci] = c
 	v.Containers = append(v.Containers, nc)
 	for i := range v.AccessPatterns {
 		ap := &v.AccessPatterns[i]
-		if touches[ap.ID] {
+		if moves[ap.ID] {
 			ap.Container = name
 		}
 	}
@@ -441,43 +447,4 @@ func (s *search) separate(ci int, child *design.DocType, touches map[string]bool
 	dropUnread(v, ci)
 	dropUnread(v, len(v.Containers)-1)
 	return v, ""
-}
-
-// arrayRelation answers embed or reference for an array of objects inside a document type, from the
-// rules and the document's size (not priced as separate documents).
-func (s *search) arrayRelation(c *design.Container, dt *design.DocType, nf design.NamedField, pd plan.Document) {
-	rc := s.rateCard()
-	r := Relation{Container: c.Name, Kind: "array", Parent: dt.Type, Child: "/" + nf.Name, ItemLimitBytes: rc.ItemMaxKB.Value * 1024,
-		ReadTogether: []string{}, UpdatedApart: []string{}}
-	a := nf.Field.Array
-	r.PerParent = float64(a.Min+a.Max) / 2
-	r.PerParentMax = float64(a.Max)
-	r.EmbeddedBytes = pd.Bytes
-	// The size at the most elements: the average document plus the elements above the average, each
-	// about the document's array share (assumed: elements of equal size).
-	per := 0.0
-	if r.PerParent > 0 {
-		per = pd.Bytes / (r.PerParent + 1)
-	}
-	r.EmbeddedMaxBytes = round2(pd.Bytes + (r.PerParentMax-r.PerParent)*per)
-	r.Bounded = r.EmbeddedMaxBytes <= r.ItemLimitBytes
-	for _, ap := range s.d.AccessPatterns {
-		if ap.Container != c.Name {
-			continue
-		}
-		for _, op := range ap.Patch {
-			if strings.HasPrefix(op.Path, "/"+nf.Name+"/") || op.Path == "/"+nf.Name {
-				r.UpdatedApart = append(r.UpdatedApart, ap.ID)
-				break
-			}
-		}
-	}
-	r.Rules = s.rules(r)
-	r.Options = []RelationOption{{Name: "as designed: embedded", Note: "separate documents for the elements are not priced: the generator has no type for them"}}
-	if r.Bounded && len(r.UpdatedApart) == 0 {
-		r.Answer = fmt.Sprintf("keep %s embedded in %s: at most %d elements, %.1f KB at the most, and no pattern changes an element alone", r.Child, dt.Type, a.Max, r.EmbeddedMaxBytes/1024)
-	} else {
-		r.Answer = fmt.Sprintf("consider separate documents for %s: %s", r.Child, strings.Join(r.Rules, "; "))
-	}
-	s.a.Relations = append(s.a.Relations, r)
 }
