@@ -239,8 +239,8 @@ var Current = &RateCard{
 		Source: SrcRUConsumption, Note: "worked example: 0.4 × 2 for two modified properties",
 		Unvalidated: "read off the only published patch charge"},
 	StrongRead: Coefficient{Name: "Strong/BoundedStaleness read factor", Value: 2, Unit: "×",
-		Source: SrcOptimizeRW, Note: "point reads and queries; writes unchanged",
-		Unvalidated: "stated (\"2×\"); no published charge of a Strong read to check it against"},
+		Source: SrcOptimizeRW, Note: "point reads and queries; writes unchanged. Checked by the first " +
+			"published charge of a Strong read, DP-420 lab 21 (a 186 B item: Strong 2 RU, Eventual 1 RU)"},
 	ExtraRegion: Coefficient{Name: "write charge per extra region", Value: 0, Unit: "× per region",
 		Source: SrcAssumed, Note: "the service says writes cost more with more regions but publishes no " +
 			"coefficient; the model leaves the charge unchanged and bills throughput per region instead",
