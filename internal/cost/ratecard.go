@@ -263,11 +263,11 @@ var Current = &RateCard{
 		Source: SrcCourselabs, Note: "indexed one-document lookup 2.82 RU − 2.5 RU per partition checked " +
 			"(queryPartition) − one 60 B document; troubleshoot-query-performance.md's indexed filter " +
 			"(2.98 RU) models at 2.89",
-		Unvalidated: "read off courselabs' indexed lookup; the published indexed filters (2.98 and 3.19 RU) stay inside ±25% when it moves ±30% (0.09 RU)"},
+		Unvalidated: "read off courselabs' indexed lookup; the published indexed filters (2.98 and 3.19 RU) and DP-420 lab 17's IN-list lookups (3.06-3.47 RU) stay inside ±25% when it moves ±30% (0.09 RU)"},
 	QueryLookup: Coefficient{Name: "each further index seek", Value: 0.1, Unit: "RU",
-		Source: SrcAssumed, Note: "no published figure; a B-tree descent, small against the first " +
+		Source: SrcAssumed, Note: "no published figure pins it; a B-tree descent, small against the first " +
 			"seek, which also opens the query's index scan",
-		Unvalidated: "assumed; no published figure isolates further index seeks"},
+		Unvalidated: "assumed; DP-420 lab 17's IN-list lookups isolate further seeks (5 ids − 2 ids, 0.41 RU published, 0.32 modeled), but only to the lab's ±0.1 RU run to run (±0.2 RU on the difference), more than a 30% move (0.09 RU); raised 30% the model gives 0.41 RU, the published difference"},
 	QueryEntry: Coefficient{Name: "index entry read (lookup posting, range scan, composite slice, ORDER BY walk)",
 		Value: 0.000239, Unit: "RU/entry", Source: SrcAssumed,
 		Note: "first principles: index pages come from the same store as documents, so an entry is " +
