@@ -234,7 +234,7 @@ var Current = &RateCard{
 	},
 	IndexTerm: Coefficient{Name: "index term written or removed", Value: 0.2, Unit: "RU/term",
 		Source:      SrcRUConsumption,
-		Unvalidated: "read off the worked formulas it is used in; the one other published write with terms (a 1 KB insert with indexing off, 5.5 RU) has 2, too few to tell 0.2 from 0.14 or 0.26"},
+		Unvalidated: "partly: read off the worked formulas it is used in; CosmosDB/labs lab 09's 2019 write ratio (one 3.6 KB document with and without 95 terms indexed, ~48 ÷ ~16 RU) notices it lowered 30%, not raised (the model's ratio, 2.66, then reaches 2.92 of the published 3.0)"},
 	PatchBase: Coefficient{Name: "patch base", Value: 0.4, Unit: "RU/patch operation",
 		Source: SrcRUConsumption, Note: "worked example: 0.4 × 2 for two modified properties",
 		Unvalidated: "read off the only published patch charge"},
