@@ -273,7 +273,7 @@ var Current = &RateCard{
 		Note: "first principles: index pages come from the same store as documents, so an entry is " +
 			"charged at the per-KB load rate (0.007648 RU/KB) for an assumed 32 bytes (term prefix " +
 			"and document id); no document publishes entry counts",
-		Unvalidated: "assumed; no published figure gives index entry counts"},
+		Unvalidated: "assumed; no published figure with entry counts checks it: the one published index scan (CONTAINS over 8.5 million documents, 224.99 RU, devblogs 2020) is a known miss, the model 9× above it (docs/cost-model.md)"},
 	QueryKBLoaded: Coefficient{Name: "document bytes loaded", Value: 0.007648,
 		Unit: "RU/KB", Source: SrcTroubleshootQ, Note: "UPPER() scan after the per-document terms of " +
 			SrcCourselabs,
