@@ -234,13 +234,13 @@ var Current = &RateCard{
 	},
 	IndexTerm: Coefficient{Name: "index term written or removed", Value: 0.2, Unit: "RU/term",
 		Source:      SrcRUConsumption,
-		Unvalidated: "read off the worked formulas it is used in; the one other published write with terms (a 1 KB insert with indexing off, 5.5 RU) has 2, too few to tell 0.2 from 0.14 or 0.26"},
+		Unvalidated: "partly: read off the worked formulas it is used in; CosmosDB/labs lab 09's 2019 write ratio (one 3.6 KB document with and without 95 terms indexed, ~48 ÷ ~16 RU) notices it lowered 30%, not raised (the model's ratio, 2.66, then reaches 2.92 of the published 3.0)"},
 	PatchBase: Coefficient{Name: "patch base", Value: 0.4, Unit: "RU/patch operation",
 		Source: SrcRUConsumption, Note: "worked example: 0.4 × 2 for two modified properties",
 		Unvalidated: "read off the only published patch charge"},
 	StrongRead: Coefficient{Name: "Strong/BoundedStaleness read factor", Value: 2, Unit: "×",
-		Source: SrcOptimizeRW, Note: "point reads and queries; writes unchanged",
-		Unvalidated: "stated (\"2×\"); no published charge of a Strong read to check it against"},
+		Source: SrcOptimizeRW, Note: "point reads and queries; writes unchanged. Checked by the first " +
+			"published charge of a Strong read, DP-420 lab 21 (a 186 B item: Strong 2 RU, Eventual 1 RU)"},
 	ExtraRegion: Coefficient{Name: "write charge per extra region", Value: 0, Unit: "× per region",
 		Source: SrcAssumed, Note: "the service says writes cost more with more regions but publishes no " +
 			"coefficient; the model leaves the charge unchanged and bills throughput per region instead",
@@ -263,17 +263,17 @@ var Current = &RateCard{
 		Source: SrcCourselabs, Note: "indexed one-document lookup 2.82 RU − 2.5 RU per partition checked " +
 			"(queryPartition) − one 60 B document; troubleshoot-query-performance.md's indexed filter " +
 			"(2.98 RU) models at 2.89",
-		Unvalidated: "read off courselabs' indexed lookup; the published indexed filters (2.98 and 3.19 RU) stay inside ±25% when it moves ±30% (0.09 RU)"},
+		Unvalidated: "read off courselabs' indexed lookup; the published indexed filters (2.98 and 3.19 RU) and DP-420 lab 17's IN-list lookups (3.06-3.47 RU) stay inside ±25% when it moves ±30% (0.09 RU)"},
 	QueryLookup: Coefficient{Name: "each further index seek", Value: 0.1, Unit: "RU",
-		Source: SrcAssumed, Note: "no published figure; a B-tree descent, small against the first " +
+		Source: SrcAssumed, Note: "no published figure pins it; a B-tree descent, small against the first " +
 			"seek, which also opens the query's index scan",
-		Unvalidated: "assumed; no published figure isolates further index seeks"},
+		Unvalidated: "assumed; DP-420 lab 17's IN-list lookups isolate further seeks (5 ids − 2 ids, 0.41 RU published, 0.32 modeled), but only to the lab's ±0.1 RU run to run (±0.2 RU on the difference), more than a 30% move (0.09 RU); raised 30% the model gives 0.41 RU, the published difference"},
 	QueryEntry: Coefficient{Name: "index entry read (lookup posting, range scan, composite slice, ORDER BY walk)",
 		Value: 0.000239, Unit: "RU/entry", Source: SrcAssumed,
 		Note: "first principles: index pages come from the same store as documents, so an entry is " +
 			"charged at the per-KB load rate (0.007648 RU/KB) for an assumed 32 bytes (term prefix " +
 			"and document id); no document publishes entry counts",
-		Unvalidated: "assumed; no published figure gives index entry counts"},
+		Unvalidated: "assumed; no published figure with entry counts checks it: the one published index scan (CONTAINS over 8.5 million documents, 224.99 RU, devblogs 2020) is a known miss, the model 9× above it (docs/cost-model.md)"},
 	QueryKBLoaded: Coefficient{Name: "document bytes loaded", Value: 0.007648,
 		Unit: "RU/KB", Source: SrcTroubleshootQ, Note: "UPPER() scan after the per-document terms of " +
 			SrcCourselabs,
