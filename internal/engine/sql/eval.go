@@ -2,10 +2,12 @@ package sql
 
 import (
 	"math"
+	"reflect"
 	"regexp"
 	"strings"
 	"sync/atomic"
 	"time"
+	"unsafe"
 )
 
 // execCtx is the state of one execution: the row environment, parameters and the work budget.
@@ -28,6 +30,37 @@ type execCtx struct {
 	// vector policy gives VectorDistance calls (search.go).
 	cur    *call
 	vecFns map[*call]string
+	// doc is the document whose body the current row comes from, and stored the documents whose
+	// bodies a projection returned whole, by the body's address (storedOf).
+	doc    *Document
+	stored map[unsafe.Pointer]*Document
+}
+
+// noteStored records v as the current document's body when it is that body itself (SELECT * and
+// SELECT VALUE c return it as it is): identity, not equality, so a recorded item is the stored
+// document's own content.
+func (x *execCtx) noteStored(v any) {
+	m, ok := v.(map[string]any)
+	if !ok || x.doc == nil || m == nil {
+		return
+	}
+	p := reflect.ValueOf(m).UnsafePointer()
+	if p != reflect.ValueOf(x.doc.Body).UnsafePointer() {
+		return
+	}
+	if x.stored == nil {
+		x.stored = make(map[unsafe.Pointer]*Document, 16)
+	}
+	x.stored[p] = x.doc
+}
+
+// storedOf is the document v is the body of, nil when the query built v.
+func (x *execCtx) storedOf(v any) *Document {
+	m, ok := v.(map[string]any)
+	if !ok || x.stored == nil {
+		return nil
+	}
+	return x.stored[reflect.ValueOf(m).UnsafePointer()]
 }
 
 // step charges one unit of work and reports whether evaluation may go on.

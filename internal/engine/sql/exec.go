@@ -154,12 +154,14 @@ func execute(q *Query, src Source, opts Options) (*Result, error) {
 		maxOut = DefaultMaxOutputBytes
 	}
 	var built int64
-	for _, it := range res.Items {
-		if opts.SizeOf != nil {
-			if n, ok := opts.SizeOf(it); ok {
-				f.BytesOutput += n
-				continue
-			}
+	if x.stored != nil {
+		res.Stored = make([]*Document, len(res.Items))
+	}
+	for i, it := range res.Items {
+		if d := x.storedOf(it); d != nil {
+			res.Stored[i] = d
+			f.BytesOutput += int64(d.Size)
+			continue
 		}
 		// Measured before anything encodes it: an item or a result past its bound is refused.
 		if n := jsonLowerBound(it, maxItem); n > maxItem {
@@ -280,7 +282,7 @@ func runStreamed(src OrderedSource, sp *streamPlan, x *execCtx, lv *level, pl *p
 		if !x.step() {
 			return false
 		}
-		x.env[slot] = d.Body
+		x.env[slot], x.doc = d.Body, d
 		loaded, pass := true, true
 		if lv.q.where != nil {
 			loaded, pass = filter()
@@ -298,11 +300,9 @@ func runStreamed(src OrderedSource, sp *streamPlan, x *execCtx, lv *level, pl *p
 		}
 		if has && lv.skip == 0 && pg != nil {
 			var n int64
-			known := false
-			if opts.SizeOf != nil {
-				n, known = opts.SizeOf(v)
-			}
-			if !known {
+			if d := x.storedOf(v); d != nil {
+				n = int64(d.Size)
+			} else {
 				n = jsonSize(v)
 			}
 			if len(res.Items) >= pg.Size || (len(res.Items) > 0 && pg.MaxBytes > 0 && bytes+n > pg.MaxBytes) {
@@ -354,6 +354,7 @@ func runTop(q *Query, src Source, x *execCtx, lv *level, pl *plan, f *cost.Query
 			return false
 		}
 		rows, loaded := 0, false
+		x.doc = d
 		cont := lv.iterFrom(d.Body, func() bool {
 			rows++
 			x.countFn = false
@@ -707,10 +708,12 @@ func (lv *level) project() (any, bool) {
 	x, q := lv.x, lv.q
 	if q.star {
 		v := x.env[q.from.slot]
+		x.noteStored(v)
 		return v, !isUndefined(v)
 	}
 	if q.value {
 		v := x.eval(q.items[0].e)
+		x.noteStored(v)
 		return v, !isUndefined(v)
 	}
 	out := make(map[string]any, len(q.items))
