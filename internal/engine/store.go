@@ -477,3 +477,16 @@ func valuesAt(cur any, path []string, fn func(v any)) {
 		valuesAt(v, path[1:], fn)
 	}
 }
+
+// itemOverhead is the engine's heap per stored item beyond its JSON, the larger of the two
+// `BenchmarkMemoryPerItem` measures (engine-B/item: 448 B for a 150 B item, 638 B for a 1 KB one,
+// 2026-11-26; docs/performance.md): the document record, the partition's maps and lists, the
+// allocator's slack. Indexes a query builds (value and ORDER BY) come on top.
+const itemOverhead = 640
+
+// ItemHeap estimates the heap one stored item takes in the engine, from its stored JSON's size
+// (the client's JSON with the system properties, as plan sizes documents): that JSON plus
+// itemOverhead. The embedded run sizes Go's memory limit from it (pipeline's memoryLimit).
+func ItemHeap(storedBytes float64) float64 {
+	return storedBytes + itemOverhead
+}
