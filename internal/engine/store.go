@@ -136,10 +136,10 @@ func (d *doc) body() map[string]any {
 	return m
 }
 
-// visit is d as the query package sees it for one visit: its body decoded for that visit, and d
-// itself as the handle Result.Stored gives back.
+// visit is d as the query package sees it for one visit: its stored JSON, which the executor
+// decodes as far as the query reads it, and d itself as the handle Result.Stored gives back.
 func (d *doc) visit() *sql.Document {
-	return &sql.Document{Body: d.body(), Size: d.size, Ref: d}
+	return &sql.Document{Raw: d.raw, Size: d.size, Ref: d}
 }
 
 func (l *docList) add(d *doc, local bool) {

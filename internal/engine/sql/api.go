@@ -19,6 +19,11 @@ type Document struct {
 	Body map[string]any
 	// Size is the item's JSON size in bytes, as stored.
 	Size int
+	// Raw, with Body nil, is the item's JSON as stored (valid JSON, an object): the executor decodes
+	// only the top-level properties the query reads, or the whole item when the query uses it as a
+	// value. An item Result.Stored names is then the stored document with only those properties:
+	// send Raw for it, not the item. Strings of a decoded body point into Raw.
+	Raw []byte
 	// Ref is the caller's handle on the stored item (the engine's record), opaque to the executor:
 	// Result.Stored hands it back for the items that are this document's Body itself.
 	Ref any

@@ -86,6 +86,7 @@ func execute(q *Query, src Source, opts Options) (*Result, error) {
 	if x.maxAlloc <= 0 {
 		x.maxAlloc = DefaultMaxAlloc
 	}
+	x.fields, x.whole = docFields(q)
 	x.env = make([]any, q.nslots)
 	for i := range x.env {
 		x.env[i] = Undefined
@@ -119,7 +120,7 @@ func execute(q *Query, src Source, opts Options) (*Result, error) {
 		ordered, _ := src.(OrderedSource)
 		if ordered == nil && q.where != nil {
 			// A filtered ORDER BY is charged as its walk (below), whatever the source keeps.
-			ordered = sortedSource{src}
+			ordered = sortedSource{src, x}
 		}
 		if ordered != nil {
 			entries, walked = runStreamed(ordered, sp, x, lv, pl, res, opts)
@@ -282,7 +283,7 @@ func runStreamed(src OrderedSource, sp *streamPlan, x *execCtx, lv *level, pl *p
 		if !x.step() {
 			return false
 		}
-		x.env[slot], x.doc = d.Body, d
+		x.env[slot] = x.visiting(d)
 		loaded, pass := true, true
 		if lv.q.where != nil {
 			loaded, pass = filter()
@@ -332,13 +333,14 @@ func runStreamed(src OrderedSource, sp *streamPlan, x *execCtx, lv *level, pl *p
 // whose ORDER BY streams is executed, and charged, as over a source that keeps its indexes.
 type sortedSource struct {
 	Source
+	x *execCtx // decodes documents given as Raw
 }
 
 func (s sortedSource) WalkOrdered(o *Order, after *Cursor, fn func(d *Document, at *Cursor) bool) bool {
 	ix := NewOrderIndex[*Document](o)
 	var seq uint64
 	s.Scan(func(d *Document) bool {
-		ix.Add(d.Body, seq, d)
+		ix.Add(s.x.bodyOf(d), seq, d)
 		seq++
 		return true
 	})
@@ -354,8 +356,7 @@ func runTop(q *Query, src Source, x *execCtx, lv *level, pl *plan, f *cost.Query
 			return false
 		}
 		rows, loaded := 0, false
-		x.doc = d
-		cont := lv.iterFrom(d.Body, func() bool {
+		cont := lv.iterFrom(x.visiting(d), func() bool {
 			rows++
 			x.countFn = false
 			for _, c := range pl.served {
