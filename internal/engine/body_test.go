@@ -93,26 +93,30 @@ func TestStoredItem_HoldsItsTextOnce(t *testing.T) {
 
 	for _, id := range []string{"a", "b"} {
 		d := storedDoc(t, s, "db", "c", id)
+		if d.fresh != nil {
+			t.Errorf("%s: the write's decoded body is still held after commit", id)
+		}
+		body := d.body()
 		var want map[string]any
 		if err := json.Unmarshal(d.raw, &want); err != nil {
 			t.Fatalf("%s: stored JSON does not decode: %v", id, err)
 		}
-		if got, _ := json.Marshal(d.Body); !bytes.Equal(got, mustMarshal(want)) {
+		if got, _ := json.Marshal(body); !bytes.Equal(got, mustMarshal(want)) {
 			t.Errorf("%s: decoded body %s differs from the stored JSON %s", id, got, d.raw)
 		}
 		if n := bytes.Count(d.raw, []byte(`"_rid"`)); n != 1 {
 			t.Errorf("%s: _rid appears %d times in %s", id, n, d.raw)
 		}
 		for _, k := range []string{"text", "_self", "_rid"} {
-			v := d.Body[k].(string)
+			v := body[k].(string)
 			p := uintptr(unsafe.Pointer(unsafe.StringData(v)))
 			lo := uintptr(unsafe.Pointer(unsafe.SliceData(d.raw)))
 			if p < lo || p >= lo+uintptr(len(d.raw)) {
 				t.Errorf("%s: %s is a second copy, not a view of the stored JSON", id, k)
 			}
 		}
-		if d.rid != d.Body["_rid"] {
-			t.Errorf("%s: rid %q, body _rid %q", id, d.rid, d.Body["_rid"])
+		if d.rid != body["_rid"] {
+			t.Errorf("%s: rid %q, body _rid %q", id, d.rid, body["_rid"])
 		}
 	}
 }
@@ -248,7 +252,7 @@ func TestStoredItem_KeepsNothingElseAlive(t *testing.T) {
 			lo := uintptr(unsafe.Pointer(unsafe.SliceData(d.raw)))
 			return p >= lo && p < lo+uintptr(len(d.raw))
 		}
-		if !inside(d.Body["text"].(string)) {
+		if !inside(d.body()["text"].(string)) {
 			t.Errorf("%s: the text is a second copy", id)
 		}
 		if !inside(d.id) {

@@ -185,12 +185,12 @@ func (s *Server) changeFeed(q *request, c *container) (int, error) {
 	var items [][]byte
 	var bytes int64
 	for _, d := range page {
-		if len(items) > 0 && bytes+int64(d.Size) > maxPageBytes {
+		if len(items) > 0 && bytes+int64(d.size) > maxPageBytes {
 			full = true
 			break
 		}
 		items = append(items, d.raw)
-		bytes += int64(d.Size)
+		bytes += int64(d.size)
 	}
 	if full && len(items) > 0 {
 		next = page[len(items)-1].lsn // more may follow: continue after the last item sent

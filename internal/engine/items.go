@@ -167,8 +167,7 @@ func (s *Server) buildDoc(c *container, body map[string]any, raw []byte, id, lpk
 		}
 		rid, _ = body["_rid"].(string)
 	}
-	d := &doc{raw: out, id: id, lpk: lpk, pkVals: vals, rid: rid, etag: etag, ts: ts}
-	d.Body, d.Size = body, len(out)
+	d := &doc{raw: out, size: len(out), fresh: body, id: id, lpk: lpk, pkVals: vals, rid: rid, etag: etag, ts: ts}
 	d.expires = c.expiry(body, ts)
 	d.terms = c.policy.Terms(body)
 	return d, nil
@@ -256,17 +255,17 @@ func uniqueTuple(body map[string]any, paths [][]string) string {
 // per logical partition).
 func (o *overlay) checkUnique(nd *doc) error {
 	for i, uk := range o.c.unique {
-		t := uniqueTuple(nd.Body, uk)
+		t := uniqueTuple(nd.body(), uk)
 		if o.lp != nil && i < len(o.lp.uniq) {
 			if e := o.lp.uniq[i][t]; e != nil && e.id != nd.id && !e.expired(o.now) {
 				staged, ok := o.docs[e.id]
-				if !ok || (staged != nil && uniqueTuple(staged.Body, uk) == t) {
+				if !ok || (staged != nil && uniqueTuple(staged.body(), uk) == t) {
 					return errf(409, "Unique index constraint violation.")
 				}
 			}
 		}
 		for id, sd := range o.docs {
-			if sd != nil && id != nd.id && uniqueTuple(sd.Body, uk) == t {
+			if sd != nil && id != nd.id && uniqueTuple(sd.body(), uk) == t {
 				return errf(409, "Unique index constraint violation.")
 			}
 		}
@@ -298,9 +297,13 @@ func (s *Server) commit(o *overlay) {
 		}
 		if old != nil {
 			retired++
-			p.unindex(old)
+			var ob map[string]any // decoded once, and only when an index or a unique key needs it
+			if p.indexed(old) || len(c.unique) > 0 {
+				ob = old.body()
+			}
+			p.unindex(old, ob)
 			for i, uk := range c.unique {
-				if t := uniqueTuple(old.Body, uk); lp.uniq[i][t] == old {
+				if t := uniqueTuple(ob, uk); lp.uniq[i][t] == old {
 					delete(lp.uniq[i], t)
 				}
 			}
@@ -323,10 +326,12 @@ func (s *Server) commit(o *overlay) {
 			nd.lsn = s.lsn.Add(1)
 			p.changes.record(nd)
 			lp.byID[nd.id] = nd // nd.id points into the stored JSON; id may point into a request
-			p.index(nd, c)
+			nb := nd.body()
+			p.index(nd, nb)
 			for i, uk := range c.unique {
-				lp.uniq[i][uniqueTuple(nd.Body, uk)] = nd
+				lp.uniq[i][uniqueTuple(nb, uk)] = nd
 			}
+			nd.fresh = nil // committed: from now on read from the stored JSON
 		}
 	}
 	if lp.docs.live == 0 {
@@ -357,14 +362,14 @@ func (s *Server) priced(status int, d *doc, op cost.PointOp) itemResult {
 func pointOp(c *container, kind cost.OpKind, nd, old *doc, patchOps int, cons cost.Consistency) cost.PointOp {
 	op := cost.PointOp{Kind: kind, Consistency: cons, Regions: 1, PatchOps: patchOps}
 	if nd != nil {
-		op.SizeBytes, op.IndexedTerms = nd.Size, nd.terms
+		op.SizeBytes, op.IndexedTerms = nd.size, nd.terms
 	}
 	if old != nil {
-		op.OldSizeBytes = old.Size
+		op.OldSizeBytes = old.size
 		if nd == nil {
-			op.SizeBytes, op.IndexedTerms = old.Size, old.terms
+			op.SizeBytes, op.IndexedTerms = old.size, old.terms
 		} else {
-			op.ChangedTerms = changedTerms(c, old.Body, nd.Body)
+			op.ChangedTerms = changedTerms(c, old.body(), nd.body())
 		}
 	}
 	return op

@@ -496,8 +496,9 @@ func (s *Server) setContainerMeta(c *container, set func()) {
 		p.eqMu.Unlock()
 		for _, d := range p.all.items {
 			if d != nil {
-				d.terms = c.policy.Terms(d.Body)
-				d.expires = c.expiry(d.Body, d.ts)
+				b := d.body()
+				d.terms = c.policy.Terms(b)
+				d.expires = c.expiry(b, d.ts)
 			}
 		}
 	}

@@ -89,10 +89,7 @@ func (f *orderFixture) full(text, pk string) []any {
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	b, _ := json.Marshal(res.Items)
-	out := []any{}
-	_ = json.Unmarshal(b, &out)
-	return out
+	return sentItems(res)
 }
 
 // page sends one page of a query; the items and the continuation come back.

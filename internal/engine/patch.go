@@ -83,7 +83,7 @@ func (s *Server) applyPatch(c *container, old *doc, spec *patchSpec) (map[string
 		if err != nil {
 			return nil, errf(400, "The patch condition is invalid: %v", err)
 		}
-		res, err := sql.Execute(pq, &memSource{docs: []*sql.Document{&old.Document}}, sql.Options{Policy: c.policy})
+		res, err := sql.Execute(pq, &memSource{docs: []*sql.Document{old.visit()}}, sql.Options{Policy: c.policy})
 		if fe := faultError(err); fe != nil {
 			return nil, fe
 		}
@@ -94,7 +94,10 @@ func (s *Server) applyPatch(c *container, old *doc, spec *patchSpec) (map[string
 			return nil, errf(412, "Operation cannot be performed because one of the specified precondition is not met.")
 		}
 	}
-	body := deepCopy(old.Body).(map[string]any)
+	body := old.body()
+	if old.fresh != nil {
+		body = deepCopy(body).(map[string]any) // staged in this batch: its body is the stage's
+	}
 	for _, k := range index.SystemProperties {
 		delete(body, k)
 	}

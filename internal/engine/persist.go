@@ -60,9 +60,8 @@ func (s *Server) restoreDoc(c *container, raw []byte) (*doc, *partition, error) 
 	lpk := canonicalPK(vals)
 	p := c.partitionFor(effectivePartitionKey(c.pk.Kind, c.pk.Version, vals))
 	ts, _ := body["_ts"].(float64)
-	dd := &doc{raw: raw, id: id, lpk: lpk, pkVals: vals, etag: fmt.Sprint(body["_etag"]), ts: int64(ts)}
+	dd := &doc{raw: raw, size: len(raw), fresh: body, id: id, lpk: lpk, pkVals: vals, etag: fmt.Sprint(body["_etag"]), ts: int64(ts)}
 	dd.rid, _ = body["_rid"].(string)
-	dd.Body, dd.Size = body, len(raw)
 	dd.expires = c.expiry(body, dd.ts)
 	dd.terms = c.policy.Terms(body)
 	return dd, p, nil

@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -564,15 +563,7 @@ func (s *Server) execute(c *container, p *partition, lpk string, pq *sql.Query, 
 			src.list = &lp.docs
 		}
 	}
-	sizeOf := func(it any) (int64, bool) {
-		if m, ok := it.(map[string]any); ok {
-			if d := src.docOf(m); d != nil {
-				return int64(d.Size), true
-			}
-		}
-		return 0, false
-	}
-	res, err := sql.Execute(pq, src, sql.Options{Params: params, Policy: c.policy, PopulateIndexMetrics: metrics, SizeOf: sizeOf, Search: c.search, Page: page})
+	res, err := sql.Execute(pq, src, sql.Options{Params: params, Policy: c.policy, PopulateIndexMetrics: metrics, Search: c.search, Page: page})
 	if err != nil {
 		if errors.Is(err, sql.ErrNotStreamed) {
 			return nil, err // the caller runs the query whole
@@ -582,11 +573,9 @@ func (s *Server) execute(c *container, p *partition, lpk string, pq *sql.Query, 
 	ex := &execution{items: make([][]byte, len(res.Items)), facts: res.Facts, metrics: res.IndexMetrics,
 		streamed: res.Streamed && page != nil, next: res.Next}
 	for i, it := range res.Items {
-		if m, ok := it.(map[string]any); ok {
-			if d := src.docOf(m); d != nil {
-				ex.items[i] = d.raw
-				continue
-			}
+		if res.Stored != nil && res.Stored[i] != nil {
+			ex.items[i] = res.Stored[i].Ref.(*doc).raw // a stored item returned whole: its own bytes
+			continue
 		}
 		b, err := json.Marshal(it)
 		if err != nil {
@@ -597,29 +586,6 @@ func (s *Server) execute(c *container, p *partition, lpk string, pq *sql.Query, 
 	}
 	ex.took = time.Since(start)
 	return ex, nil
-}
-
-// byBody finds the stored document whose decoded body is m itself (SELECT * returns bodies as they
-// are), in the logical partition its key values name: a write is refused unless the body and the key
-// agree (items.go), so the body's key is the document's. nil when m is not a stored body (a
-// projection built it), and the caller encodes it.
-func (p *partition) byBody(c *container, lpk string, m map[string]any) *doc {
-	id, _ := m["id"].(string)
-	rid, _ := m["_rid"].(string)
-	if id == "" || rid == "" {
-		return nil
-	}
-	if lpk == "" {
-		lpk = canonicalPK(c.pkFromBody(m))
-	}
-	lp := p.logical[lpk]
-	if lp == nil {
-		return nil
-	}
-	if d := lp.byID[id]; d != nil && reflect.ValueOf(d.Body).UnsafePointer() == reflect.ValueOf(m).UnsafePointer() {
-		return d
-	}
-	return nil
 }
 
 // queryError maps the query package's errors to the service's 400s.
@@ -766,11 +732,11 @@ func (s *Server) readFeed(q *request, c *container) (int, error) {
 			if d == nil || d.expired(now) {
 				continue
 			}
-			if len(items) > 0 && loaded+int64(d.Size) > maxPageBytes {
+			if len(items) > 0 && loaded+int64(d.size) > maxPageBytes {
 				break
 			}
 			items = append(items, d.raw)
-			loaded += int64(d.Size)
+			loaded += int64(d.size)
 			last = d.seq
 		}
 		more = pos < len(p.all.items)

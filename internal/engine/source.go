@@ -1,11 +1,9 @@
 package engine
 
 import (
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/cosmosdv/validate/internal/engine/index"
 	"github.com/cosmosdv/validate/internal/engine/sql"
@@ -14,34 +12,45 @@ import (
 // pathKey joins a property path for map keys.
 func pathKey(path []string) string { return strings.Join(path, "\x00") }
 
-// index adds d to the value and ORDER BY indexes built so far. The caller holds p.mu for
-// writing.
-func (p *partition) index(d *doc, c *container) {
+// index adds d, whose decoded body is body, to the value and ORDER BY indexes built so far. The
+// caller holds p.mu for writing.
+func (p *partition) index(d *doc, body map[string]any) {
 	for _, ix := range p.all.ord {
-		ix.Add(d.Body, d.seq, d)
+		ix.Add(body, d.seq, d)
 	}
 	if lp := p.logical[d.lpk]; lp != nil {
 		for _, ix := range lp.docs.ord {
-			ix.Add(d.Body, d.seq, d)
+			ix.Add(body, d.seq, d)
 		}
 	}
 	for _, vi := range p.eq {
-		valuesAt(d.Body, vi.path, func(v any) { vi.ix.Add(v, d.seq, d) })
+		valuesAt(body, vi.path, func(v any) { vi.ix.Add(v, d.seq, d) })
 	}
 }
 
-// unindex removes d from the value and ORDER BY indexes. The caller holds p.mu for writing.
-func (p *partition) unindex(d *doc) {
+// indexed reports whether any value or ORDER BY index of the partition holds d, so that removing
+// it needs its body. The caller holds p.mu.
+func (p *partition) indexed(d *doc) bool {
+	if len(p.all.ord) > 0 || len(p.eq) > 0 {
+		return true
+	}
+	lp := p.logical[d.lpk]
+	return lp != nil && len(lp.docs.ord) > 0
+}
+
+// unindex removes d, whose decoded body is body (nil when p.indexed(d) is false), from the value
+// and ORDER BY indexes. The caller holds p.mu for writing.
+func (p *partition) unindex(d *doc, body map[string]any) {
 	for _, ix := range p.all.ord {
-		ix.Remove(d.Body, d.seq)
+		ix.Remove(body, d.seq)
 	}
 	if lp := p.logical[d.lpk]; lp != nil {
 		for _, ix := range lp.docs.ord {
-			ix.Remove(d.Body, d.seq)
+			ix.Remove(body, d.seq)
 		}
 	}
 	for _, vi := range p.eq {
-		valuesAt(d.Body, vi.path, func(v any) { vi.ix.Remove(v, d.seq) })
+		valuesAt(body, vi.path, func(v any) { vi.ix.Remove(v, d.seq) })
 	}
 }
 
@@ -71,7 +80,7 @@ func (p *partition) lookupWith(c *container, path []string, now int64, lpk strin
 		vi = &valueIndex{path: slices.Clone(path), ix: sql.NewValueIndex[*doc]()}
 		for _, d := range p.all.items {
 			if d != nil {
-				valuesAt(d.Body, path, func(v any) { vi.ix.Add(v, d.seq, d) })
+				valuesAt(d.body(), path, func(v any) { vi.ix.Add(v, d.seq, d) })
 			}
 		}
 		p.eq[key] = vi
@@ -80,7 +89,7 @@ func (p *partition) lookupWith(c *container, path []string, now int64, lpk strin
 	out := make([]*sql.Document, 0, len(hits))
 	for _, d := range hits {
 		if !d.expired(now) && keyMatches(d.lpk, lpk) {
-			out = append(out, &d.Document)
+			out = append(out, d.visit())
 		}
 	}
 	return out, true
@@ -94,26 +103,6 @@ type partSource struct {
 	list *docList
 	lpk  string
 	now  int64
-	// walked are the documents WalkOrdered gave the query, by the address of their body, so that
-	// the engine finds the stored document of a body the query returns whole among the few a
-	// streamed page loads, not in the partition's maps (docOf).
-	walked map[unsafe.Pointer]*doc
-}
-
-// docOf finds the stored document whose decoded body is m itself (SELECT * returns bodies as
-// they are): among the documents the walk loaded, else by partition.byBody. Both find every stored
-// body, so a result is sent as the same bytes either way.
-func (s *partSource) docOf(m map[string]any) *doc {
-	if s.walked != nil {
-		if d := s.walked[reflect.ValueOf(m).UnsafePointer()]; d != nil {
-			return d
-		}
-	}
-	lpk := s.lpk
-	if isPrefixKey(lpk) {
-		lpk = "" // the body's own key finds its logical partition
-	}
-	return s.p.byBody(s.c, lpk, m)
 }
 
 // prefixKey is the key a hierarchical-key prefix's documents share: their canonical key (canonicalPK)
@@ -150,7 +139,7 @@ func (s *partSource) Scan(fn func(d *sql.Document) bool) {
 		if d == nil || d.expired(s.now) || !keyMatches(d.lpk, s.lpk) {
 			continue
 		}
-		if !fn(&d.Document) {
+		if !fn(d.visit()) {
 			return
 		}
 	}
@@ -200,7 +189,7 @@ func (s *partSource) WalkOrdered(o *sql.Order, after *sql.Cursor, fn func(d *sql
 			ix = sql.NewOrderIndex[*doc](o)
 			for _, d := range s.list.items {
 				if d != nil {
-					ix.Add(d.Body, d.seq, d)
+					ix.Add(d.body(), d.seq, d)
 				}
 			}
 			if s.list.ord == nil {
@@ -214,11 +203,7 @@ func (s *partSource) WalkOrdered(o *sql.Order, after *sql.Cursor, fn func(d *sql
 		if d.expired(s.now) || !keyMatches(d.lpk, s.lpk) {
 			return true
 		}
-		if s.walked == nil {
-			s.walked = make(map[unsafe.Pointer]*doc, 16)
-		}
-		s.walked[reflect.ValueOf(d.Body).UnsafePointer()] = d
-		return fn(&d.Document, at)
+		return fn(d.visit(), at)
 	})
 	return true
 }

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/cosmosdv/validate/internal/engine/index"
+	"github.com/cosmosdv/validate/internal/engine/jsondoc"
 	"github.com/cosmosdv/validate/internal/engine/sql"
 )
 
@@ -91,10 +92,13 @@ type logical struct {
 	uniq []map[string]*doc // per unique key: value tuple -> doc
 }
 
-// doc is a stored item: decoded once, plus its JSON as stored.
+// doc is a stored item: its JSON as stored, and what the engine reads of it on every request.
+// The decoded body is not kept (docs/performance.md, "Memory"): a query decodes the documents it
+// visits (visit), a write those it changes (body). Strings in a decoded body point into raw.
 type doc struct {
-	sql.Document
 	raw      []byte
+	size     int            // len(raw): the item's size as the cost model and pages count it
+	fresh    map[string]any // the body decoded while the write that made d is staged; nil once committed
 	id       string
 	lpk      string // canonical logical partition key
 	pkVals   []any
@@ -116,6 +120,26 @@ type docList struct {
 	// ord are the ORDER BY indexes of these documents, by sql.Order.Key: each built on the first
 	// query that walks it (partSource.WalkOrdered) and kept by partition.index and unindex.
 	ord map[string]*sql.OrderIndex[*doc]
+}
+
+// body is d's decoded body: the one the write decoded while d is staged, else decoded afresh from
+// the stored JSON (which the write validated, so decoding cannot fail). The caller may not write
+// to it.
+func (d *doc) body() map[string]any {
+	if d.fresh != nil {
+		return d.fresh
+	}
+	m, err := jsondoc.DecodeObject(d.raw)
+	if err != nil {
+		panic(fmt.Sprintf("engine: a stored item does not decode: %v", err))
+	}
+	return m
+}
+
+// visit is d as the query package sees it for one visit: its stored JSON, which the executor
+// decodes as far as the query reads it, and d itself as the handle Result.Stored gives back.
+func (d *doc) visit() *sql.Document {
+	return &sql.Document{Raw: d.raw, Size: d.size, Ref: d}
 }
 
 func (l *docList) add(d *doc, local bool) {
@@ -452,4 +476,17 @@ func valuesAt(cur any, path []string, fn func(v any)) {
 	if v, ok := m[path[0]]; ok {
 		valuesAt(v, path[1:], fn)
 	}
+}
+
+// itemOverhead is the engine's heap per stored item beyond its JSON, the larger of the two
+// `BenchmarkMemoryPerItem` measures (engine-B/item: 448 B for a 150 B item, 638 B for a 1 KB one,
+// 2026-11-26; docs/performance.md): the document record, the partition's maps and lists, the
+// allocator's slack. Indexes a query builds (value and ORDER BY) come on top.
+const itemOverhead = 640
+
+// ItemHeap estimates the heap one stored item takes in the engine, from its stored JSON's size
+// (the client's JSON with the system properties, as plan sizes documents): that JSON plus
+// itemOverhead. The embedded run sizes Go's memory limit from it (pipeline's memoryLimit).
+func ItemHeap(storedBytes float64) float64 {
+	return storedBytes + itemOverhead
 }

@@ -153,6 +153,9 @@ func Validate(ctx context.Context, designs []*design.Design, c Config) (*Outcome
 		fmt.Fprintf(c.Stderr, "modeled charges: %s (a calibration profile; still modeled, never measured)\n", mc)
 	}
 
+	// The embedded engine holds the seeded documents in this process, on every target.
+	defer memoryLimit(designs, c.Stderr)()
+
 	// The modeled figures come from the embedded engine; on other targets it runs alongside.
 	modelTgt := tgt
 	if tgt.Info.Kind != record.KindEmbedded {

@@ -473,3 +473,121 @@ func hex4(b []byte) (rune, bool) {
 	}
 	return r, true
 }
+
+// DecodeFields decodes the JSON object b as DecodeObject does, but keeps only the top-level
+// properties keep accepts: the others are skipped over without being decoded (a query that reads
+// two properties of a stored item decodes those two). b must be valid JSON, as an item the engine
+// stored is (DecodeItem checked it when it was written): a skipped value is not checked. Strings
+// may point into b.
+func DecodeFields(b []byte, keep func(key string) bool) (map[string]any, error) {
+	d := decoder{b: b}
+	d.space()
+	if d.i >= len(b) || b[d.i] != '{' {
+		return nil, ErrNotObject
+	}
+	d.i++
+	m := map[string]any{}
+	d.space()
+	if d.i < len(b) && b[d.i] == '}' {
+		return m, nil
+	}
+	for {
+		d.space()
+		if d.i >= len(b) || b[d.i] != '"' {
+			return nil, d.fail("expected a string key")
+		}
+		k, err := d.str()
+		if err != nil {
+			return nil, err
+		}
+		d.space()
+		if d.i >= len(b) || b[d.i] != ':' {
+			return nil, d.fail("expected ':' after object key")
+		}
+		d.i++
+		if keep(k) {
+			v, err := d.value(1)
+			if err != nil {
+				return nil, err
+			}
+			m[k] = v
+		} else if err := d.skip(); err != nil {
+			return nil, err
+		}
+		d.space()
+		if d.i >= len(b) {
+			return nil, d.fail("unexpected end of JSON input")
+		}
+		switch b[d.i] {
+		case ',':
+			d.i++
+		case '}':
+			return m, nil
+		default:
+			return nil, d.fail("expected ',' or '}' after object value")
+		}
+	}
+}
+
+// skip moves past one value of valid JSON without decoding it.
+func (d *decoder) skip() error {
+	d.space()
+	b := d.b
+	if d.i >= len(b) {
+		return d.fail("unexpected end of JSON input")
+	}
+	switch b[d.i] {
+	case '"':
+		return d.skipString()
+	case '{', '[':
+		depth := 0
+		for d.i < len(b) {
+			switch b[d.i] {
+			case '"':
+				if err := d.skipString(); err != nil {
+					return err
+				}
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					d.i++
+					return nil
+				}
+			}
+			d.i++
+		}
+		return d.fail("unexpected end of JSON input")
+	}
+	for d.i < len(b) { // a number or a literal: up to the next delimiter
+		switch b[d.i] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return nil
+		}
+		d.i++
+	}
+	return nil
+}
+
+// skipString moves past the string at d.i (its opening quote): to the first quote after it not
+// escaped by an odd run of backslashes.
+func (d *decoder) skipString() error {
+	d.i++
+	for {
+		q := bytes.IndexByte(d.b[d.i:], '"')
+		if q < 0 {
+			return d.fail("unexpected end of JSON input")
+		}
+		end := d.i + q
+		n := 0
+		for k := end - 1; k >= d.i && d.b[k] == '\\'; k-- {
+			n++
+		}
+		d.i = end + 1
+		if n%2 == 0 {
+			return nil
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -196,5 +197,42 @@ func TestDecodeItem(t *testing.T) {
 		case err == nil || !strings.Contains(err.Error(), tc.err):
 			t.Errorf("%s: err = %v, want %q", tc.in, err, tc.err)
 		}
+	}
+}
+
+// TestDecodeFields: the kept properties decode as DecodeObject decodes them, the others are
+// absent, over values of every kind and strings with escaped quotes and backslashes.
+func TestDecodeFields(t *testing.T) {
+	docs := []string{
+		`{}`,
+		`{"a":1}`,
+		` { "a" : "x\"y\\" , "b" : [1,{"c":"]}"},"\\\""] , "c":{"d":[{},[]],"e":"}"}, "d":-1.5e3,"e":true,"f":null,"g":"\\"} `,
+		`{"s\u0074":"escaped key","t":[["a",["b"]]],"u":{"v":{"w":"x"}}}`,
+		`{"z":"é\\","y":false,"x":0}`,
+	}
+	keepSets := [][]string{nil, {"a"}, {"b", "c"}, {"st", "u"}, {"g", "d", "e", "f"}, {"z", "x"}, {"a", "b", "c", "d", "e", "f", "g", "st", "t", "u", "x", "y", "z"}}
+	for _, doc := range docs {
+		full, err := DecodeObject([]byte(doc))
+		if err != nil {
+			t.Fatalf("%s: %v", doc, err)
+		}
+		for _, keep := range keepSets {
+			got, err := DecodeFields([]byte(doc), func(k string) bool { return slices.Contains(keep, k) })
+			if err != nil {
+				t.Fatalf("%s keeping %v: %v", doc, keep, err)
+			}
+			want := map[string]any{}
+			for k, v := range full {
+				if slices.Contains(keep, k) {
+					want[k] = v
+				}
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s keeping %v:\n got %v\nwant %v", doc, keep, got, want)
+			}
+		}
+	}
+	if _, err := DecodeFields([]byte(`[1]`), func(string) bool { return true }); err == nil {
+		t.Error("an array decoded as an object")
 	}
 }

@@ -19,6 +19,14 @@ type Document struct {
 	Body map[string]any
 	// Size is the item's JSON size in bytes, as stored.
 	Size int
+	// Raw, with Body nil, is the item's JSON as stored (valid JSON, an object): the executor decodes
+	// only the top-level properties the query reads, or the whole item when the query uses it as a
+	// value. An item Result.Stored names is then the stored document with only those properties:
+	// send Raw for it, not the item. Strings of a decoded body point into Raw.
+	Raw []byte
+	// Ref is the caller's handle on the stored item (the engine's record), opaque to the executor:
+	// Result.Stored hands it back for the items that are this document's Body itself.
+	Ref any
 }
 
 // Source is the set of documents a query runs over: one physical partition, or the documents of one
@@ -69,17 +77,13 @@ type Options struct {
 	// MaxItemBytes bounds the JSON size of one result item; past it Execute fails with a
 	// *ResultSizeError. 0 = default (DefaultMaxItemBytes).
 	MaxItemBytes int64
-	// MaxOutputBytes bounds the JSON size of the result items an execution builds (items SizeOf
-	// knows, stored documents returned whole, are not built and do not count); past it Execute
+	// MaxOutputBytes bounds the JSON size of the result items an execution builds (stored documents
+	// returned whole, Result.Stored, are not built and do not count); past it Execute
 	// fails with a *ResultSizeError. 0 = default (DefaultMaxOutputBytes).
 	MaxOutputBytes int64
 	// Now is the instant GetCurrentDateTime, GetCurrentTimestamp and GetCurrentTicks report; the zero
 	// value means time.Now() at the start of the execution. Tests inject a fixed instant.
 	Now time.Time
-	// SizeOf, when set, gives the JSON size of a result item the caller knows without encoding it
-	// (a stored document returned whole, whose size is Document.Size); ok false means unknown.
-	// Items it does not know are encoded to measure Facts.BytesOutput.
-	SizeOf func(item any) (size int64, ok bool)
 	// Search is the container's full-text and vector settings; nil = none (search.go).
 	Search *Search
 	// Page, when set, asks for one page of an ORDER BY that streams from an OrderedSource
@@ -100,6 +104,10 @@ var ErrNotStreamed = errors.New("execute: a page to resume, but the query does n
 type Result struct {
 	// Items are the result values (decoded JSON) in result order.
 	Items []any
+	// Stored is parallel to Items: the Document an item is the Body of (SELECT * and SELECT VALUE c
+	// return bodies whole), nil for an item the query built. The caller may send a stored item's
+	// own JSON instead of encoding it; Facts.BytesOutput counts its Document.Size.
+	Stored []*Document
 	// Facts are the execution facts the cost model charges (PartitionsChecked and Consistency are the
 	// engine's to fill).
 	Facts cost.QueryFacts

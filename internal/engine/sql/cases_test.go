@@ -2,6 +2,7 @@ package sql
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -752,6 +753,18 @@ func TestExecute_Cases(t *testing.T) {
 			}
 			if got, want := canon(t, res.Items), canonJSON(t, tt.want); got != want {
 				t.Errorf("items\n got  %s\n want %s", got, want)
+			}
+			// The same documents given as stored JSON (as the engine gives them): decoded only as
+			// far as the query reads them, stored documents sent as stored.
+			rawRes, err := Execute(q, rawDocs(t, tt.data), Options{Params: params, Now: now})
+			if err != nil {
+				t.Fatalf("from stored JSON: %v", err)
+			}
+			if got, want := canon(t, sent(rawRes)), canonJSON(t, tt.want); got != want {
+				t.Errorf("from stored JSON: items\n got  %s\n want %s", got, want)
+			}
+			if !reflect.DeepEqual(rawRes.Facts, res.Facts) {
+				t.Errorf("from stored JSON: facts\n got  %+v\n want %+v", rawRes.Facts, res.Facts)
 			}
 		})
 	}

@@ -53,7 +53,10 @@ func compileComposites(t testing.TB, composites ...[]index.CompositePath) *index
 
 // TestCompositeIndexAtScale is the benchmark-style check of issue #14: at 20,000, 100,000 and
 // 200,000 items (the two larger under -short are skipped), an equality + two range filters query is
-// cheaper with matching composite indexes than without, by a factor that grows with the items; and
+// cheaper with matching composite indexes than without (both read entries in proportion to the
+// items, and the documents returned, 6.5 KB each, cost the same either way: the factor levels off
+// at about 2, where an earlier version counted the returned documents at their decoded size and
+// saw it grow); and
 // the ORDER BY pair of troubleshoot-query-performance.md (filter + ORDER BY with range indexes vs a
 // composite index: 44.28 vs 8.86 RU, ratio 5.0) is reproduced in direction and within 2× of its
 // ratio, with the group the published example sorts (assumed 400 documents) and a 100-item page.
@@ -69,7 +72,6 @@ func TestCompositeIndexAtScale(t *testing.T) {
 	)
 	const filter = `SELECT * FROM c WHERE c.cat = @cat AND c.price > @p AND c.ts > @ts`
 	params := map[string]any{"@cat": "c7", "@p": 500.0, "@ts": 500_000.0}
-	prev := 0.0
 	var lines []string
 	for _, n := range sizes {
 		src := scaleDocs(n, 100)
@@ -86,10 +88,6 @@ func TestCompositeIndexAtScale(t *testing.T) {
 		if ratio <= 1 {
 			t.Errorf("%d items: without composite %.2f RU, with %.2f RU: want cheaper with", n, without, with)
 		}
-		if ratio <= prev {
-			t.Errorf("%d items: factor %.2f did not grow from %.2f", n, ratio, prev)
-		}
-		prev = ratio
 
 		// The ORDER BY pair: 400 documents per category (n/400 categories), first 100 in order.
 		src = scaleDocs(n, n/400)

@@ -1,11 +1,16 @@
 package sql
 
 import (
+	"fmt"
 	"math"
+	"reflect"
 	"regexp"
 	"strings"
 	"sync/atomic"
 	"time"
+	"unsafe"
+
+	"github.com/cosmosdv/validate/internal/engine/jsondoc"
 )
 
 // execCtx is the state of one execution: the row environment, parameters and the work budget.
@@ -28,6 +33,71 @@ type execCtx struct {
 	// vector policy gives VectorDistance calls (search.go).
 	cur    *call
 	vecFns map[*call]string
+	// doc is the document the current row comes from and docBody its body as this execution
+	// decoded it (bodyOf); stored are the documents whose bodies a projection returned whole, by
+	// the body's address (storedOf).
+	doc     *Document
+	docBody map[string]any
+	stored  map[unsafe.Pointer]*Document
+	// fields and whole are what the query reads of a document given as Raw (docFields).
+	fields map[string]bool
+	whole  bool
+}
+
+// bodyOf is d's body: Body when the source gave it decoded, else Raw decoded as far as the query
+// reads it (docFields): only the top-level properties it names, unless it uses the document
+// as a value.
+func (x *execCtx) bodyOf(d *Document) map[string]any {
+	if d.Body != nil || d.Raw == nil {
+		return d.Body
+	}
+	var m map[string]any
+	var err error
+	if x.whole {
+		m, err = jsondoc.DecodeObject(d.Raw)
+	} else {
+		m, err = jsondoc.DecodeFields(d.Raw, func(k string) bool { return x.fields[k] })
+	}
+	if err != nil {
+		if x.err == nil {
+			x.err = fmt.Errorf("a stored document does not decode: %w", err)
+		}
+		return map[string]any{}
+	}
+	return m
+}
+
+// visiting makes d the document of the rows that follow and returns its body.
+func (x *execCtx) visiting(d *Document) map[string]any {
+	x.doc, x.docBody = d, x.bodyOf(d)
+	return x.docBody
+}
+
+// noteStored records v as the current document's body when it is that body itself (SELECT * and
+// SELECT VALUE c return it as it is): identity, not equality, so a recorded item is the stored
+// document's own content.
+func (x *execCtx) noteStored(v any) {
+	m, ok := v.(map[string]any)
+	if !ok || x.doc == nil || m == nil {
+		return
+	}
+	p := reflect.ValueOf(m).UnsafePointer()
+	if p != reflect.ValueOf(x.docBody).UnsafePointer() {
+		return
+	}
+	if x.stored == nil {
+		x.stored = make(map[unsafe.Pointer]*Document, 16)
+	}
+	x.stored[p] = x.doc
+}
+
+// storedOf is the document v is the body of, nil when the query built v.
+func (x *execCtx) storedOf(v any) *Document {
+	m, ok := v.(map[string]any)
+	if !ok || x.stored == nil {
+		return nil
+	}
+	return x.stored[reflect.ValueOf(m).UnsafePointer()]
 }
 
 // step charges one unit of work and reports whether evaluation may go on.

@@ -86,6 +86,7 @@ func execute(q *Query, src Source, opts Options) (*Result, error) {
 	if x.maxAlloc <= 0 {
 		x.maxAlloc = DefaultMaxAlloc
 	}
+	x.fields, x.whole = docFields(q)
 	x.env = make([]any, q.nslots)
 	for i := range x.env {
 		x.env[i] = Undefined
@@ -119,7 +120,7 @@ func execute(q *Query, src Source, opts Options) (*Result, error) {
 		ordered, _ := src.(OrderedSource)
 		if ordered == nil && q.where != nil {
 			// A filtered ORDER BY is charged as its walk (below), whatever the source keeps.
-			ordered = sortedSource{src}
+			ordered = sortedSource{src, x}
 		}
 		if ordered != nil {
 			entries, walked = runStreamed(ordered, sp, x, lv, pl, res, opts)
@@ -154,12 +155,14 @@ func execute(q *Query, src Source, opts Options) (*Result, error) {
 		maxOut = DefaultMaxOutputBytes
 	}
 	var built int64
-	for _, it := range res.Items {
-		if opts.SizeOf != nil {
-			if n, ok := opts.SizeOf(it); ok {
-				f.BytesOutput += n
-				continue
-			}
+	if x.stored != nil {
+		res.Stored = make([]*Document, len(res.Items))
+	}
+	for i, it := range res.Items {
+		if d := x.storedOf(it); d != nil {
+			res.Stored[i] = d
+			f.BytesOutput += int64(d.Size)
+			continue
 		}
 		// Measured before anything encodes it: an item or a result past its bound is refused.
 		if n := jsonLowerBound(it, maxItem); n > maxItem {
@@ -280,7 +283,7 @@ func runStreamed(src OrderedSource, sp *streamPlan, x *execCtx, lv *level, pl *p
 		if !x.step() {
 			return false
 		}
-		x.env[slot] = d.Body
+		x.env[slot] = x.visiting(d)
 		loaded, pass := true, true
 		if lv.q.where != nil {
 			loaded, pass = filter()
@@ -298,11 +301,9 @@ func runStreamed(src OrderedSource, sp *streamPlan, x *execCtx, lv *level, pl *p
 		}
 		if has && lv.skip == 0 && pg != nil {
 			var n int64
-			known := false
-			if opts.SizeOf != nil {
-				n, known = opts.SizeOf(v)
-			}
-			if !known {
+			if d := x.storedOf(v); d != nil {
+				n = int64(d.Size)
+			} else {
 				n = jsonSize(v)
 			}
 			if len(res.Items) >= pg.Size || (len(res.Items) > 0 && pg.MaxBytes > 0 && bytes+n > pg.MaxBytes) {
@@ -332,13 +333,14 @@ func runStreamed(src OrderedSource, sp *streamPlan, x *execCtx, lv *level, pl *p
 // whose ORDER BY streams is executed, and charged, as over a source that keeps its indexes.
 type sortedSource struct {
 	Source
+	x *execCtx // decodes documents given as Raw
 }
 
 func (s sortedSource) WalkOrdered(o *Order, after *Cursor, fn func(d *Document, at *Cursor) bool) bool {
 	ix := NewOrderIndex[*Document](o)
 	var seq uint64
 	s.Scan(func(d *Document) bool {
-		ix.Add(d.Body, seq, d)
+		ix.Add(s.x.bodyOf(d), seq, d)
 		seq++
 		return true
 	})
@@ -354,7 +356,7 @@ func runTop(q *Query, src Source, x *execCtx, lv *level, pl *plan, f *cost.Query
 			return false
 		}
 		rows, loaded := 0, false
-		cont := lv.iterFrom(d.Body, func() bool {
+		cont := lv.iterFrom(x.visiting(d), func() bool {
 			rows++
 			x.countFn = false
 			for _, c := range pl.served {
@@ -707,10 +709,12 @@ func (lv *level) project() (any, bool) {
 	x, q := lv.x, lv.q
 	if q.star {
 		v := x.env[q.from.slot]
+		x.noteStored(v)
 		return v, !isUndefined(v)
 	}
 	if q.value {
 		v := x.eval(q.items[0].e)
+		x.noteStored(v)
 		return v, !isUndefined(v)
 	}
 	out := make(map[string]any, len(q.items))

@@ -39,6 +39,32 @@ func docs(t testing.TB, js string) sliceSource {
 	return out
 }
 
+// rawDocs is docs with each document given as its JSON (Document.Raw), as the engine gives them.
+func rawDocs(t testing.TB, js string) sliceSource {
+	t.Helper()
+	out := docs(t, js)
+	for i, d := range out {
+		b, err := json.Marshal(d.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[i] = &Document{Raw: b, Size: d.Size}
+	}
+	return out
+}
+
+// sent are res's items as a caller sends them: a stored document returned whole as its Raw JSON.
+func sent(res *Result) []any {
+	out := make([]any, len(res.Items))
+	for i, it := range res.Items {
+		out[i] = it
+		if res.Stored != nil && res.Stored[i] != nil && res.Stored[i].Raw != nil {
+			out[i] = json.RawMessage(res.Stored[i].Raw)
+		}
+	}
+	return out
+}
+
 // canon re-encodes JSON so that semantically equal values compare equal as strings.
 func canon(t testing.TB, v any) string {
 	t.Helper()

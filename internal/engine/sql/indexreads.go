@@ -215,7 +215,7 @@ func countIndexReads(q *Query, pl *plan, pol *index.Compiled, src Source, x *exe
 	// matchDoc sets match to the served predicates d satisfies in some row of its FROM and JOINs.
 	matchDoc := func(d *Document) {
 		clear(match)
-		lv.iterFrom(d.Body, func() bool {
+		lv.iterFrom(x.bodyOf(d), func() bool {
 			for i, r := range served {
 				if match[i] {
 					continue

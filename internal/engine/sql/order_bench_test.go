@@ -18,13 +18,6 @@ func cpuNow() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// storedSize stands for the engine's SizeOf: a whole stored document's size is known, not measured
-// (benchDocs are about 1 KB).
-func storedSize(item any) (int64, bool) {
-	_, ok := item.(map[string]any)
-	return 1024, ok
-}
-
 // BenchmarkOrderByGrowth measures the CPU one execution takes at 1,000, 10,000 and 100,000
 // documents of about 1 KB in one partition, and reports it with its growth from 1k to 100k
 // (issue 17: the goal for ORDER BY is at most 2×; a scan of an excluded path grows linearly, 100×).
@@ -115,7 +108,7 @@ func BenchmarkOrderByGrowth(b *testing.B) {
 			}
 			src := benchSource{newOrderedSource(docs), newValueSource(docs, nil)}
 			for ci, c := range cases { // builds the ORDER BY indexes
-				if _, err := Execute(queries[ci], src, Options{Policy: c.pol, SizeOf: storedSize, Page: c.page, Params: benchParams}); err != nil {
+				if _, err := Execute(queries[ci], src, Options{Policy: c.pol, Page: c.page, Params: benchParams}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -127,7 +120,7 @@ func BenchmarkOrderByGrowth(b *testing.B) {
 				for {
 					start := cpuNow()
 					for range reps {
-						if _, err := Execute(queries[ci], src, Options{Policy: c.pol, SizeOf: storedSize, Page: c.page, Params: benchParams}); err != nil {
+						if _, err := Execute(queries[ci], src, Options{Policy: c.pol, Page: c.page, Params: benchParams}); err != nil {
 							b.Fatal(err)
 						}
 					}
@@ -140,7 +133,7 @@ func BenchmarkOrderByGrowth(b *testing.B) {
 				for range 5 {
 					start := cpuNow()
 					for range reps {
-						if _, err := Execute(queries[ci], src, Options{Policy: c.pol, SizeOf: storedSize, Page: c.page, Params: benchParams}); err != nil {
+						if _, err := Execute(queries[ci], src, Options{Policy: c.pol, Page: c.page, Params: benchParams}); err != nil {
 							b.Fatal(err)
 						}
 					}

@@ -103,3 +103,86 @@ func (q *Query) Alias() string {
 	}
 	return ""
 }
+
+// docFields is what an execution of q reads of each stored document: the top-level properties its
+// paths start with, or whole when it uses a document as a value (c as a function argument or in a
+// constructor, c[@p], DISTINCT over SELECT * …). SELECT * and SELECT VALUE c at the top level read
+// nothing of the document: they return it, and the caller sends its stored JSON (Result.Stored).
+func docFields(q *Query) (fields map[string]bool, whole bool) {
+	w := fieldWalker{paths: q.slotPaths, fields: map[string]bool{}}
+	w.query(q, true)
+	return w.fields, w.whole
+}
+
+type fieldWalker struct {
+	paths  map[int][]string
+	fields map[string]bool
+	whole  bool
+}
+
+func (w *fieldWalker) query(q *Query, top bool) {
+	returnsDoc := top && !q.distinct && len(q.joins) == 0 // the item is the stored document, if anything
+	if q.from != nil {
+		if p, ok := pathOf(q.from.src, w.paths); !ok || len(p) > 0 {
+			w.expr(q.from.src) // a FROM over the document itself reads nothing of it
+		} else if q.star && !returnsDoc {
+			w.whole = true
+		}
+	}
+	for i, it := range q.items {
+		if i == 0 && q.value && returnsDoc {
+			if p, ok := pathOf(it.e, w.paths); ok && len(p) == 0 {
+				continue // SELECT VALUE c: the stored document itself
+			}
+		}
+		w.expr(it.e)
+	}
+	for _, j := range q.joins {
+		if j.sub != nil {
+			w.query(j.sub, false)
+		}
+		if j.src != nil {
+			w.expr(j.src)
+		}
+	}
+	if q.where != nil {
+		w.expr(q.where)
+	}
+	for _, g := range q.groupBy {
+		w.expr(g)
+	}
+	for _, o := range q.orderBy {
+		w.expr(o.e)
+	}
+	for _, e := range []expr{q.top, q.offset, q.limit} {
+		if e != nil {
+			w.expr(e)
+		}
+	}
+}
+
+func (w *fieldWalker) expr(e expr) {
+	if w.whole || e == nil {
+		return
+	}
+	switch x := e.(type) {
+	case *subquery:
+		w.query(x.q, false)
+		return
+	case *ident, *root, *member, *indexExpr:
+		if p, ok := pathOf(x, w.paths); ok {
+			if len(p) == 0 {
+				w.whole = true // the document as a value
+			} else {
+				w.fields[p[0]] = true
+			}
+			if ix, isIndex := x.(*indexExpr); isIndex {
+				w.expr(ix.idx)
+			}
+			return
+		}
+	}
+	for _, ch := range children(e) {
+		w.expr(ch)
+	}
+}

@@ -1,0 +1,59 @@
+package pipeline
+
+import (
+	"bytes"
+	"math"
+	"runtime/debug"
+	"strings"
+	"testing"
+
+	"github.com/cosmosdv/validate/internal/design"
+)
+
+// TestMemoryLimit: a run whose store is estimated past the floor gets a soft memory limit of half
+// the store's growth over it, says so, and restores the limit before it; a small run and one whose
+// environment sets GOMEMLIMIT are left alone.
+func TestMemoryLimit(t *testing.T) {
+	million, err := design.Load("../../testdata/million.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	small, err := design.Load("../../designs/ecommerce.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOMEMLIMIT", "") // as unset: memoryLimit reads it
+	before := debug.SetMemoryLimit(-1)
+
+	store := storeHeap(million)
+	// 1,000,000 documents of about 100 B of fields: their JSON, the system properties and the
+	// engine's record come to about 0.9–1.0 GB (docs/performance.md, 0.86 GB live measured).
+	if store < 0.8e9 || store > 1.2e9 {
+		t.Fatalf("million.yaml's store estimated at %.2f GB, want about 0.9–1.0 GB", store/1e9)
+	}
+	var status bytes.Buffer
+	restore := memoryLimit([]*design.Design{small, million}, &status)
+	got := debug.SetMemoryLimit(-1)
+	want := int64(store*limitGrowth + limitHeadroom)
+	if math.Abs(float64(got-want)) > 1<<20 {
+		t.Errorf("limit %d, want %d", got, want)
+	}
+	if !strings.Contains(status.String(), "GOMEMLIMIT") {
+		t.Errorf("status %q does not say how to choose another limit", status.String())
+	}
+	restore()
+	if got := debug.SetMemoryLimit(-1); got != before {
+		t.Errorf("limit after restore %d, want %d", got, before)
+	}
+
+	status.Reset()
+	memoryLimit([]*design.Design{small}, &status)()
+	if status.Len() > 0 || debug.SetMemoryLimit(-1) != before {
+		t.Errorf("a small run set a limit: %q", status.String())
+	}
+	t.Setenv("GOMEMLIMIT", "3GiB")
+	memoryLimit([]*design.Design{million}, &status)()
+	if status.Len() > 0 {
+		t.Errorf("GOMEMLIMIT in the environment was overridden: %q", status.String())
+	}
+}
