@@ -411,8 +411,9 @@ func orderByWarning(id string, err error) (Warning, bool) {
 // bound by boundFilters). A filter comparing a string naming a document type keeps that type only;
 // a property this type lacks but another has matches none of it; the partition key is already
 // accounted for by the scope. A range or IN the generator cannot size keeps every document (range,
-// rangeFallback) or as many values as it lists among the field's (IN); other filters are not
-// estimated (they keep every document).
+// rangeFallback) or as many values as it lists among the field's (IN); a text search keeps the
+// share its text generator gives (textShare), every document when the generator does not tell;
+// other filters are not estimated (they keep every document).
 func (s *sizer) matching(dt *design.DocType, n float64, filters []sql.Filter, servedOnly bool) float64 {
 	for _, fl := range filters {
 		if servedOnly && !fl.Served {
@@ -421,6 +422,9 @@ func (s *sizer) matching(dt *design.DocType, n float64, filters []sql.Filter, se
 		switch {
 		case fl.Kind == sql.FilterFunction && fl.Function == "ARRAY_CONTAINS":
 			n *= s.containsShare(dt, fl.Path[:len(fl.Path)-1], fl)
+		case fl.Kind == sql.FilterFunction && textSearch(fl.Function):
+			share, _, _ := s.textShare(dt, fl) // 1, every document, when the generator does not tell
+			n *= share
 		case isKeyPath(s.c, strings.Join(fl.Path, ".")):
 		case fl.Kind == sql.FilterRange:
 			share, _, _ := s.filterShare(dt, fl)
