@@ -339,12 +339,6 @@ func (c *container) routeByWhere(pq *sql.Query, params map[string]any) []*partit
 	return out
 }
 
-// gatewayUnservable reports the clauses the gateway cannot serve across partitions for SDKs
-// without a query engine (the Go SDK): ORDER BY, TOP, OFFSET/LIMIT, aggregates, DISTINCT, GROUP BY.
-func gatewayUnservable(sh sql.Shape) bool {
-	return sh.Top || sh.OffsetLimit || sh.Distinct || sh.GroupBy || sh.Aggregate || sh.OrderBy > 0
-}
-
 func (s *Server) queryItems(q *request, c *container) (int, error) {
 	if isQueryPlanRequest(q) {
 		return s.queryPlan(q, c)
@@ -364,7 +358,9 @@ func (s *Server) queryItems(q *request, c *container) (int, error) {
 	if cross && !strings.EqualFold(q.header("X-Ms-Documentdb-Query-Enablecrosspartition"), "true") {
 		return 0, crossPartitionDisabled()
 	}
-	if cross && gatewayUnservable(pq.Shape()) {
+	// The gateway cannot serve across partitions the clauses a client must finish (ORDER BY, TOP,
+	// OFFSET/LIMIT, aggregates, DISTINCT, GROUP BY): SDKs with a query engine run the plan instead.
+	if cross && pq.NeedsPipeline() {
 		return 0, c.unservableCrossPartition(pq, params, q.header("X-Ms-Documentdb-Partitionkey"))
 	}
 	bind := ""

@@ -282,8 +282,47 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 	f.DocsLoaded = whole(loaded)
 	f.BytesLoaded = whole64(loaded * est.Bytes)
 	f.DocsOutput = whole(out)
-	f.BytesOutput = whole64(out * projectionBytes(&a, est))
+	rowBytes := projectionBytes(&a, est)
+	if ra, ok := s.rangeRows(ap); ok {
+		rowBytes = projectionBytes(&ra, est)
+		qe.Notes = append(qe.Notes, "the SDK's query engine runs the query plan's rewritten query on each partition key range: its rows carry the rewrite's wrapper (ORDER BY items and payload, or partial aggregates and groups)")
+	}
+	f.BytesOutput = whole64(out * rowBytes)
 	return qe
+}
+
+// rangeRows is the analysis of the query each partition key range runs when the run executes the
+// pattern through a client-side query pipeline: the query plan's rewritten query, from the engine's
+// own rewrite (sql.Query.CrossPartitionPlan) as the pipeline sends it (queryplan.QueryInfo.RangeQuery).
+// ok is false when the run sends the query as written: to one logical partition (a full key in
+// the request, or pinned in WHERE: sql.Query.SingleKey, the gateway's test), a query the gateway
+// serves across partitions itself (sql.Query.NeedsPipeline), an application on an SDK without a
+// query engine, whose run keeps the gateway's refusal (design.Design.QueryEngine), or a plan
+// without a rewrite.
+func (s *sizer) rangeRows(ap *design.AccessPattern) (sql.Analysis, bool) {
+	if !s.d.QueryEngine() || len(ap.PartitionKey) == len(s.c.PartitionKey) {
+		return sql.Analysis{}, false
+	}
+	q, err := sql.Parse(ap.Query)
+	if err != nil || !q.NeedsPipeline() {
+		return sql.Analysis{}, false
+	}
+	paths := make([][]string, len(s.c.PartitionKey))
+	for i, p := range s.c.PartitionKey {
+		paths[i] = strings.Split(strings.Trim(p, "/"), "/")
+	}
+	if _, single := q.SingleKey(paths, ap.Params); single {
+		return sql.Analysis{}, false
+	}
+	pl, err := q.CrossPartitionPlan(ap.Params, false)
+	if err != nil || pl.RewrittenQuery == "" {
+		return sql.Analysis{}, false
+	}
+	rq, err := sql.Parse(pl.RangeQuery(ap.Query))
+	if err != nil {
+		return sql.Analysis{}, false
+	}
+	return sql.Analyze(rq, s.pol), true
 }
 
 // stopsEarly reports whether execution of a query stops once its TOP items are produced: no
@@ -372,8 +411,9 @@ func orderByWarning(id string, err error) (Warning, bool) {
 // bound by boundFilters). A filter comparing a string naming a document type keeps that type only;
 // a property this type lacks but another has matches none of it; the partition key is already
 // accounted for by the scope. A range or IN the generator cannot size keeps every document (range,
-// rangeFallback) or as many values as it lists among the field's (IN); other filters are not
-// estimated (they keep every document).
+// rangeFallback) or as many values as it lists among the field's (IN); a text search keeps the
+// share its text generator gives (textShare), every document when the generator does not tell;
+// other filters are not estimated (they keep every document).
 func (s *sizer) matching(dt *design.DocType, n float64, filters []sql.Filter, servedOnly bool) float64 {
 	for _, fl := range filters {
 		if servedOnly && !fl.Served {
@@ -382,6 +422,9 @@ func (s *sizer) matching(dt *design.DocType, n float64, filters []sql.Filter, se
 		switch {
 		case fl.Kind == sql.FilterFunction && fl.Function == "ARRAY_CONTAINS":
 			n *= s.containsShare(dt, fl.Path[:len(fl.Path)-1], fl)
+		case fl.Kind == sql.FilterFunction && textSearch(fl.Function):
+			share, _, _ := s.textShare(dt, fl) // 1, every document, when the generator does not tell
+			n *= share
 		case isKeyPath(s.c, strings.Join(fl.Path, ".")):
 		case fl.Kind == sql.FilterRange:
 			share, _, _ := s.filterShare(dt, fl)
@@ -531,35 +574,66 @@ func arrayLen(dt *design.DocType, path string) float64 {
 	return float64(f.Array.Min+f.Array.Max) / 2
 }
 
-// projectionBytes is the expected size of one result: the whole document, a few properties, or an
-// aggregate value.
+// projectionBytes is the expected size of one result: the whole document, a few properties, an
+// aggregate value, or the object and array literals a cross-partition rewrite wraps them in.
 func projectionBytes(a *sql.Analysis, est docEstimate) float64 {
-	if len(a.Aggregates) > 0 {
-		return 20
-	}
-	item := func(it sql.Projected) float64 {
-		switch {
-		case it.IsPath && len(it.Path) == 0:
-			return est.Bytes // the document itself
-		case it.IsPath:
-			if li, ok := est.leaves[strings.Join(it.Path, ".")]; ok {
-				return li.bytes
-			}
-		}
-		return 16 // an object, an array or a computed value: assumed small
-	}
 	switch a.Projection.Kind {
 	case sql.ProjectStar:
 		return est.Bytes
 	case sql.ProjectValue:
 		if len(a.Projection.Items) == 1 {
-			return item(a.Projection.Items[0])
+			return valueBytes(a.Projection.Items[0], est)
 		}
 		return est.Bytes
 	}
+	return objectBytes(a.Projection.Items, est)
+}
+
+// aggregateBytes is the JSON size assumed for an aggregate's value (a count, a sum, an average):
+// assumed, a number of a dozen digits and its separators.
+const aggregateBytes = 20
+
+// ridBytes is the JSON size of a document's _rid: 16 bytes in base64, 24 characters and quotes
+// (the engine's ridDoc, internal/engine/store.go, writes the service's format).
+const ridBytes = 26
+
+// valueBytes is the expected JSON size of one projected expression.
+func valueBytes(it sql.Projected, est docEstimate) float64 {
+	switch {
+	case it.Object:
+		return objectBytes(it.Members, est)
+	case it.Array:
+		b := 2.0 // brackets
+		for i, m := range it.Members {
+			b += valueBytes(m, est)
+			if i > 0 {
+				b++ // a comma
+			}
+		}
+		return b
+	case it.IsPath && len(it.Path) == 0:
+		return est.Bytes // the document itself
+	case it.IsPath:
+		if li, ok := est.leaves[strings.Join(it.Path, ".")]; ok {
+			return li.bytes
+		}
+		if len(it.Path) == 1 && it.Path[0] == "_rid" {
+			return ridBytes
+		}
+	case it.Aggregate:
+		return aggregateBytes
+	}
+	return 16 // an object, an array or a computed value: assumed small
+}
+
+// objectBytes is the expected JSON size of an object of the given properties.
+func objectBytes(props []sql.Projected, est docEstimate) float64 {
 	var b float64 = 2 // braces
-	for _, it := range a.Projection.Items {
-		b += item(it) + float64(len(it.Name)) + 4 // "name": and a comma
+	for i, it := range props {
+		b += valueBytes(it, est) + float64(len(it.Name)) + 3 // "name":
+		if i > 0 {
+			b++ // a comma
+		}
 	}
 	return b
 }

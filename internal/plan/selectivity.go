@@ -16,7 +16,10 @@ import (
 // the documents from: a range over an int, decimal, money, epoch or isoTime generator keeps the
 // share of the generator's interval it covers (values are drawn uniformly over it, also when a
 // cardinality limits them to a pool of uniformly drawn values); an IN list or an equality on a
-// oneOf or a const keeps the weights of the values it names. When the generator says nothing (a
+// oneOf or a const keeps the weights of the values it names; a text search (FullTextContains and
+// its All/Any forms, CONTAINS) on a text generator's field keeps the documents whose generated text
+// holds its words or its substring, with the probability the seed package derives from the text
+// generator (textShare). When the generator says nothing (a
 // bound filled from a template, another generator, a path no type has), the estimate states its
 // assumption instead (rangeFallback).
 
@@ -280,11 +283,19 @@ func (s *sizer) rangeEntries(fl sql.Filter, per, allInScope float64) float64 {
 	return entries
 }
 
-// selectivityNotes says how each range and IN filter was sized for the result type rt: the share
+// selectivityNotes says how each range, IN and text-search filter was sized for the result type rt: the share
 // its generator gives, or the assumption made without one.
 func (s *sizer) selectivityNotes(rt *design.DocType, filters []sql.Filter) []string {
 	var notes []string
 	for _, fl := range filters {
+		if fl.Kind == sql.FilterFunction && textSearch(fl.Function) {
+			if share, why, known := s.textShare(rt, fl); known {
+				notes = append(notes, fmt.Sprintf("%s keeps %.3g%% of %s documents (%s)", fl.Text, 100*share, rt.Type, why))
+			} else {
+				notes = append(notes, fmt.Sprintf("%s: %s, so its selectivity is unknown: %s", fl.Text, why, textAssumed))
+			}
+			continue
+		}
 		if (fl.Kind != sql.FilterRange && fl.Kind != sql.FilterIn) || isKeyPath(s.c, strings.Join(fl.Path, ".")) {
 			continue
 		}
@@ -299,4 +310,93 @@ func (s *sizer) selectivityNotes(rt *design.DocType, filters []sql.Filter) []str
 		}
 	}
 	return notes
+}
+
+// textSearch reports whether a function filter searches a text: every document is assumed to
+// match one unless textShare can tell.
+func textSearch(fn string) bool {
+	switch strings.ToUpper(fn) {
+	case "FULLTEXTCONTAINS", "FULLTEXTCONTAINSALL", "FULLTEXTCONTAINSANY", "CONTAINS":
+		return true
+	}
+	return false
+}
+
+// textAssumed is what the estimate assumes of a text search whose selectivity the generator does
+// not tell.
+const textAssumed = "assumed to keep every document in scope"
+
+// textShare is the share of dt's documents whose text at fl's path holds what the text search fl
+// looks for, by the field's generator: for the text generator, the probability that a generated
+// text of its length holds the term's words (FullTextContains: seed.TextHasWord for each word of
+// the term, its words drawn independently; All: every term's; Any: at least one term's) or the
+// substring (CONTAINS, its third argument ignoring case: seed.TextHasSubstring), times the share
+// of documents that have the field. why says how it was read; known is false when the generator
+// does not tell (another generator, free text of unknown vocabulary, a term filled from a sampled
+// document, a substring across words): textAssumed then.
+func (s *sizer) textShare(dt *design.DocType, fl sql.Filter) (share float64, why string, known bool) {
+	path := "/" + strings.Join(fl.Path, "/")
+	f := fieldAt(dt, path)
+	switch {
+	case f == nil && s.anyTypeHas(path):
+		return 0, dt.Type + " has no " + path, true
+	case f == nil:
+		return 1, "no document type generates " + path, false
+	case f.Gen != "text":
+		return 1, path + " is not from the text generator, whose vocabulary the estimate knows", false
+	}
+	var terms []string
+	for _, v := range fl.Values {
+		t, ok := v.(string)
+		if !ok {
+			if _, ok := v.(bool); ok && strings.EqualFold(fl.Function, "CONTAINS") {
+				continue // ignoreCase
+			}
+			return 1, "a term is a parameter filled from a seeded document", false
+		}
+		terms = append(terms, t)
+	}
+	if len(terms) == 0 {
+		return 1, "no constant term", false
+	}
+	present := 1 - clamp01(f.Optional)
+	why = fmt.Sprintf("gen text of %d bytes over the seed vocabulary", f.Bytes)
+	if f.Bytes <= 0 {
+		why = "gen text of its default length over the seed vocabulary"
+	}
+	// words is the probability that a text holds every word of term (none for a term without one,
+	// which FullTextContains never matches).
+	words := func(term string) float64 {
+		toks := slices.Compact(slices.Sorted(slices.Values(sql.Tokens(term))))
+		if len(toks) == 0 {
+			return 0
+		}
+		p := 1.0
+		for _, w := range toks {
+			p *= seed.TextHasWord(f.Bytes, w)
+		}
+		return p
+	}
+	switch strings.ToUpper(fl.Function) {
+	case "FULLTEXTCONTAINS", "FULLTEXTCONTAINSALL":
+		p := 1.0
+		for _, t := range terms {
+			p *= words(t)
+		}
+		return present * p, why, true
+	case "FULLTEXTCONTAINSANY":
+		none := 1.0
+		for _, t := range terms {
+			none *= 1 - words(t)
+		}
+		return present * (1 - none), why, true
+	case "CONTAINS":
+		ignoreCase := len(fl.Values) > 1 && fl.Values[1] == true
+		p, ok := seed.TextHasSubstring(f.Bytes, terms[0], ignoreCase)
+		if !ok {
+			return 1, "a substring across words, which the text generator's words do not tell", false
+		}
+		return present * p, why, true
+	}
+	return 1, fl.Function + " is not a text search", false
 }

@@ -5,6 +5,8 @@
 // as the .NET, Java and Python SDKs read them.
 package queryplan
 
+import "strings"
+
 // OrderByFilterPlaceholder is the token in a rewritten ORDER BY query that SDKs replace with a
 // resume filter (or "true" on a first page).
 const OrderByFilterPlaceholder = "{documentdb-formattableorderbyquery-filter}"
@@ -32,6 +34,17 @@ type QueryInfo struct {
 	RewrittenQuery              string             `json:"rewrittenQuery"`
 	HasSelectValue              bool               `json:"hasSelectValue"`
 	HasNonStreamingOrderBy      bool               `json:"hasNonStreamingOrderBy"`
+}
+
+// RangeQuery is the text each partition key range runs on its first page: the rewritten query with
+// the ORDER BY resume filter replaced by "true", as every SDK does, or original when the plan has
+// no rewrite. The client pipeline (internal/probe/fanout) sends it; the estimator (internal/plan)
+// sizes the rows it returns.
+func (qi *QueryInfo) RangeQuery(original string) string {
+	if qi.RewrittenQuery == "" {
+		return original
+	}
+	return strings.ReplaceAll(qi.RewrittenQuery, OrderByFilterPlaceholder, "true")
 }
 
 // Range is one effective-partition-key range of a plan.

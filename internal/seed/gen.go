@@ -355,7 +355,7 @@ func (g *docState) basic(f *cfield, r *rand.Rand, unique bool) any {
 	case "text":
 		n := f.bytes
 		if n == 0 {
-			n = 100
+			n = defaultTextBytes
 		}
 		return text(r, n)
 	case "code":
@@ -457,6 +457,9 @@ func uuidFrom(r *rand.Rand) string {
 	return string(out[:])
 }
 
+// defaultTextBytes is the length of a text generator's value without bytes.
+const defaultTextBytes = 100
+
 // text returns exactly n bytes of sentence-like ASCII text.
 func text(r *rand.Rand, n int) string {
 	if n <= 0 {
@@ -478,7 +481,7 @@ func text(r *rand.Rand, n int) string {
 			b = append(b, w...)
 		}
 		inSentence++
-		if inSentence >= 6+r.IntN(8) {
+		if inSentence >= sentenceMin+r.IntN(sentenceSpread) {
 			b = append(b, '.')
 			start, inSentence = true, 0
 		}
@@ -488,6 +491,78 @@ func text(r *rand.Rand, n int) string {
 		b[n-1] = '.'
 	}
 	return string(b)
+}
+
+// A sentence of the text generator ends after sentenceMin + IntN(sentenceSpread) words.
+const (
+	sentenceMin    = 6
+	sentenceSpread = 8
+)
+
+// TextHasWord is the probability that a value of the text generator of n bytes holds word among
+// its words (FullTextContains tokenizes a text into lower-case words of letters and digits; word is
+// one of them). It is derived from text: each word is drawn uniformly and independently from the
+// vocabulary (V words), a word takes its letters, a space and, once a sentence of 9.5 words on
+// average, a full stop (μ bytes on average), and the text is cut at n bytes, which loses the word
+// the cut falls in: about k = n/μ − 1/2 whole words (the renewal count of words ending within n
+// bytes). A word of the vocabulary is among them with probability 1 − (1 − 1/V)^k; a word outside
+// it with none (a cut last word's prefix aside).
+func TextHasWord(n int, word string) float64 {
+	m := 0
+	for _, w := range words {
+		if w == word {
+			m++
+		}
+	}
+	return textShare(n, float64(m)/float64(len(words)))
+}
+
+// TextHasSubstring is the probability that a value of the text generator of n bytes contains sub
+// (CONTAINS; ignoreCase compares lower case), derived from text as TextHasWord is: each whole word
+// holds sub with the share of vocabulary words that do, a sentence's first word (one in 9.5) in
+// its capitalised form. known is false for a substring text draws across words (one holding a
+// space or a full stop): the generator then does not tell.
+func TextHasSubstring(n int, sub string, ignoreCase bool) (share float64, known bool) {
+	if sub == "" {
+		return 1, true
+	}
+	if strings.ContainsAny(sub, " .") {
+		return 1, false
+	}
+	if ignoreCase {
+		sub = strings.ToLower(sub)
+	}
+	capital := 1 / (sentenceMin + float64(sentenceSpread-1)/2)
+	p := 0.0
+	for _, w := range words {
+		capd := strings.ToUpper(w[:1]) + w[1:]
+		if ignoreCase {
+			capd = w
+		}
+		if strings.Contains(w, sub) {
+			p += 1 - capital
+		}
+		if strings.Contains(capd, sub) {
+			p += capital
+		}
+	}
+	return textShare(n, p/float64(len(words))), true
+}
+
+// textShare is the probability that at least one of a text's whole words matches, each with
+// probability p (see TextHasWord).
+func textShare(n int, p float64) float64 {
+	if n <= 0 {
+		n = defaultTextBytes
+	}
+	letters := 0
+	for _, w := range words {
+		letters += len(w)
+	}
+	perSentence := sentenceMin + float64(sentenceSpread-1)/2
+	mu := float64(letters)/float64(len(words)) + 1 + 1/perSentence
+	k := math.Max(float64(n)/mu-0.5, 0)
+	return 1 - math.Pow(1-p, k)
 }
 
 // generator carries the reusable state of one goroutine's generation.

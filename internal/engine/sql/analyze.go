@@ -118,9 +118,10 @@ type Filter struct {
 	// Op is the comparison of a FilterRange as if the path were on the left ("<", "<=", ">", ">=",
 	// "!=") or "BETWEEN", "NOT BETWEEN"; "IN" or "NOT IN" for a FilterIn.
 	Op string
-	// Values are the constants of a FilterRange (one bound, or BETWEEN's two) or a FilterIn (the
-	// list), in order; each is a literal's value, or a Param for a parameter. Values is nil when a
-	// constant is neither (an array, an object, an expression).
+	// Values are the constants of a FilterRange (one bound, or BETWEEN's two), a FilterIn (the
+	// list) or a FilterFunction (the arguments after the path; ARRAY_CONTAINS's element alone), in
+	// order; each is a literal's value, or a Param for a parameter. Values is nil when a constant is
+	// neither (an array, an object, an expression).
 	Values []any
 	// Function is the system function of a FilterFunction, e.g. "ARRAY_CONTAINS".
 	Function string
@@ -167,6 +168,11 @@ type Projected struct {
 	IsPath bool
 	// Aggregate reports that the expression contains an aggregate function.
 	Aggregate bool
+	// Object and Array report an object literal ({"a": c.x}) or an array literal ([c.x]), whose
+	// Members are its properties (each with its Name) or its elements, projected in turn: the
+	// shapes of a cross-partition rewrite (orderByItems, payload, groupByItems, aggregate partials).
+	Object, Array bool
+	Members       []Projected
 }
 
 // TypeLikeNames are the property names (lower case, "_" and "-" removed) whose equality with a string
@@ -324,6 +330,8 @@ func describeFilter(q *Query, c expr) Filter {
 			if len(x.args) >= 2 {
 				f.Values = constValues(x.args[1]) // the element looked for
 			}
+		} else {
+			f.Values = constValues(x.args[1:]...) // the term, prefix or substring, and options
 		}
 		f.Kind, f.Path, f.Function = FilterFunction, p, x.fn.name
 	}
@@ -395,7 +403,20 @@ func projected(q *Query, e expr, name string) Projected {
 	if ok && p == nil {
 		p = []string{} // the document itself
 	}
-	return Projected{Name: name, Path: p, IsPath: ok, Aggregate: hasAggregate(e)}
+	pr := Projected{Name: name, Path: p, IsPath: ok, Aggregate: hasAggregate(e)}
+	switch x := e.(type) {
+	case *objectLit:
+		pr.Object = true
+		for i, k := range x.keys {
+			pr.Members = append(pr.Members, projected(q, x.vals[i], k))
+		}
+	case *arrayLit:
+		pr.Array = true
+		for _, el := range x.elems {
+			pr.Members = append(pr.Members, projected(q, el, ""))
+		}
+	}
+	return pr
 }
 
 func hasAggregate(e expr) bool {

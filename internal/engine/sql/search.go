@@ -44,6 +44,10 @@ const (
 	bm25B  = 0.75
 )
 
+// Tokens are the words the full-text functions match in s (and every word of a term must be among
+// a text's): its lower-case runs of letters and digits.
+func Tokens(s string) []string { return tokens(s) }
+
 // tokens splits text into lower-case words.
 func tokens(s string) []string {
 	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })

@@ -17,7 +17,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
 	"github.com/cosmosdv/validate/internal/queryplan"
@@ -66,9 +65,6 @@ type Backend interface {
 // MultipleAggregates, MultipleOrderBy, NonValueAggregate, OffsetAndLimit, OrderBy, Top).
 const SupportedFeatures = "Aggregate, CompositeAggregate, Distinct, GroupBy, MultipleAggregates, MultipleOrderBy, NonValueAggregate, OffsetAndLimit, OrderBy, Top"
 
-// orderByFilterPlaceholder is replaced with "true" on a first page, as every SDK does.
-const orderByFilterPlaceholder = queryplan.OrderByFilterPlaceholder
-
 // ParsePlan decodes a plan and checks it asks for nothing this pipeline cannot do.
 func ParsePlan(b []byte) (*Plan, error) {
 	var p Plan
@@ -95,13 +91,8 @@ func ParsePlan(b []byte) (*Plan, error) {
 	return &p, nil
 }
 
-// rangeQuery is the text each range runs.
-func rangeQuery(p *Plan, original string) string {
-	if p.QueryInfo.RewrittenQuery == "" {
-		return original
-	}
-	return strings.ReplaceAll(p.QueryInfo.RewrittenQuery, orderByFilterPlaceholder, "true")
-}
+// rangeQuery is the text each range runs (queryplan.QueryInfo.RangeQuery).
+func rangeQuery(p *Plan, original string) string { return p.QueryInfo.RangeQuery(original) }
 
 // overlaps reports whether the partition key range r can hold keys of q.
 func overlaps(r Range, q EPKRange) bool {
