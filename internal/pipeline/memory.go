@@ -6,6 +6,8 @@ import (
 	"math"
 	"os"
 	"runtime/debug"
+	"slices"
+	"sync"
 
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/engine"
@@ -48,10 +50,19 @@ func storeHeap(d *design.Design) float64 {
 	return total
 }
 
+// limits are the memory limits of the runs under way in this process (an MCP server may run
+// several at once), and base the limit before the first: the process's limit is the largest of
+// them, and base again once none is left.
+var limits struct {
+	sync.Mutex
+	active []int64
+	base   int64
+}
+
 // memoryLimit sets Go's soft memory limit for a run whose largest design's store is estimated
 // past limitFloor (the designs run one after the other, each on its own database), unless the
-// environment sets GOMEMLIMIT, and says so on status. It returns the function that restores the
-// limit before it.
+// environment sets GOMEMLIMIT, and says so on status. It returns the function that ends the run's
+// claim on it.
 func memoryLimit(designs []*design.Design, status io.Writer) (restore func()) {
 	restore = func() {}
 	if os.Getenv("GOMEMLIMIT") != "" {
@@ -65,8 +76,23 @@ func memoryLimit(designs []*design.Design, status io.Writer) (restore func()) {
 		return restore
 	}
 	limit := int64(math.Min(store*limitGrowth+limitHeadroom, math.MaxInt64/2))
-	prev := debug.SetMemoryLimit(limit)
+	limits.Lock()
+	if len(limits.active) == 0 {
+		limits.base = debug.SetMemoryLimit(-1)
+	}
+	limits.active = append(limits.active, limit)
+	debug.SetMemoryLimit(slices.Max(limits.active))
+	limits.Unlock()
 	fmt.Fprintf(status, "memory: the embedded store is estimated at %.2f GB; Go's soft memory limit set to %.2f GB (set GOMEMLIMIT to choose another)\n",
 		store/1e9, float64(limit)/1e9)
-	return func() { debug.SetMemoryLimit(prev) }
+	return func() {
+		limits.Lock()
+		defer limits.Unlock()
+		limits.active = slices.Delete(limits.active, slices.Index(limits.active, limit), slices.Index(limits.active, limit)+1)
+		if len(limits.active) == 0 {
+			debug.SetMemoryLimit(limits.base)
+		} else {
+			debug.SetMemoryLimit(slices.Max(limits.active))
+		}
+	}
 }

@@ -2,8 +2,10 @@ package pipeline
 
 import (
 	"bytes"
+	"io"
 	"math"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 
@@ -55,5 +57,43 @@ func TestMemoryLimit(t *testing.T) {
 	memoryLimit([]*design.Design{million}, &status)()
 	if status.Len() > 0 {
 		t.Errorf("GOMEMLIMIT in the environment was overridden: %q", status.String())
+	}
+}
+
+// TestMemoryLimit_Overlapping: two runs at once hold the larger limit while either runs, in any
+// order of ending, and the limit before them comes back after both.
+func TestMemoryLimit_Overlapping(t *testing.T) {
+	million, err := design.Load("../../testdata/million.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	double := *million
+	double.Containers = append(slices.Clone(million.Containers), million.Containers...)
+	t.Setenv("GOMEMLIMIT", "")
+	before := debug.SetMemoryLimit(-1)
+	small := int64(storeHeap(million)*limitGrowth + limitHeadroom)
+	large := int64(storeHeap(&double)*limitGrowth + limitHeadroom)
+	for _, largeEndsFirst := range []bool{true, false} {
+		endSmall := memoryLimit([]*design.Design{million}, io.Discard)
+		endLarge := memoryLimit([]*design.Design{&double}, io.Discard)
+		if got := debug.SetMemoryLimit(-1); got != large {
+			t.Fatalf("two runs: limit %d, want the larger %d", got, large)
+		}
+		if largeEndsFirst {
+			endLarge()
+			if got := debug.SetMemoryLimit(-1); got != small {
+				t.Errorf("the larger run ended: limit %d, want %d", got, small)
+			}
+			endSmall()
+		} else {
+			endSmall()
+			if got := debug.SetMemoryLimit(-1); got != large {
+				t.Errorf("the smaller run ended: limit %d, want %d", got, large)
+			}
+			endLarge()
+		}
+		if got := debug.SetMemoryLimit(-1); got != before {
+			t.Errorf("both ended: limit %d, want %d", got, before)
+		}
 	}
 }

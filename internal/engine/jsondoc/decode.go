@@ -475,11 +475,15 @@ func hex4(b []byte) (rune, bool) {
 }
 
 // DecodeFields decodes the JSON object b as DecodeObject does, but keeps only the top-level
-// properties keep accepts: the others are skipped over without being decoded (a query that reads
-// two properties of a stored item decodes those two). b must be valid JSON, as an item the engine
-// stored is (DecodeItem checked it when it was written): a skipped value is not checked. Strings
-// may point into b.
-func DecodeFields(b []byte, keep func(key string) bool) (map[string]any, error) {
+// properties named in keys: the others are skipped over without being decoded (a query that reads
+// two properties of a stored item decodes those two), and decoding stops once every key is found.
+// b must be valid JSON with no key named twice, as an item the engine stored is (DecodeItem checked
+// it when it was written): a skipped value and the rest of b are not checked. Strings may point
+// into b.
+func DecodeFields(b []byte, keys map[string]bool) (map[string]any, error) {
+	if len(keys) == 0 {
+		return map[string]any{}, nil
+	}
 	d := decoder{b: b}
 	d.space()
 	if d.i >= len(b) || b[d.i] != '{' {
@@ -505,12 +509,15 @@ func DecodeFields(b []byte, keep func(key string) bool) (map[string]any, error) 
 			return nil, d.fail("expected ':' after object key")
 		}
 		d.i++
-		if keep(k) {
+		if keys[k] {
 			v, err := d.value(1)
 			if err != nil {
 				return nil, err
 			}
 			m[k] = v
+			if len(m) == len(keys) {
+				return m, nil // the rest holds none of them: no key is named twice
+			}
 		} else if err := d.skip(); err != nil {
 			return nil, err
 		}

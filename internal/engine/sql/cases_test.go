@@ -769,3 +769,31 @@ func TestExecute_Cases(t *testing.T) {
 		})
 	}
 }
+
+// TestExecute_StoredItems: every item that is a stored document returned whole is named in
+// Result.Stored, also when a grouped level projects it after other documents were visited.
+func TestExecute_StoredItems(t *testing.T) {
+	for _, text := range []string{
+		`SELECT * FROM c`,
+		`SELECT VALUE c FROM c WHERE c.v >= 0 ORDER BY c.v DESC`,
+		`SELECT TOP 2 * FROM c ORDER BY c.id`,
+		`SELECT VALUE c FROM c GROUP BY c`,
+	} {
+		q, err := Parse(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Execute(q, rawDocs(t, `[{"id":"a","v":1},{"id":"b","v":2},{"id":"c","v":3}]`), Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", text, err)
+		}
+		if len(res.Items) == 0 || len(res.Stored) != len(res.Items) {
+			t.Fatalf("%s: %d items, %d stored", text, len(res.Items), len(res.Stored))
+		}
+		for i, d := range res.Stored {
+			if d == nil {
+				t.Errorf("%s: item %d (%v) is not named as stored", text, i, res.Items[i])
+			}
+		}
+	}
+}

@@ -48,15 +48,21 @@ type execCtx struct {
 // reads it (docFields): only the top-level properties it names, unless it uses the document
 // as a value.
 func (x *execCtx) bodyOf(d *Document) map[string]any {
+	return x.bodyWith(d, x.fields, x.whole)
+}
+
+// bodyWith is bodyOf for a pass that reads fields (or the whole document) rather than what the
+// query reads.
+func (x *execCtx) bodyWith(d *Document, fields map[string]bool, whole bool) map[string]any {
 	if d.Body != nil || d.Raw == nil {
 		return d.Body
 	}
 	var m map[string]any
 	var err error
-	if x.whole {
+	if whole {
 		m, err = jsondoc.DecodeObject(d.Raw)
 	} else {
-		m, err = jsondoc.DecodeFields(d.Raw, func(k string) bool { return x.fields[k] })
+		m, err = jsondoc.DecodeFields(d.Raw, fields)
 	}
 	if err != nil {
 		if x.err == nil {

@@ -647,6 +647,9 @@ func (lv *level) accept() bool {
 				return false
 			}
 			g = &group{env: append([]any(nil), x.env...), accs: make([]aggAcc, len(q.aggs))}
+			if q.from != nil {
+				x.noteStored(x.env[q.from.slot]) // projected in finish, after other documents
+			}
 			lv.groups[key] = g
 			lv.order = append(lv.order, g)
 		}

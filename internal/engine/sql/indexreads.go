@@ -210,12 +210,21 @@ func countIndexReads(q *Query, pl *plan, pol *index.Compiled, src Source, x *exe
 	sliced := make([]int, len(slices_))
 	match := make([]bool, len(served))
 	lv := &level{q: q, x: x, remaining: -1, cap: -1}
+	// A document given as stored JSON is decoded as far as the served predicates (and the rows of
+	// its FROM and JOINs they run over) read it, not the whole query.
+	need := fieldWalker{paths: q.slotPaths, fields: map[string]bool{}}
+	need.from(q)
+	need.joins(q)
+	for _, r := range served {
+		need.expr(r.e)
+		need.expr(r.probe)
+	}
 	savedCount := x.countFn
 	x.countFn = false
 	// matchDoc sets match to the served predicates d satisfies in some row of its FROM and JOINs.
 	matchDoc := func(d *Document) {
 		clear(match)
-		lv.iterFrom(x.bodyOf(d), func() bool {
+		lv.iterFrom(x.bodyWith(d, need.fields, need.whole), func() bool {
 			for i, r := range served {
 				if match[i] {
 					continue

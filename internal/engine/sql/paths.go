@@ -122,12 +122,8 @@ type fieldWalker struct {
 
 func (w *fieldWalker) query(q *Query, top bool) {
 	returnsDoc := top && !q.distinct && len(q.joins) == 0 // the item is the stored document, if anything
-	if q.from != nil {
-		if p, ok := pathOf(q.from.src, w.paths); !ok || len(p) > 0 {
-			w.expr(q.from.src) // a FROM over the document itself reads nothing of it
-		} else if q.star && !returnsDoc {
-			w.whole = true
-		}
+	if q.from != nil && w.from(q) && q.star && !returnsDoc {
+		w.whole = true
 	}
 	for i, it := range q.items {
 		if i == 0 && q.value && returnsDoc {
@@ -137,14 +133,7 @@ func (w *fieldWalker) query(q *Query, top bool) {
 		}
 		w.expr(it.e)
 	}
-	for _, j := range q.joins {
-		if j.sub != nil {
-			w.query(j.sub, false)
-		}
-		if j.src != nil {
-			w.expr(j.src)
-		}
-	}
+	w.joins(q)
 	if q.where != nil {
 		w.expr(q.where)
 	}
@@ -157,6 +146,27 @@ func (w *fieldWalker) query(q *Query, top bool) {
 	for _, e := range []expr{q.top, q.offset, q.limit} {
 		if e != nil {
 			w.expr(e)
+		}
+	}
+}
+
+// from walks q's FROM source and reports whether it is the document itself, which iterating
+// reads nothing of.
+func (w *fieldWalker) from(q *Query) (overDoc bool) {
+	if p, ok := pathOf(q.from.src, w.paths); ok && len(p) == 0 {
+		return true
+	}
+	w.expr(q.from.src)
+	return false
+}
+
+func (w *fieldWalker) joins(q *Query) {
+	for _, j := range q.joins {
+		if j.sub != nil {
+			w.query(j.sub, false)
+		}
+		if j.src != nil {
+			w.expr(j.src)
 		}
 	}
 }
