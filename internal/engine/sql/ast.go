@@ -255,6 +255,10 @@ type Query struct {
 	orderByAt int
 	// spans are the clauses as written, for the cross-partition rewrite (xpart.go).
 	spans querySpans
+	// fields and whole are what an execution reads of a stored document (docFields); walkFields
+	// and walkWhole what an ordered walk reads of it (walkFields).
+	fields, walkFields map[string]bool
+	whole, walkWhole   bool
 }
 
 // querySpans keeps the text of the clauses a cross-partition plan rewrites around.

@@ -92,7 +92,7 @@ func (x *execCtx) noteStored(v any) {
 		return
 	}
 	if x.stored == nil {
-		x.stored = make(map[unsafe.Pointer]*Document, 16)
+		x.stored = map[unsafe.Pointer]*Document{}
 	}
 	x.stored[p] = x.doc
 }

@@ -86,7 +86,7 @@ func execute(q *Query, src Source, opts Options) (*Result, error) {
 	if x.maxAlloc <= 0 {
 		x.maxAlloc = DefaultMaxAlloc
 	}
-	x.fields, x.whole = docFields(q)
+	x.fields, x.whole = q.fields, q.whole
 	x.env = make([]any, q.nslots)
 	for i := range x.env {
 		x.env[i] = Undefined
@@ -283,7 +283,8 @@ func runStreamed(src OrderedSource, sp *streamPlan, x *execCtx, lv *level, pl *p
 		if !x.step() {
 			return false
 		}
-		x.env[slot] = x.visiting(d)
+		x.doc, x.docBody = d, x.bodyWith(d, lv.q.walkFields, lv.q.walkWhole) // ORDER BY values come from the index
+		x.env[slot] = x.docBody
 		loaded, pass := true, true
 		if lv.q.where != nil {
 			loaded, pass = filter()

@@ -62,6 +62,8 @@ func Parse(text string) (*Query, error) {
 	q.nslots = b.next
 	q.params = p.refs
 	q.slotPaths = b.slotPaths
+	q.fields, q.whole = docFields(q)
+	q.walkFields, q.walkWhole = walkFields(q)
 	return q, nil
 }
 

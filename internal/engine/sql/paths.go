@@ -114,10 +114,20 @@ func docFields(q *Query) (fields map[string]bool, whole bool) {
 	return w.fields, w.whole
 }
 
+// walkFields is docFields for an ordered walk (runStreamed), which takes the ORDER BY values from
+// the index and evaluates only the WHERE clause and the projection on a document.
+func walkFields(q *Query) (fields map[string]bool, whole bool) {
+	w := fieldWalker{paths: q.slotPaths, fields: map[string]bool{}, noOrder: q}
+	w.query(q, true)
+	return w.fields, w.whole
+}
+
 type fieldWalker struct {
 	paths  map[int][]string
 	fields map[string]bool
 	whole  bool
+	// noOrder is the query whose ORDER BY is not read from documents (walkFields).
+	noOrder *Query
 }
 
 func (w *fieldWalker) query(q *Query, top bool) {
@@ -140,8 +150,10 @@ func (w *fieldWalker) query(q *Query, top bool) {
 	for _, g := range q.groupBy {
 		w.expr(g)
 	}
-	for _, o := range q.orderBy {
-		w.expr(o.e)
+	if q != w.noOrder {
+		for _, o := range q.orderBy {
+			w.expr(o.e)
+		}
 	}
 	for _, e := range []expr{q.top, q.offset, q.limit} {
 		if e != nil {
