@@ -68,17 +68,28 @@ func (s *sizer) growth(dt *design.DocType) float64 {
 	return 1
 }
 
-// fieldAt finds the field at a key path such as "/tenantId" or "/address/city".
+// fieldAt finds the field at a key path such as "/tenantId" or "/address/city"; "[]" steps into an
+// array's elements ("/lines/[]/qty", the paths JOIN aliases and FROM x IN name): the element field.
 func fieldAt(dt *design.DocType, path string) *design.Field {
-	fs := dt.Fields
-	var f *design.Field
-	for seg := range strings.SplitSeq(strings.Trim(path, "/"), "/") {
-		g, ok := fs.Lookup(seg)
+	return fieldUnder(&design.Field{Object: dt.Fields}, strings.Split(strings.Trim(path, "/"), "/"))
+}
+
+// fieldUnder is the field at path below f (property names, "[]" for an array's element); f itself
+// for an empty path.
+func fieldUnder(f *design.Field, path []string) *design.Field {
+	for _, seg := range path {
+		if seg == "[]" {
+			if f.Array == nil || f.Of == nil {
+				return nil
+			}
+			f = f.Of
+			continue
+		}
+		g, ok := f.Object.Lookup(seg)
 		if !ok {
 			return nil
 		}
 		f = g
-		fs = g.Object
 	}
 	return f
 }

@@ -93,8 +93,10 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 	if matched > 0 {
 		est.Bytes = matchedBytes / matched
 	}
-	// Parameters drawn from a seeded document of the result type match at least that document.
-	if ap.Sample == rt.Type && len(ap.Params) > 0 {
+	rawMatched := matched
+	// Parameters drawn from a seeded document of the result type match at least that document,
+	// unless a filter names a constant the generators never produce.
+	if ap.Sample == rt.Type && len(ap.Params) > 0 && !s.neverMatches(rt, filters) {
 		matched = math.Max(matched, 1)
 	}
 	if ap.Expect != nil && ap.Expect.MinResults != nil {
@@ -133,21 +135,78 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 	// TOP documents). The designer's MaxResults caps the output only.
 	// JOINs over arrays multiply rows per loaded document: each element is a row of the output
 	// (no filter on the element is estimated).
+	joins := rowSources(&a)
 	rows := 1.0
-	if len(a.Joins) > 0 {
-		for _, j := range a.Joins {
-			if j.Path == nil {
-				rows *= 2 // a subquery JOIN keeps few elements; assumed
+	if len(joins) > 0 {
+		rows = joinRows(rt, est, joins, nil)
+		if a.FromIn != nil {
+			qe.Notes = append(qe.Notes, fmt.Sprintf("FROM … IN /%s: about %.0f rows per document", strings.Join(a.FromIn, "/"), rows))
+		} else {
+			qe.Notes = append(qe.Notes, fmt.Sprintf("%d JOIN(s): about %.0f rows per document", len(a.Joins), rows))
+		}
+	}
+	// Documents that the index finds by an element (a posting of /lines/[]/qty holds a document
+	// for any of its elements) more likely have long arrays: the documents loaded hold, on average,
+	// the arrays' lengths given that one of their rows passes the served element filters
+	// (lengthGiven), which the rows iterated and the bytes loaded follow.
+	loadBytesExtra := 0.0
+	if a.Narrowing && len(joins) > 0 {
+		cond := 1.0
+		for _, j := range joins {
+			arr := fieldAt(rt, "/"+strings.Join(j.Path, "/"))
+			if j.Path == nil || arr == nil || arr.Array == nil || arr.Of == nil {
 				continue
 			}
-			path := strings.Join(j.Path, ".")
-			if li, ok := est.leaves[path+".[]"]; ok && li.count > 0 {
-				rows *= li.count
-			} else if n := arrayLen(rt, path); n > 0 {
-				rows *= n
+			q, some := 1.0, false
+			for _, fl := range filters {
+				if fl.Served && rowSource(fl, joins) == j.Alias {
+					if share, _, known := s.elemShare(rt, arr, fl.Path[len(j.Path)+1:], fl); known {
+						q, some = q*share, true
+					}
+				}
 			}
+			avg := float64(arr.Array.Min+arr.Array.Max) / 2
+			if !some || avg <= 0 {
+				continue
+			}
+			l := lengthGiven(arr.Array, q)
+			cond *= l / avg
+			eb, _ := s.fieldBytes(rt, arr.Of, 1)
+			loadBytesExtra += (l - avg) * (eb + 1) * (1 - clamp01(arr.Optional))
 		}
-		qe.Notes = append(qe.Notes, fmt.Sprintf("%d JOIN(s): about %.0f rows per document", len(a.Joins), rows))
+		rows *= cond
+	}
+	// rowsOut is the rows a matching document yields: its arrays' elements that the filters on
+	// them keep (each element passing on its own, by its generator: elemShare), over the share of
+	// documents holding one, which matching counted; per document type, whose arrays they are.
+	rowsOut := rows
+	if len(joins) > 0 && rawMatched > 0 {
+		outRows := 0.0
+		for i := range s.c.Documents {
+			dt := &s.c.Documents[i]
+			perRow := func(j sql.Join, fl sql.Filter) float64 {
+				arr := fieldAt(dt, "/"+strings.Join(j.Path, "/"))
+				if arr == nil || arr.Array == nil || arr.Of == nil {
+					return 1
+				}
+				q, _, known := s.elemShare(dt, arr, fl.Path[len(j.Path)+1:], fl)
+				if !known {
+					return 1
+				}
+				return q
+			}
+			n := s.count(dt, 0) / per
+			outRows += s.matching(dt, n, docFilters(filters, joins), false) * joinRows(dt, ests[dt.Type], joins, func(j sql.Join) float64 {
+				keep := 1.0
+				for _, fl := range filters {
+					if rowSource(fl, joins) == j.Alias && j.Path != nil {
+						keep *= perRow(j, fl)
+					}
+				}
+				return keep
+			})
+		}
+		rowsOut = outRows / rawMatched
 	}
 
 	// Across partitions every physical partition checked runs the query on its own: it returns up
@@ -157,7 +216,7 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 	if len(ap.PartitionKey) == 0 {
 		np = float64(max(f.PartitionsChecked, 1))
 	}
-	limit := matched * rows
+	limit := matched * rowsOut
 	if a.Top >= 0 {
 		limit = math.Min(limit, float64(a.Top)*np)
 	}
@@ -202,8 +261,8 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 			}
 			loaded = math.Min(loadedAll, need)
 		}
-	case matched > 0:
-		loaded = loadedAll * math.Min(limit/rows/matched, 1)
+	case matched > 0 && rowsOut > 0:
+		loaded = loadedAll * math.Min(limit/rowsOut/matched, 1)
 	}
 	if n := len(a.Functions); n > 0 {
 		f.FunctionCalls = whole(loaded) * n
@@ -215,7 +274,7 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 	} else if len(a.ItemCalls) > 0 && len(a.Aggregates) == 0 {
 		f.FunctionCalls += whole(out) * len(a.ItemCalls)
 	}
-	if len(a.Joins) > 0 {
+	if len(joins) > 0 {
 		f.JoinRows = whole(loaded * math.Max(rows-1, 0))
 	}
 
@@ -280,7 +339,7 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 	qe.Scope = allInScope
 
 	f.DocsLoaded = whole(loaded)
-	f.BytesLoaded = whole64(loaded * est.Bytes)
+	f.BytesLoaded = whole64(loaded * (est.Bytes + loadBytesExtra))
 	f.DocsOutput = whole(out)
 	rowBytes := projectionBytes(&a, est)
 	if ra, ok := s.rangeRows(ap); ok {
@@ -415,6 +474,7 @@ func orderByWarning(id string, err error) (Warning, bool) {
 // share its text generator gives (textShare), every document when the generator does not tell;
 // other filters are not estimated (they keep every document).
 func (s *sizer) matching(dt *design.DocType, n float64, filters []sql.Filter, servedOnly bool) float64 {
+	n *= s.elemMatching(dt, filters, servedOnly)
 	for _, fl := range filters {
 		if servedOnly && !fl.Served {
 			continue
@@ -422,6 +482,7 @@ func (s *sizer) matching(dt *design.DocType, n float64, filters []sql.Filter, se
 		switch {
 		case fl.Kind == sql.FilterFunction && fl.Function == "ARRAY_CONTAINS":
 			n *= s.containsShare(dt, fl.Path[:len(fl.Path)-1], fl)
+		case isElemFilter(fl): // elemMatching
 		case fl.Kind == sql.FilterFunction && textSearch(fl.Function):
 			share, _, _ := s.textShare(dt, fl) // 1, every document, when the generator does not tell
 			n *= share
@@ -450,6 +511,11 @@ func (s *sizer) matching(dt *design.DocType, n float64, filters []sql.Filter, se
 				n *= share // a constant the generator names: its weight
 				continue
 			}
+			if field != nil {
+				if never, _ := neverProduced(field, fl); never {
+					return 0 // a constant the generator never produces
+				}
+			}
 			switch {
 			case field != nil:
 				kd := s.fieldDist(dt, field, math.Max(s.count(dt, 0), 1), 0)
@@ -470,6 +536,165 @@ func (s *sizer) matching(dt *design.DocType, n float64, filters []sql.Filter, se
 		}
 	}
 	return n
+}
+
+// rowSources are the arrays whose elements are a query's rows: its JOINs, or the array FROM x IN
+// iterates (as a JOIN named by its alias "").
+func rowSources(a *sql.Analysis) []sql.Join {
+	if a.FromIn != nil {
+		return append([]sql.Join{{Path: a.FromIn}}, a.Joins...)
+	}
+	return a.Joins
+}
+
+// rowSource is the alias of the row source (rowSources) whose elements fl tests, the one whose
+// array's element path is the longest prefix of fl's path; "-" for none.
+func rowSource(fl sql.Filter, joins []sql.Join) string {
+	best, bestLen := "-", -1
+	if !isElemFilter(fl) {
+		return best
+	}
+	for _, j := range joins {
+		if j.Path == nil || len(fl.Path) <= len(j.Path) || fl.Path[len(j.Path)] != "[]" || !slices.Equal(fl.Path[:len(j.Path)], j.Path) {
+			continue
+		}
+		if len(j.Path) > bestLen {
+			best, bestLen = j.Alias, len(j.Path)
+		}
+	}
+	return best
+}
+
+// lengthGiven is the average length of arrays of arr's lengths (uniform between min and max, as the
+// seeder draws them) among those holding an element that passes with probability q on its own:
+// the mean of L weighted by 1 − (1 − q)^L.
+func lengthGiven(arr *design.ArraySpec, q float64) float64 {
+	lo, hi := max(arr.Min, 0), max(arr.Max, arr.Min, 0)
+	num, den := 0.0, 0.0
+	for l := lo; l <= hi; l++ {
+		w := 1 - math.Pow(1-clamp01(q), float64(l))
+		num += float64(l) * w
+		den += w
+	}
+	if den <= 0 {
+		return float64(lo+hi) / 2
+	}
+	return num / den
+}
+
+// docFilters are the filters that do not test a row source's elements: those keep documents.
+func docFilters(filters []sql.Filter, joins []sql.Join) []sql.Filter {
+	var out []sql.Filter
+	for _, fl := range filters {
+		if rowSource(fl, joins) == "-" {
+			out = append(out, fl)
+		}
+	}
+	return out
+}
+
+// joinRows is the rows a document of type dt (its estimate est) yields over the row sources: the
+// product of their arrays' average lengths, each times keep(j) (nil keeps every element); two
+// rows for a subquery JOIN (assumed: it keeps few elements); with keep, none for an array dt lacks
+// (without, such an array is left out, as the result type's rows have always been counted).
+func joinRows(dt *design.DocType, est docEstimate, joins []sql.Join, keep func(sql.Join) float64) float64 {
+	rows := 1.0
+	for _, j := range joins {
+		if j.Path == nil {
+			rows *= 2 // a subquery JOIN keeps few elements; assumed
+			continue
+		}
+		path := strings.Join(j.Path, ".")
+		switch li, ok := est.leaves[path+".[]"]; {
+		case ok && li.count > 0:
+			rows *= li.count
+		case arrayLen(dt, path) > 0 || keep != nil:
+			rows *= arrayLen(dt, path)
+		}
+		if keep != nil {
+			rows *= keep(j)
+		}
+	}
+	return rows
+}
+
+// neverMatches reports whether a filter of the query names only constants that the generator of
+// its field in rt never produces (an equality, IN or range that keeps none of rt's documents).
+func (s *sizer) neverMatches(rt *design.DocType, filters []sql.Filter) bool {
+	for _, fl := range filters {
+		if fl.Kind != sql.FilterEqual && fl.Kind != sql.FilterIn && fl.Kind != sql.FilterRange {
+			continue
+		}
+		if _, ok := fl.Literal.(string); ok && s.docType(fl.Literal.(string)) != nil {
+			continue
+		}
+		if len(fl.Values) == 0 || slices.ContainsFunc(fl.Values, func(v any) bool { _, p := v.(sql.Param); return p }) {
+			continue
+		}
+		f := fieldAt(rt, "/"+strings.Join(fl.Path, "/"))
+		if f == nil {
+			continue
+		}
+		if share, _, known := s.filterShare(rt, fl); known && share == 0 {
+			return true
+		}
+		if never, _ := neverProduced(f, fl); never {
+			return true
+		}
+	}
+	return false
+}
+
+// elemMatching is the share of dt's documents that the filters on arrays' elements (a JOIN alias,
+// FROM x IN: isElemFilter) keep, only the served ones when servedOnly: the documents with an element
+// that passes every filter on that array at once (the engine loads a document when one of its rows
+// passes every served filter), each element passing each filter on its own (elemShare; a filter
+// the generator does not size keeps every element). None when dt lacks the array another type has.
+func (s *sizer) elemMatching(dt *design.DocType, filters []sql.Filter, servedOnly bool) float64 {
+	type group struct {
+		arr []string
+		q   float64
+	}
+	var groups []*group
+	for _, fl := range filters {
+		if !isElemFilter(fl) || (servedOnly && !fl.Served) {
+			continue
+		}
+		i := slices.Index(fl.Path, "[]")
+		var g *group
+		for _, h := range groups {
+			if slices.Equal(h.arr, fl.Path[:i]) {
+				g = h
+			}
+		}
+		if g == nil {
+			g = &group{arr: fl.Path[:i], q: 1}
+			groups = append(groups, g)
+		}
+		arr := fieldAt(dt, "/"+strings.Join(g.arr, "/"))
+		switch {
+		case arr == nil && s.anyTypeHas("/"+strings.Join(fl.Path, "/")):
+			return 0
+		case arr == nil || arr.Array == nil || arr.Of == nil:
+			continue
+		}
+		if q, _, known := s.elemShare(dt, arr, fl.Path[i+1:], fl); known {
+			g.q *= q
+		}
+	}
+	share := 1.0
+	for _, g := range groups {
+		if arr := fieldAt(dt, "/"+strings.Join(g.arr, "/")); arr != nil && arr.Array != nil && arr.Of != nil {
+			share *= (1 - clamp01(arr.Optional)) * anyElement(arr.Array, g.q)
+		}
+	}
+	return share
+}
+
+// isElemFilter reports whether fl is an equality, IN or range on a path through an array's elements
+// ("lines/[]/qty"), as a JOIN alias or FROM x IN names them.
+func isElemFilter(fl sql.Filter) bool {
+	return (fl.Kind == sql.FilterEqual || fl.Kind == sql.FilterIn || fl.Kind == sql.FilterRange) && slices.Contains(fl.Path, "[]")
 }
 
 // drawnFrom reports whether an equality's value is a parameter filled from a sampled document

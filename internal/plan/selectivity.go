@@ -79,12 +79,32 @@ func literalOf(v any) any {
 
 // filterShare is the share of dt's documents that pass fl (a range, an IN list or an equality with
 // constant Values, see boundFilters) by the generator of the field at fl's path; why says how it
-// was read. known is false when the generator does not tell.
+// was read. known is false when the generator does not tell. A path through an array's elements
+// ("/lines/[]/qty") keeps the documents holding at least one element that passes (elemShare), as
+// the index's posting of the path holds a document once for any of its elements.
 func (s *sizer) filterShare(dt *design.DocType, fl sql.Filter) (share float64, why string, known bool) {
+	path := "/" + strings.Join(fl.Path, "/")
+	if i := slices.Index(fl.Path, "[]"); i >= 0 && fl.Kind != sql.FilterFunction {
+		arr := fieldAt(dt, "/"+strings.Join(fl.Path[:i], "/"))
+		if arr == nil {
+			if s.anyTypeHas(path) {
+				return 0, dt.Type + " has no " + path, true
+			}
+			return 1, "no document type generates " + path, false
+		}
+		if arr.Array == nil || arr.Of == nil {
+			return 1, "/" + strings.Join(fl.Path[:i], "/") + " is not generated as an array", false
+		}
+		q, why, known := s.elemShare(dt, arr, fl.Path[i+1:], fl)
+		if !known {
+			return 1, why, false
+		}
+		d := (1 - clamp01(arr.Optional)) * anyElement(arr.Array, q)
+		return d, fmt.Sprintf("%s; %.3g%% of elements, of %d–%d per document", why, 100*q, arr.Array.Min, arr.Array.Max), true
+	}
 	if len(fl.Values) == 0 || slices.ContainsFunc(fl.Values, func(v any) bool { _, p := v.(sql.Param); return p }) {
 		return 1, "a bound is a parameter filled from a seeded document", false
 	}
-	path := "/" + strings.Join(fl.Path, "/")
 	f := fieldAt(dt, path)
 	if f == nil {
 		if s.anyTypeHas(path) {
@@ -92,6 +112,14 @@ func (s *sizer) filterShare(dt *design.DocType, fl sql.Filter) (share float64, w
 		}
 		return 1, "no document type generates " + path, false
 	}
+	return s.valueShare(f, fl)
+}
+
+// valueShare is the share of the values field f generates (absent ones included, as optional
+// makes them) that pass fl, whose Values are constants: a const's or oneOf's weights, a range over
+// the generator's interval, none for an equality or IN whose constants the generator never
+// produces (seed.Produces); known is false when the generator does not tell.
+func (s *sizer) valueShare(f *design.Field, fl sql.Filter) (share float64, why string, known bool) {
 	present := 1 - clamp01(f.Optional)
 	switch {
 	case f.Const != nil:
@@ -116,9 +144,12 @@ func (s *sizer) filterShare(dt *design.DocType, fl sql.Filter) (share float64, w
 		}
 		return present * kept / total, fmt.Sprintf("oneOf of %d values", len(f.OneOf)), true
 	}
+	if never, why := neverProduced(f, fl); never {
+		return 0, why, true
+	}
 	lo, hi, ok := seed.Range(f)
-	if !ok || fl.Kind == sql.FilterEqual {
-		return 1, "gen " + f.Gen + " has no range this estimate reads", false
+	if !ok || fl.Kind != sql.FilterRange {
+		return 1, "gen " + genName(f) + " has no range this estimate reads", false
 	}
 	bounds := make([]float64, len(fl.Values))
 	for i, v := range fl.Values {
@@ -132,6 +163,119 @@ func (s *sizer) filterShare(dt *design.DocType, fl sql.Filter) (share float64, w
 	}
 	return present * intervalShare(fl, f.Gen == "int", lo, hi, bounds),
 		fmt.Sprintf("gen %s %s–%s, uniform", f.Gen, rangeText(f.Gen, lo), rangeText(f.Gen, hi)), true
+}
+
+// genName names a field's generator for a note: gen, template or copy.
+func genName(f *design.Field) string {
+	switch {
+	case f.Template != "":
+		return "template " + f.Template
+	case f.Copy != "":
+		return "copy " + f.Copy
+	}
+	return f.Gen
+}
+
+// neverProduced reports whether an equality or IN (not NOT IN) filter names only constants that
+// field f's generator never produces (seed.Produces), and says so.
+func neverProduced(f *design.Field, fl sql.Filter) (bool, string) {
+	if (fl.Kind != sql.FilterEqual && (fl.Kind != sql.FilterIn || fl.Op != "IN")) || len(fl.Values) == 0 {
+		return false, ""
+	}
+	for _, v := range fl.Values {
+		if _, p := v.(sql.Param); p {
+			return false, ""
+		}
+		if possible, known := seed.Produces(f, literalOf(v)); possible || !known {
+			return false, ""
+		}
+	}
+	return true, fmt.Sprintf("gen %s never produces %s", genName(f), valuesText(fl.Values))
+}
+
+// producesUnknown reports whether an equality or IN names a constant of which the generator of f
+// cannot tell whether it produces it: the estimate then assumes it does.
+func producesUnknown(f *design.Field, fl sql.Filter) bool {
+	if f.Const != nil || len(f.OneOf) > 0 {
+		return false
+	}
+	for _, v := range fl.Values {
+		if _, p := v.(sql.Param); p {
+			continue
+		}
+		if _, known := seed.Produces(f, literalOf(v)); !known {
+			return true
+		}
+	}
+	return false
+}
+
+func valuesText(vs []any) string {
+	parts := make([]string, len(vs))
+	for i, v := range vs {
+		if str, ok := v.(string); ok {
+			parts[i] = "'" + str + "'"
+		} else {
+			parts[i] = fmt.Sprint(v)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// elemShare is the share of the elements of array field arr whose value at path below the element
+// (empty for a scalar element) passes fl: valueShare for a range, an IN or an equality the
+// generator sizes; otherwise, for an equality or IN, as many of the element field's distinct
+// values (among every element seeded) as it names (one, the value a sampled document holds, for a
+// parameter). An array inside the element keeps the elements holding one that passes.
+func (s *sizer) elemShare(dt *design.DocType, arr *design.Field, path []string, fl sql.Filter) (share float64, why string, known bool) {
+	if j := slices.Index(path, "[]"); j >= 0 {
+		inner := fieldUnder(arr.Of, path[:j])
+		if inner == nil || inner.Array == nil || inner.Of == nil {
+			return 1, "/" + strings.Join(fl.Path, "/") + " is not generated", false
+		}
+		q, why, known := s.elemShare(dt, inner, path[j+1:], fl)
+		return (1 - clamp01(inner.Optional)) * anyElement(inner.Array, q), why, known
+	}
+	f := fieldUnder(arr.Of, path)
+	if f == nil {
+		return 1, "/" + strings.Join(fl.Path, "/") + " is not generated", false
+	}
+	hasParam := slices.ContainsFunc(fl.Values, func(v any) bool { _, p := v.(sql.Param); return p })
+	if !hasParam && len(fl.Values) > 0 {
+		if share, why, known := s.valueShare(f, fl); known {
+			return share, why, true
+		}
+	}
+	if (fl.Kind == sql.FilterEqual || (fl.Kind == sql.FilterIn && fl.Op == "IN")) && len(fl.Values) > 0 {
+		elems := math.Max(s.count(dt, 0)*float64(arr.Array.Min+arr.Array.Max)/2, 1)
+		kd := s.fieldDist(dt, f, elems, 0)
+		per := 1 / math.Max(kd.Card, 1)
+		if drawnFrom(fl) {
+			per = kd.drawnShare()
+		}
+		share = (1 - clamp01(f.Optional)) * math.Min(1, float64(len(fl.Values))*per)
+		why = fmt.Sprintf("about %.3g distinct values of gen %s", kd.Card, genName(f))
+		if producesUnknown(f, fl) {
+			why += fmt.Sprintf(", assumed to produce %s", valuesText(fl.Values))
+		}
+		return share, why, true
+	}
+	if hasParam {
+		return 1, "a bound is a parameter filled from a seeded document", false
+	}
+	return 1, "gen " + genName(f) + " has no range this estimate reads", false
+}
+
+// anyElement is the share of arrays of arr's length (drawn uniformly between its min and max, as
+// the seeder draws it) holding at least one element that passes, each passing with probability q
+// on its own: the mean of 1 − (1 − q)^L.
+func anyElement(arr *design.ArraySpec, q float64) float64 {
+	lo, hi := max(arr.Min, 0), max(arr.Max, arr.Min, 0)
+	sum := 0.0
+	for l := lo; l <= hi; l++ {
+		sum += 1 - math.Pow(1-clamp01(q), float64(l))
+	}
+	return sum / float64(hi-lo+1)
 }
 
 // rangeValue is a literal on the scale seed.Range gives: a number for numeric generators, a time
@@ -296,11 +440,31 @@ func (s *sizer) selectivityNotes(rt *design.DocType, filters []sql.Filter) []str
 			}
 			continue
 		}
-		if (fl.Kind != sql.FilterRange && fl.Kind != sql.FilterIn) || isKeyPath(s.c, strings.Join(fl.Path, ".")) {
+		elem := isElemFilter(fl)
+		if fl.Kind == sql.FilterEqual && !elem && !isKeyPath(s.c, strings.Join(fl.Path, ".")) {
+			// An equality on a document property: said only when its constant is one the
+			// generator never produces, or one it cannot tell about (assumed produced).
+			f := fieldAt(rt, "/"+strings.Join(fl.Path, "/"))
+			switch {
+			case f == nil || drawnFrom(fl):
+			case f.Const == nil && len(f.OneOf) == 0:
+				if never, why := neverProduced(f, fl); never {
+					notes = append(notes, fmt.Sprintf("%s keeps none of %s documents (%s)", fl.Text, rt.Type, why))
+				} else if producesUnknown(f, fl) {
+					notes = append(notes, fmt.Sprintf("%s: gen %s does not tell whether it produces %s: assumed it does, one of the field's distinct values", fl.Text, genName(f), valuesText(fl.Values)))
+				}
+			}
+			continue
+		}
+		if (fl.Kind != sql.FilterRange && fl.Kind != sql.FilterIn && !elem) || isKeyPath(s.c, strings.Join(fl.Path, ".")) {
 			continue
 		}
 		share, why, known := s.filterShare(rt, fl)
 		switch {
+		case known && elem:
+			notes = append(notes, fmt.Sprintf("%s keeps %.3g%% of %s documents, those holding an element that passes (%s)", fl.Text, 100*share, rt.Type, why))
+		case elem && fl.Kind != sql.FilterRange:
+			notes = append(notes, fmt.Sprintf("%s: %s, so its selectivity is unknown: assumed to keep every document and row in scope", fl.Text, why))
 		case known:
 			notes = append(notes, fmt.Sprintf("%s keeps %.3g%% of %s documents (%s)", fl.Text, 100*share, rt.Type, why))
 		case fl.Kind == sql.FilterRange:

@@ -52,6 +52,9 @@ type Analysis struct {
 	AggregatePaths     [][]string
 	// Joins are the JOIN clauses, in query order.
 	Joins []Join
+	// FromIn is the array that FROM alias IN path iterates (from the document root), nil when FROM
+	// names the documents: each element is a row, as a JOIN's are.
+	FromIn []string
 	// SortCalls and ItemCalls are the system functions called in ORDER BY (RANK included) and in
 	// the SELECT list: evaluated on every row an in-memory sort keeps, on every result otherwise.
 	SortCalls, ItemCalls []string
@@ -255,6 +258,11 @@ func Analyze(q *Query, pol *index.Compiled) Analysis {
 		a.IndexOnlyAggregate = true
 		for _, r := range reads {
 			a.AggregatePaths = append(a.AggregatePaths, r.path)
+		}
+	}
+	if q.from != nil && q.from.in {
+		if p := q.slotPaths[q.from.slot]; len(p) > 0 && p[len(p)-1] == index.ArrayElem {
+			a.FromIn = slices.Clone(p[:len(p)-1])
 		}
 	}
 	for _, j := range q.joins {
