@@ -58,7 +58,8 @@ func compileComposites(t testing.TB, composites ...[]index.CompositePath) *index
 // at about 2, where an earlier version counted the returned documents at their decoded size and
 // saw it grow); and
 // the ORDER BY pair of troubleshoot-query-performance.md (filter + ORDER BY with range indexes vs a
-// composite index: 44.28 vs 8.86 RU, ratio 5.0) is reproduced in direction and within 2× of its
+// composite index and the filtered property added in front of the ORDER BY: 44.28 vs 8.86 RU,
+// ratio 5.0) is reproduced in direction and within 2× of its
 // ratio, with the group the published example sorts (assumed 400 documents) and a 100-item page.
 func TestCompositeIndexAtScale(t *testing.T) {
 	sizes := []int{20_000, 100_000, 200_000}
@@ -91,10 +92,13 @@ func TestCompositeIndexAtScale(t *testing.T) {
 
 		// The ORDER BY pair: 400 documents per category (n/400 categories), first 100 in order.
 		src = scaleDocs(n, n/400)
+		// As published, the optimized query names the filtered property in its ORDER BY too: the
+		// composite index serves only an ORDER BY of exactly its paths.
 		const order = `SELECT TOP 100 * FROM c WHERE c.cat = @cat ORDER BY c.ts`
+		const orderBoth = `SELECT TOP 100 * FROM c WHERE c.cat = @cat ORDER BY c.cat, c.ts`
 		orderComp := compileComposites(t, []index.CompositePath{{Path: "/cat"}, {Path: "/ts"}})
 		rangeOnly, _ := scaleCharge(t, src, order, ranges, map[string]any{"@cat": "c7"})
-		composite, _ := scaleCharge(t, src, order, orderComp, map[string]any{"@cat": "c7"})
+		composite, _ := scaleCharge(t, src, orderBoth, orderComp, map[string]any{"@cat": "c7"})
 		const published = 44.28 / 8.86
 		r := rangeOnly / composite
 		lines = append(lines, fmt.Sprintf("  ORDER BY pair: %.2f vs %.2f RU, ×%.2f (published ×%.2f)", rangeOnly, composite, r, published))
