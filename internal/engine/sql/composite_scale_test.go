@@ -108,3 +108,42 @@ func TestCompositeIndexAtScale(t *testing.T) {
 	}
 	t.Log("\n" + strings.Join(lines, "\n"))
 }
+
+// TestOrderBy_FilterOutsideTheOrderBy holds the rule of index-policy.md, "Queries with a filter and
+// ORDER BY" (MicrosoftDocs/azure-databases-docs): a composite index serves an ORDER BY only with
+// exactly its paths, so WHERE c.cat = @cat ORDER BY c.ts ("Query using range index") is not
+// streamed from the composite (cat, ts) and is charged as sorted, as without it, while WHERE
+// c.cat = @cat ORDER BY c.cat, c.ts ("Query using composite index") is streamed and cheaper. The
+// estimator (Analyze, which internal/plan reads) says the same.
+func TestOrderBy_FilterOutsideTheOrderBy(t *testing.T) {
+	src := scaleDocs(4000, 10) // about 400 documents a category, as in the published pair
+	comp := compileComposites(t, []index.CompositePath{{Path: "/cat"}, {Path: "/ts"}})
+	params := map[string]any{"@cat": "c7"}
+	const old = `SELECT TOP 10 * FROM c WHERE c.cat = @cat ORDER BY c.ts`
+	const documented = `SELECT TOP 10 * FROM c WHERE c.cat = @cat ORDER BY c.cat, c.ts`
+	oldRU, oldF := scaleCharge(t, src, old, comp, params)
+	rangeRU, _ := scaleCharge(t, src, old, compileComposites(t), params)
+	docRU, docF := scaleCharge(t, src, documented, comp, params)
+	if oldF.SortedInMemory == 0 || oldF.DocsLoaded <= 10 {
+		t.Errorf("%s with the composite (cat, ts): %+v, want every match loaded and sorted", old, oldF)
+	}
+	if oldRU != rangeRU {
+		t.Errorf("%s: %.2f RU with the composite, %.2f RU without: want the same charge", old, oldRU, rangeRU)
+	}
+	if docF.SortedInMemory != 0 || docF.DocsLoaded != 10 {
+		t.Errorf("%s: %+v, want 10 loaded from the walk, none sorted", documented, docF)
+	}
+	if docRU >= oldRU {
+		t.Errorf("%s %.2f RU, %s %.2f RU: want the documented form cheaper", documented, docRU, old, oldRU)
+	}
+	for text, want := range map[string]bool{old: false, documented: true} {
+		q, err := Parse(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := Analyze(q, comp); a.OrderStreams != want {
+			t.Errorf("Analyze(%s).OrderStreams = %v, want %v", text, a.OrderStreams, want)
+		}
+	}
+	t.Logf("%s: %.2f RU (%d sorted); %s: %.2f RU", old, oldRU, oldF.SortedInMemory, documented, docRU)
+}
