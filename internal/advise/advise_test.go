@@ -190,3 +190,53 @@ func BenchmarkAdvise_Examples(b *testing.B) {
 		}
 	}
 }
+
+// TestAdvise_CompositeNeedsTheOrderByForm: a composite index serves an ORDER BY only with exactly
+// its paths (index-policy.md, "Queries with a filter and ORDER BY"). saas's AP9 written the old way
+// (WHERE c.type = 'session' ORDER BY c.startedAt DESC) without its composite index: advise claims
+// no query saving from adding (type, startedAt desc), which that query would not use; written as
+// the design has it (ORDER BY c.type, c.startedAt DESC), dropping the composite costs AP9.
+func TestAdvise_CompositeNeedsTheOrderByForm(t *testing.T) {
+	const documented = "ORDER BY c.type, c.startedAt DESC"
+	for _, form := range []string{"ORDER BY c.startedAt DESC", documented} {
+		d := load(t, "../../designs/saas.yaml")
+		found := false
+		for i := range d.AccessPatterns {
+			if ap := &d.AccessPatterns[i]; ap.ID == "AP9" {
+				if !strings.Contains(ap.Query, documented) {
+					t.Fatalf("AP9 is %q, want it written %q", ap.Query, documented)
+				}
+				ap.Query, found = strings.Replace(ap.Query, documented, form, 1), true
+			}
+		}
+		if !found {
+			t.Fatal("no AP9 in saas.yaml")
+		}
+		if form != documented {
+			d.Containers[0].Indexing.Composite = nil
+		}
+		a, err := Advise(d, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := 0
+		for _, ia := range a.Indexing {
+			for _, ch := range ia.Changes {
+				if !strings.Contains(ch.Path, "/startedAt") || !strings.Contains(ch.Path, "/type") {
+					continue
+				}
+				seen++
+				t.Logf("%s: %s %s: %+v (%s)", form, ch.Kind, ch.Path, ch.Change, ch.Verdict)
+				switch {
+				case form != documented && ch.Kind == "add-composite" && (ch.Change.QueryRUs < 0 || ch.Verdict == "saves"):
+					t.Errorf("%s: add %s claims %+v (%s), want no query saving", form, ch.Path, ch.Change, ch.Verdict)
+				case form == documented && ch.Kind == "drop-composite" && ch.Change.QueryRUs <= 0 && !strings.HasPrefix(ch.Verdict, "breaks"):
+					t.Errorf("%s: dropping %s changes queries by %+v (%s), want AP9 dearer", form, ch.Path, ch.Change, ch.Verdict)
+				}
+			}
+		}
+		if seen == 0 {
+			t.Errorf("%s: advise priced no composite index of (type, startedAt)", form)
+		}
+	}
+}

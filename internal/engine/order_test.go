@@ -156,9 +156,11 @@ func TestStreamedOrderPagesMatchFullExecution(t *testing.T) {
 	}
 	sels := []string{"*", "c.id", "VALUE c.id", "VALUE c.w", "c.id, c.v"}
 	orders := []string{"c.v", "c.v DESC", "c.w", "c.w DESC", "c.v ASC, c.w DESC", "c.v DESC, c.w ASC"}
-	// Filters that stream: an equality leading a composite index (the partition key's included, the
-	// common single-partition ORDER BY), a range on the first ORDER BY path, a filter the index does
-	// not serve; and one that does not stream.
+	// Filters that stream: an equality on the leading ORDER BY path of a composite index (the
+	// partition key's included, the common single-partition ORDER BY, written as index-policy.md's
+	// "Queries with a filter and ORDER BY" has it: the filtered path first in the ORDER BY), a range
+	// on the first ORDER BY path, a filter the index does not serve; and ones that do not stream (an
+	// equality on a path the ORDER BY does not name, an IN).
 	wheres := []string{"", "", "c.pk = 'p1'", "c.w = 1", "c.v > 0", "c.v <= 'a'", "c.v >= 1.5 AND c.v < 9",
 		"UPPER(c.id) > 'D1'", "c.w = 2 AND LOWER(c.id) != 'd002'", "c.w IN (0, 2)"}
 	for _, lpk := range []string{"", "p1"} {
@@ -167,9 +169,9 @@ func TestStreamedOrderPagesMatchFullExecution(t *testing.T) {
 			order := orders[rng.Intn(len(orders))]
 			switch where {
 			case "c.pk = 'p1'":
-				order = []string{"c.v DESC", "c.v DESC, c.w ASC"}[rng.Intn(2)]
+				order = []string{"c.pk, c.v DESC", "c.pk DESC, c.v ASC", "c.v DESC"}[rng.Intn(3)]
 			case "c.w = 1", "c.w = 2 AND LOWER(c.id) != 'd002'":
-				order = "c.v"
+				order = []string{"c.w, c.v", "c.w DESC, c.v DESC", "c.v"}[rng.Intn(3)]
 			}
 			if where != "" {
 				where = " WHERE " + where

@@ -187,10 +187,11 @@ var orderWriteQueries = []string{
 	"SELECT * FROM c ORDER BY c.v",
 	"SELECT c.id, c.v FROM c ORDER BY c.v DESC, c.w ASC",
 	"SELECT VALUE c.id FROM c ORDER BY c.w, c.v",
-	"SELECT * FROM c WHERE c.w = 1 ORDER BY c.v",
+	"SELECT * FROM c WHERE c.w = 1 ORDER BY c.w, c.v",
+	"SELECT * FROM c WHERE c.w = 1 ORDER BY c.v", // sorted: the ORDER BY does not name c.w
 	"SELECT c.id FROM c WHERE c.v > 0 ORDER BY c.v",
 	"SELECT TOP 7 c.id, c.v FROM c ORDER BY c.v ASC, c.w DESC",
-	"SELECT c.id FROM c WHERE c.pk = 'p1' ORDER BY c.v DESC",
+	"SELECT c.id FROM c WHERE c.pk = 'p1' ORDER BY c.pk, c.v DESC",
 	"SELECT c.id, c.w FROM c ORDER BY c.w DESC OFFSET 3 LIMIT 11",
 	// Served by the value indexes (issue 32), kept by the same writes.
 	"SELECT * FROM c WHERE c.w = 1",
@@ -443,8 +444,10 @@ func TestOrderIndexesUnderConcurrentWrites(t *testing.T) {
 // TestStreamedContinuationAcrossWrites resumes a streamed ORDER BY after writes between its
 // pages: the document the continuation stands on deleted, a later one deleted, one created after
 // the position, one moved before it. The pages after the write are the full execution's items
-// after the position; nothing returned before comes again, and the index policy losing the
-// composite index the walk used runs the rest whole instead of failing.
+// after the position; nothing returned before comes again, and the index policy changing so that
+// the query no longer streams (its filter, evaluated on each document walked while its path was
+// excluded, now served by the index and on a path the ORDER BY does not name) runs the rest whole
+// instead of failing.
 func TestStreamedContinuationAcrossWrites(t *testing.T) {
 	f := newOrderFixture(t)
 	for i := range 20 {
@@ -457,7 +460,7 @@ func TestStreamedContinuationAcrossWrites(t *testing.T) {
 		}
 		return out
 	}
-	for _, text := range []string{"SELECT c.id FROM c ORDER BY c.v", "SELECT c.id FROM c WHERE c.w = 1 ORDER BY c.v"} {
+	for _, text := range []string{"SELECT c.id FROM c ORDER BY c.v", "SELECT c.id FROM c WHERE c.w = 1 ORDER BY c.w, c.v"} {
 		for _, pk := range []string{"", "p1"} {
 			first, cont := f.page(text, pk, 4, "")
 			if got := ids(first); !reflect.DeepEqual(got, []string{"d00", "d01", "d02", "d03"}) || cont == "" {
@@ -486,7 +489,11 @@ func TestStreamedContinuationAcrossWrites(t *testing.T) {
 		}
 	}
 
-	// The composite index that served the equality is dropped between pages.
+	// The filter's path is excluded, so the walk of c.v evaluates it on each document; then it
+	// is indexed between pages, and an equality on a path the ORDER BY does not name does not
+	// stream (index-policy.md, "Queries with a filter and ORDER BY").
+	f.must("PUT", "/dbs/db/colls/c", "", `{"id":"c","partitionKey":{"paths":["/pk"],"kind":"Hash","version":2},"defaultTtl":-1,
+		"indexingPolicy":{"includedPaths":[{"path":"/*"}],"excludedPaths":[{"path":"/w/?"}]}}`)
 	text := "SELECT c.id FROM c WHERE c.w = 1 ORDER BY c.v"
 	want := f.full(text, "p1")
 	first, cont := f.page(text, "p1", 4, "")

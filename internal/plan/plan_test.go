@@ -351,6 +351,12 @@ func TestBuild_QuerySemantics(t *testing.T) {
 			check: func(f *cost.QueryFacts) bool { return f.SortedInMemory == 0 && f.DocsLoaded == 5 && f.DocsOutput == 5 }, wantFacts: "streamed, 5 loaded"},
 		{name: "filter and ORDER BY without a composite index sort in memory", query: "SELECT * FROM c WHERE c.status = @s ORDER BY c.bio", ix: allIndexed,
 			check: func(f *cost.QueryFacts) bool { return f.SortedInMemory == 500 && f.DocsLoaded == 500 }, wantFacts: "500 sorted"},
+		// index-policy.md, "Queries with a filter and ORDER BY": the composite (status, bio) serves
+		// ORDER BY c.status, c.bio, not ORDER BY c.bio ("Query using range index").
+		{name: "filter on a path the ORDER BY does not name sorts with the composite index too", query: "SELECT TOP 5 * FROM c WHERE c.status = @s ORDER BY c.bio", ix: statusBio,
+			check: func(f *cost.QueryFacts) bool { return f.SortedInMemory == 500 && f.DocsLoaded == 500 }, wantFacts: "500 sorted"},
+		{name: "the filtered path first in the ORDER BY streams from the composite index", query: "SELECT TOP 5 * FROM c WHERE c.status = @s ORDER BY c.status, c.bio", ix: statusBio,
+			check: func(f *cost.QueryFacts) bool { return f.SortedInMemory == 0 && f.DocsLoaded == 5 }, wantFacts: "streamed, 5 loaded"},
 		{name: "aggregate answered from the index", query: "SELECT VALUE COUNT(1) FROM c WHERE c.status = @s", ix: allIndexed,
 			check: func(f *cost.QueryFacts) bool {
 				return f.DocsOutput == 1 && f.DocsLoaded == 0 && f.IndexEntriesRead == 500

@@ -12,8 +12,9 @@ func TestAnalyze(t *testing.T) {
 	all := compile(t, index.Policy{IncludedPaths: []index.Path{{Path: "/*"}}})
 	noStatus := compile(t, index.Policy{IncludedPaths: []index.Path{{Path: "/*"}}, ExcludedPaths: []index.Path{{Path: "/status/?"}}})
 	onlyTags := compile(t, index.Policy{IncludedPaths: []index.Path{{Path: "/tags/[]/?"}}, ExcludedPaths: []index.Path{{Path: "/*"}}})
-	// The planner gives equality paths the direction of the first ORDER BY item, so an all-ascending
-	// index serves ORDER BY createdAt DESC (inverted) while (type ASC, createdAt DESC) would not.
+	// An all-ascending index serves ORDER BY type DESC, createdAt DESC (inverted); it does not serve
+	// ORDER BY createdAt DESC, which does not name type (index-policy.md, "Queries with a filter
+	// and ORDER BY").
 	typeDate := compile(t, index.Policy{IncludedPaths: []index.Path{{Path: "/*"}},
 		CompositeIndexes: [][]index.CompositePath{{{Path: "/type"}, {Path: "/createdAt"}}}})
 	path := func(p ...string) []string { return p }
@@ -113,11 +114,21 @@ func TestAnalyze(t *testing.T) {
 			wantErr: new(*ExcludedOrderByError),
 		},
 		{
-			name:  "equality then ORDER BY served by a composite index",
+			// index-policy.md, "Queries with a filter and ORDER BY": "Query using range index".
+			name:  "equality on a path the ORDER BY does not name sorts in memory, composite index or not",
 			query: "SELECT TOP 10 * FROM c WHERE c.type = 'order' ORDER BY c.createdAt DESC",
 			pol:   typeDate,
-			want: Analysis{Top: 10, Narrowing: true, IndexLookups: 2, Projection: star, OrderStreams: true,
+			want: Analysis{Top: 10, Narrowing: true, IndexLookups: 2, Projection: star,
 				OrderBy: []index.OrderItem{item(true, "createdAt")}, TypeLiteral: "order", TypePath: path("type"),
+				Filters: []Filter{{Text: `(c.type = "order")`, Kind: FilterEqual, Path: path("type"), Literal: "order", HasLiteral: true, Served: true}}},
+		},
+		{
+			// The same, the filtered property first in the ORDER BY: "Query using composite index".
+			name:  "equality then ORDER BY of the filtered path and another served by a composite index",
+			query: "SELECT TOP 10 * FROM c WHERE c.type = 'order' ORDER BY c.type DESC, c.createdAt DESC",
+			pol:   typeDate,
+			want: Analysis{Top: 10, Narrowing: true, IndexLookups: 2, Projection: star, OrderStreams: true,
+				OrderBy: []index.OrderItem{item(true, "type"), item(true, "createdAt")}, TypeLiteral: "order", TypePath: path("type"),
 				Filters: []Filter{{Text: `(c.type = "order")`, Kind: FilterEqual, Path: path("type"), Literal: "order", HasLiteral: true, Served: true}}},
 		},
 		{

@@ -199,15 +199,19 @@ type walkBound struct {
 // array or object constructors only (no function calls or subqueries, whose calls and errors are
 // counted over every row), and whose WHERE clause, if any, has only conjuncts of these kinds:
 //
-//   - an equality on a path that is not an ORDER BY path, the index serving it, when a composite
-//     index holds the equality paths first and then the ORDER BY paths (streams: the index's
-//     order, as the cost model has it);
 //   - a comparison (=, <, <=, >, >=, !=) or BETWEEN of the first ORDER BY path with a constant,
 //     the index serving it: the ORDER BY's own index, read from the bound;
 //   - a predicate the index does not serve (evaluated on each document the walk loads).
 //
-// A served predicate of any other kind (IN, a range on another path, CONTAINS, an OR, ...) leaves
-// the query to the full execution, and to the cost model's reading of it (plan.orderStreams).
+// A served predicate of any other kind (IN, a range or an equality on a path the ORDER BY does not
+// name, CONTAINS, an OR, ...) leaves the query to the full execution, and to the cost model's
+// reading of it (plan.orderStreams). An equality on a path the ORDER BY does not name does not
+// stream even with a composite index of that path and the ORDER BY's: the service uses a composite
+// index for an ORDER BY only when the index has exactly the ORDER BY's paths, so WHERE c.a = @x
+// ORDER BY c.b is the docs' "Query using range index" and WHERE c.a = @x ORDER BY c.a, c.b the one
+// the composite (a, b) serves (index-policy.md, "Queries with a filter and ORDER BY",
+// MicrosoftDocs/azure-databases-docs). The partition key is no exception (assumed: the docs name
+// none, and the composite index is per partition all the same).
 func planStream(q *Query, pl *plan, pol *index.Compiled, order []index.OrderItem, streams bool) *streamPlan {
 	if q.from == nil || q.from.in || len(q.joins) > 0 || len(q.groupBy) > 0 ||
 		len(q.aggs) > 0 || q.distinct || len(q.orderBy) == 0 || len(order) != len(q.orderBy) {
@@ -229,8 +233,6 @@ func planStream(q *Query, pl *plan, pol *index.Compiled, order []index.OrderItem
 		}
 	}
 	sp := &streamPlan{}
-	var eqExprs []expr
-	var eqItems []index.OrderItem
 	if q.where != nil {
 		served := map[expr]bool{}
 		for _, c := range pl.served {
@@ -263,19 +265,7 @@ func planStream(q *Query, pl *plan, pol *index.Compiled, order []index.OrderItem
 				}
 				i := inOrder(p)
 				if i < 0 {
-					if b.op != "=" {
-						return nil
-					}
-					if !slices.ContainsFunc(eqItems, func(it index.OrderItem) bool { return slices.Equal(it.Path, p) }) {
-						eqItems = append(eqItems, index.OrderItem{Path: p})
-						if _, onLeft := pathOf(b.l, q.slotPaths); onLeft {
-							eqExprs = append(eqExprs, b.l)
-						} else {
-							eqExprs = append(eqExprs, b.r)
-						}
-						sp.eqs = append(sp.eqs, val)
-					}
-					continue
+					return nil // a path the ORDER BY does not name: not read in its walk
 				}
 				op := b.op
 				if _, onLeft := pathOf(b.l, q.slotPaths); !onLeft {
@@ -342,19 +332,11 @@ func planStream(q *Query, pl *plan, pol *index.Compiled, order []index.OrderItem
 		for _, r := range ranges[m] {
 			sp.bound(r.lo, r.loIn, r.hi, r.hiIn)
 		}
-		if len(eqItems) > 0 && !hasCompositeAnyDir(pol, eqItems, order) {
-			return nil
-		}
 	} else if !streams {
 		return nil
 	}
 	o := &Order{slot: q.from.slot}
-	parts := make([]string, 0, len(eqExprs)+len(q.orderBy))
-	for _, e := range eqExprs {
-		o.exprs = append(o.exprs, e)
-		o.desc = append(o.desc, false)
-		parts = append(parts, e.String())
-	}
+	parts := make([]string, 0, len(q.orderBy))
 	for _, it := range q.orderBy {
 		o.exprs = append(o.exprs, it.e)
 		o.desc = append(o.desc, it.desc)
@@ -393,24 +375,6 @@ func (sp *streamPlan) bound(lo expr, loIncl bool, hi expr, hiIncl bool) {
 	if hi != nil && sp.hi == nil {
 		sp.hi = &walkBound{val: hi, incl: hiIncl}
 	}
-}
-
-// hasCompositeAnyDir reports whether a composite index holds the equality paths (in either
-// direction: an equality path holds one value) followed by the ORDER BY items.
-func hasCompositeAnyDir(pol *index.Compiled, eqs, order []index.OrderItem) bool {
-	if len(eqs) > 8 {
-		return false
-	}
-	want := append(append([]index.OrderItem{}, eqs...), order...)
-	for mask := 0; mask < 1<<len(eqs); mask++ {
-		for i := range eqs {
-			want[i].Desc = mask&(1<<i) != 0
-		}
-		if pol.HasComposite(want) {
-			return true
-		}
-	}
-	return false
 }
 
 // walkRange is a streamPlan's bounds evaluated for one execution: where the walk starts and when

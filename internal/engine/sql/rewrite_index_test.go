@@ -16,7 +16,7 @@ func TestCrossPlan_RewriteKeepsTheIndex(t *testing.T) {
 		d.Body["startedAt"] = d.Body["ts"]
 	}
 	comps := compileComposites(t, []index.CompositePath{{Path: "/type"}, {Path: "/startedAt", Order: "descending"}})
-	orig := `SELECT TOP 20 c.id, c.startedAt FROM c WHERE c.type = 'session' ORDER BY c.startedAt DESC`
+	orig := `SELECT TOP 20 c.id, c.startedAt FROM c WHERE c.type = 'session' ORDER BY c.type, c.startedAt DESC`
 	q, err := Parse(orig)
 	if err != nil {
 		t.Fatal(err)

@@ -174,6 +174,7 @@ func TestLookupFactsMatchScan(t *testing.T) {
 		{`SELECT DISTINCT VALUE c.a FROM c WHERE c.n < 4`, true},
 		{`SELECT VALUE c.id FROM c WHERE c.n > 3 ORDER BY c.k.x`, true},
 		{`SELECT TOP 3 c.id, c.n FROM c WHERE c.a = "w" ORDER BY c.n DESC`, true},
+		{`SELECT TOP 3 c.id, c.n FROM c WHERE c.a = "w" ORDER BY c.a DESC, c.n DESC`, true},
 		{`SELECT VALUE t FROM c JOIN t IN c.tags WHERE c.a = "x"`, true},
 		{`SELECT VALUE t FROM c JOIN t IN c.tags WHERE c.n > 5`, true},
 		{`SELECT VALUE t FROM c JOIN t IN c.tags WHERE t = "g2" AND c.n > 5`, true},
