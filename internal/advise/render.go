@@ -1,6 +1,7 @@
 package advise
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -220,13 +221,16 @@ func WriteVariants(dir string, a *Advice) ([]string, error) {
 		}
 		d := *v.Design
 		d.Name = a.Design + "-" + v.Name
-		header := fmt.Sprintf("Variant of %s written by `validate advise`: %s.\nClaim (plan's production figures): %+.1f RU/s on average (writes %+.1f, queries %+.1f), %+.2f $/month.\nCheck it: validate run this file, or validate compare against the design's run.",
-			a.Design, v.What, v.Change.RUs, v.Change.WriteRUs, v.Change.QueryRUs, v.Change.MonthlyUSD)
+		// variantOf lets compare take a run of the design against a run of this variant.
+		d.VariantOf = a.Design
+		name := filepath.Join(dir, slug(a.Design)+"."+v.Name+".yaml")
+		origin := cmp.Or(a.File, "the design's file or report")
+		header := fmt.Sprintf("Variant of %s written by `validate advise`: %s.\nClaim (plan's production figures): %+.1f RU/s on average (writes %+.1f, queries %+.1f), %+.2f $/month.\nCheck it: validate run this file, or validate compare %s %s",
+			a.Design, v.What, v.Change.RUs, v.Change.WriteRUs, v.Change.QueryRUs, v.Change.MonthlyUSD, origin, name)
 		data, err := design.Marshal(&d, header)
 		if err != nil {
 			return out, fmt.Errorf("variant %s: %w", v.Name, err)
 		}
-		name := filepath.Join(dir, slug(a.Design)+"."+v.Name+".yaml")
 		if err := os.WriteFile(name, data, 0o644); err != nil {
 			return out, err
 		}
