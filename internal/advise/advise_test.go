@@ -2,6 +2,8 @@ package advise
 
 import (
 	"bytes"
+	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -101,10 +103,28 @@ func TestAdvise_Examples(t *testing.T) {
 					t.Errorf("variant %s is recommended but saves nothing: %+v", v.Name, v.Change)
 				}
 			}
-			var b bytes.Buffer
-			for _, f := range []string{"text", "md", "json"} {
+			// The breakdown adds up: writes, queries and reads (point reads, change feeds) are
+			// the total, each rounded to 0.01, and every format prints the reads.
+			bt := a.Baseline
+			if sum := bt.WriteRUs + bt.QueryRUs + bt.ReadRUs; math.Abs(sum-bt.RUs) > 0.02 {
+				t.Errorf("writes %.2f + queries %.2f + reads %.2f = %.2f RU/s, total %.2f", bt.WriteRUs, bt.QueryRUs, bt.ReadRUs, sum, bt.RUs)
+			}
+			for _, v := range a.Recommended {
+				if c := v.Change; math.Abs(c.WriteRUs+c.QueryRUs+c.ReadRUs-c.RUs) > 0.04 {
+					t.Errorf("variant %s: parts %+v do not add up to its change", v.Name, c)
+				}
+			}
+			for f, want := range map[string]string{
+				"text": fmt.Sprintf("reads %.1f)", bt.ReadRUs),
+				"md":   fmt.Sprintf("reads %.1f)", bt.ReadRUs),
+				"json": fmt.Sprintf(`"readRUs": %v`, bt.ReadRUs),
+			} {
+				var b bytes.Buffer
 				if err := Render(&b, a, f); err != nil {
 					t.Fatal(err)
+				}
+				if !strings.Contains(b.String(), want) {
+					t.Errorf("%s does not print the reads: want %q", f, want)
 				}
 			}
 		})

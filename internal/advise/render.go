@@ -77,8 +77,8 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 		fmt.Fprintf(&b, prefix+format+"\n", args...)
 	}
 	h(1, fmt.Sprintf("Advice for %s (static: no database was used)", a.Design))
-	fmt.Fprintf(&b, "Design: %.1f RU/s on average (writes %.1f, queries %.1f), %.1f RU/s at peak, $%.2f/month.\n",
-		a.Baseline.RUs, a.Baseline.WriteRUs, a.Baseline.QueryRUs, a.Baseline.PeakRUs, a.Baseline.MonthlyUSD)
+	fmt.Fprintf(&b, "Design: %.1f RU/s on average (writes %.1f, queries %.1f, reads %.1f), %.1f RU/s at peak, $%.2f/month.\n",
+		a.Baseline.RUs, a.Baseline.WriteRUs, a.Baseline.QueryRUs, a.Baseline.ReadRUs, a.Baseline.PeakRUs, a.Baseline.MonthlyUSD)
 	fmt.Fprintf(&b, "Figures: %s.\n", a.Basis)
 
 	h(2, "Recommended")
@@ -86,8 +86,8 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 		b.WriteString("Nothing to improve: no candidate lowers the design's RU/s or its monthly cost.\n")
 	}
 	for _, v := range a.Recommended {
-		line("%s: %s — %+.1f RU/s (writes %+.1f, queries %+.1f), %+.2f $/month", v.Name, v.What,
-			v.Change.RUs, v.Change.WriteRUs, v.Change.QueryRUs, v.Change.MonthlyUSD)
+		line("%s: %s — %+.1f RU/s (writes %+.1f, queries %+.1f, reads %+.1f), %+.2f $/month", v.Name, v.What,
+			v.Change.RUs, v.Change.WriteRUs, v.Change.QueryRUs, v.Change.ReadRUs, v.Change.MonthlyUSD)
 	}
 
 	h(2, "Indexing what-if (each change alone, RU/s at production × average rates)")
@@ -225,8 +225,8 @@ func WriteVariants(dir string, a *Advice) ([]string, error) {
 		d.VariantOf = a.Design
 		name := filepath.Join(dir, slug(a.Design)+"."+v.Name+".yaml")
 		origin := cmp.Or(a.File, "the design's file or report")
-		header := fmt.Sprintf("Variant of %s written by `validate advise`: %s.\nClaim (plan's production figures): %+.1f RU/s on average (writes %+.1f, queries %+.1f), %+.2f $/month.\nCheck it: validate run this file, or validate compare %s %s",
-			a.Design, v.What, v.Change.RUs, v.Change.WriteRUs, v.Change.QueryRUs, v.Change.MonthlyUSD, origin, name)
+		header := fmt.Sprintf("Variant of %s written by `validate advise`: %s.\nClaim (plan's production figures): %+.1f RU/s on average (writes %+.1f, queries %+.1f, reads %+.1f), %+.2f $/month.\nCheck it: validate run this file, or validate compare %s %s",
+			a.Design, v.What, v.Change.RUs, v.Change.WriteRUs, v.Change.QueryRUs, v.Change.ReadRUs, v.Change.MonthlyUSD, origin, name)
 		data, err := design.Marshal(&d, header)
 		if err != nil {
 			return out, fmt.Errorf("variant %s: %w", v.Name, err)
