@@ -210,3 +210,37 @@ func BenchmarkAdvise_Examples(b *testing.B) {
 		}
 	}
 }
+
+// TestSigned: a change prints with its sign, and one that rounds to zero prints as 0.0 without one
+// ("-0.0" reads as a saving).
+func TestSigned(t *testing.T) {
+	for _, tc := range []struct {
+		x          float64
+		ru, dollar string
+	}{
+		{-0.004, "0.0", "0.00"}, {-0.01, "0.0", "-0.01"}, {0.04, "0.0", "+0.04"}, {math.Copysign(0, -1), "0.0", "0.00"},
+		{0, "0.0", "0.00"}, {-8, "-8.0", "-8.00"}, {1.26, "+1.3", "+1.26"},
+	} {
+		if got := signed(tc.x); got != tc.ru {
+			t.Errorf("signed(%v) = %q, want %q", tc.x, got, tc.ru)
+		}
+		if got := signedUSD(tc.x); got != tc.dollar {
+			t.Errorf("signedUSD(%v) = %q, want %q", tc.x, got, tc.dollar)
+		}
+	}
+	a, err := Advise(load(t, "../../designs/iot.yaml"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"text", "md"} {
+		var b bytes.Buffer
+		if err := Render(&b, a, f); err != nil {
+			t.Fatal(err)
+		}
+		for _, bad := range []string{"-0.0 ", "+0.0 ", "-0.0)", "+0.0)", "-0.0,", "+0.0,", "(+0.00)", "(-0.00)"} {
+			if strings.Contains(b.String(), bad) {
+				t.Errorf("%s prints a signed zero %q:\n%s", f, bad, b.String())
+			}
+		}
+	}
+}
