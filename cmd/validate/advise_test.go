@@ -44,4 +44,18 @@ func TestAdvise_CLI(t *testing.T) {
 			t.Errorf("lint %s: exit %d\n%s%s", f, code, out, errb)
 		}
 	}
+	// Each variant says how to check it with compare against its origin, and compare does so
+	// without --force, saying it compares a variant with its origin.
+	src, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	origin := repo("designs", "ecommerce.yaml")
+	if want := "validate compare " + origin + " " + files[0]; !strings.Contains(string(src), want) || !strings.Contains(string(src), "\nvariantOf: ecommerce\n") {
+		t.Fatalf("%s does not record variantOf: ecommerce and say %q:\n%s", files[0], want, src)
+	}
+	code, out, errb = runCLI(t, "compare", "--samples", "2", origin, files[0])
+	if code != ExitOK && code != ExitFindings || !strings.Contains(out, "is a variant of ecommerce: this compares the variant with its origin") {
+		t.Fatalf("compare with the origin: exit %d\n%s\n%s", code, out, errb)
+	}
 }

@@ -31,7 +31,10 @@ change can be judged before it is merged:
   validate compare designs/ecommerce.yaml ecommerce-with-new-index.yaml
 
 It refuses comparisons that would mislead: different charge sources (model vs service), different
-report schema versions, different designs (by name), seeds or sample counts (unless --force).
+report schema versions, different designs (by name), seeds or sample counts (unless --force). A
+variant and its origin are not different designs: a design whose variantOf names the other side's
+design (as 'validate advise --write-variants' writes them) is compared without --force, and the
+comparison says it compares a variant with its origin.
 
 Exit 0 no regression, 1 regression, 2 usage, unreadable input or an invalid design, 3 a design's run
 failed.`

@@ -101,3 +101,46 @@ func TestEdges_FirstInterruptSaysWhatHappens(t *testing.T) {
 	}
 	setStopping("")
 }
+
+// TestQuerySyntax_IsADesignError: a query that does not parse makes run, plan and advise refuse the
+// design before anything is provisioned (exit 2, with lint's file:line:col line), not run every
+// execution into an error. run's target is unreachable: reaching it would be exit 3.
+func TestQuerySyntax_IsADesignError(t *testing.T) {
+	src, err := os.ReadFile(repo("designs", "ecommerce.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := "WHERE c.userId = @userId AND c.type = 'order'"
+	if !strings.Contains(string(src), good) {
+		t.Fatalf("designs/ecommerce.yaml no longer has %q", good)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	if err := os.WriteFile(bad, []byte(strings.Replace(string(src), good, "WHERE c.userId = @userId WHERE c.type = 'order'", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, lintOut, lintErr := runCLI(t, "lint", bad)
+	want := ""
+	for _, line := range strings.Split(lintOut+lintErr, "\n") {
+		if strings.HasSuffix(line, "[query-syntax]") {
+			want = line
+		}
+	}
+	if !strings.HasPrefix(want, bad+":") {
+		t.Fatalf("lint does not report the syntax error at a line of %s:\n%s%s", bad, lintOut, lintErr)
+	}
+	for _, args := range [][]string{
+		{"run", "--target", "emulator", "--endpoint", "http://127.0.0.1:1", "--progress", "none", bad},
+		{"plan", bad},
+		{"advise", bad},
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			code, _, errOut := runCLI(t, args...)
+			if code != ExitUsage {
+				t.Fatalf("exit %d, want %d; stderr %q", code, ExitUsage, errOut)
+			}
+			if strings.TrimSpace(errOut) != want {
+				t.Errorf("stderr %q, want lint's line %q alone", errOut, want)
+			}
+		})
+	}
+}

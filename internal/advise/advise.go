@@ -40,10 +40,12 @@ type Options struct {
 type Totals struct {
 	// RUs is Σ over the access patterns of the production charge × the average request rate.
 	RUs float64 `json:"rus"`
-	// WriteRUs and QueryRUs are the part of RUs from writes (create, upsert, replace, patch, delete,
-	// batch) and from queries.
+	// WriteRUs, QueryRUs and ReadRUs are the parts of RUs from writes (create, upsert, replace,
+	// patch, delete, batch), from queries and from the other reads (point reads and change feeds):
+	// they add up to RUs (each rounded).
 	WriteRUs float64 `json:"writeRUs"`
 	QueryRUs float64 `json:"queryRUs"`
+	ReadRUs  float64 `json:"readRUs"`
 	// PeakRUs is Σ of the production charge × the peak request rate.
 	PeakRUs float64 `json:"peakRUs"`
 	// MonthlyUSD is plan's monthly cost: each container in its cheapest feasible mode.
@@ -55,6 +57,7 @@ type Change struct {
 	RUs        float64 `json:"rus"`
 	WriteRUs   float64 `json:"writeRUs"`
 	QueryRUs   float64 `json:"queryRUs"`
+	ReadRUs    float64 `json:"readRUs"`
 	MonthlyUSD float64 `json:"monthlyUSD"`
 }
 
@@ -236,16 +239,18 @@ func totalsOf(p *plan.Plan) Totals {
 			t.WriteRUs += r
 		case pp.Op == design.OpQuery:
 			t.QueryRUs += r
+		default:
+			t.ReadRUs += r
 		}
 	}
-	t.RUs, t.WriteRUs, t.QueryRUs, t.PeakRUs = round2(t.RUs), round2(t.WriteRUs), round2(t.QueryRUs), round2(t.PeakRUs)
+	t.RUs, t.WriteRUs, t.QueryRUs, t.ReadRUs, t.PeakRUs = round2(t.RUs), round2(t.WriteRUs), round2(t.QueryRUs), round2(t.ReadRUs), round2(t.PeakRUs)
 	t.MonthlyUSD = p.MonthlyUSD
 	return t
 }
 
 func diff(a, b Totals) Change {
 	return Change{RUs: round2(b.RUs - a.RUs), WriteRUs: round2(b.WriteRUs - a.WriteRUs),
-		QueryRUs: round2(b.QueryRUs - a.QueryRUs), MonthlyUSD: round2(b.MonthlyUSD - a.MonthlyUSD)}
+		QueryRUs: round2(b.QueryRUs - a.QueryRUs), ReadRUs: round2(b.ReadRUs - a.ReadRUs), MonthlyUSD: round2(b.MonthlyUSD - a.MonthlyUSD)}
 }
 
 // saves reports whether a change is a saving worth recommending: fewer RU/s by more than the

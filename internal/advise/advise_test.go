@@ -2,6 +2,8 @@ package advise
 
 import (
 	"bytes"
+	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -101,10 +103,28 @@ func TestAdvise_Examples(t *testing.T) {
 					t.Errorf("variant %s is recommended but saves nothing: %+v", v.Name, v.Change)
 				}
 			}
-			var b bytes.Buffer
-			for _, f := range []string{"text", "md", "json"} {
+			// The breakdown adds up: writes, queries and reads (point reads, change feeds) are
+			// the total, each rounded to 0.01, and every format prints the reads.
+			bt := a.Baseline
+			if sum := bt.WriteRUs + bt.QueryRUs + bt.ReadRUs; math.Abs(sum-bt.RUs) > 0.02 {
+				t.Errorf("writes %.2f + queries %.2f + reads %.2f = %.2f RU/s, total %.2f", bt.WriteRUs, bt.QueryRUs, bt.ReadRUs, sum, bt.RUs)
+			}
+			for _, v := range a.Recommended {
+				if c := v.Change; math.Abs(c.WriteRUs+c.QueryRUs+c.ReadRUs-c.RUs) > 0.04 {
+					t.Errorf("variant %s: parts %+v do not add up to its change", v.Name, c)
+				}
+			}
+			for f, want := range map[string]string{
+				"text": fmt.Sprintf("reads %.1f)", bt.ReadRUs),
+				"md":   fmt.Sprintf("reads %.1f)", bt.ReadRUs),
+				"json": fmt.Sprintf(`"readRUs": %v`, bt.ReadRUs),
+			} {
+				var b bytes.Buffer
 				if err := Render(&b, a, f); err != nil {
 					t.Fatal(err)
+				}
+				if !strings.Contains(b.String(), want) {
+					t.Errorf("%s does not print the reads: want %q", f, want)
 				}
 			}
 		})
@@ -237,6 +257,40 @@ func TestAdvise_CompositeNeedsTheOrderByForm(t *testing.T) {
 		}
 		if seen == 0 {
 			t.Errorf("%s: advise priced no composite index of (type, startedAt)", form)
+		}
+	}
+}
+
+// TestSigned: a change prints with its sign, and one that rounds to zero prints as 0.0 without one
+// ("-0.0" reads as a saving).
+func TestSigned(t *testing.T) {
+	for _, tc := range []struct {
+		x          float64
+		ru, dollar string
+	}{
+		{-0.004, "0.0", "0.00"}, {-0.01, "0.0", "-0.01"}, {0.04, "0.0", "+0.04"}, {math.Copysign(0, -1), "0.0", "0.00"},
+		{0, "0.0", "0.00"}, {-8, "-8.0", "-8.00"}, {1.26, "+1.3", "+1.26"},
+	} {
+		if got := signed(tc.x); got != tc.ru {
+			t.Errorf("signed(%v) = %q, want %q", tc.x, got, tc.ru)
+		}
+		if got := signedUSD(tc.x); got != tc.dollar {
+			t.Errorf("signedUSD(%v) = %q, want %q", tc.x, got, tc.dollar)
+		}
+	}
+	a, err := Advise(load(t, "../../designs/iot.yaml"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"text", "md"} {
+		var b bytes.Buffer
+		if err := Render(&b, a, f); err != nil {
+			t.Fatal(err)
+		}
+		for _, bad := range []string{"-0.0 ", "+0.0 ", "-0.0)", "+0.0)", "-0.0,", "+0.0,", "(+0.00)", "(-0.00)"} {
+			if strings.Contains(b.String(), bad) {
+				t.Errorf("%s prints a signed zero %q:\n%s", f, bad, b.String())
+			}
 		}
 	}
 }

@@ -126,10 +126,10 @@ func (s *search) arrayRelation(ci int, dt *design.DocType, nf design.NamedField,
 			where = "in a container of their own"
 			name = "separate-" + slug(r.ChildType)
 		}
-		why := fmt.Sprintf("fewer RU/s (%+.1f RU/s, %+.2f $/month)", o.Change.RUs, o.Change.MonthlyUSD)
+		why := fmt.Sprintf("fewer RU/s (%s RU/s, %s $/month)", signed(o.Change.RUs), signedUSD(o.Change.MonthlyUSD))
 		if forced {
-			why = fmt.Sprintf("%s can outgrow the item limit (%.0f KB at %.0f elements against %.0f KB), whatever it costs (%+.1f RU/s)",
-				dt.Type, r.EmbeddedMaxBytes/1024, r.PerParentMax, r.ItemLimitBytes/1024, o.Change.RUs)
+			why = fmt.Sprintf("%s can outgrow the item limit (%.0f KB at %.0f elements against %.0f KB), whatever it costs (%s RU/s)",
+				dt.Type, r.EmbeddedMaxBytes/1024, r.PerParentMax, r.ItemLimitBytes/1024, signed(o.Change.RUs))
 		}
 		r.Answer = fmt.Sprintf("move %s of %s to %s documents %s: %s", r.Child, dt.Type, r.ChildType, where, why)
 		if pv := s.variants[name]; pv.p != nil {
@@ -246,7 +246,7 @@ func (s *search) keepArrayWhy(r Relation) string {
 	case !priced:
 		why = append(why, "separate documents cannot be built from this design (see the options' notes)")
 	case cheapest > 0:
-		why = append(why, fmt.Sprintf("separate documents cost more (%+.1f RU/s at the least)", cheapest))
+		why = append(why, fmt.Sprintf("separate documents cost more (%s RU/s at the least)", signed(cheapest)))
 	default:
 		why = append(why, "separate documents do not save enough")
 	}

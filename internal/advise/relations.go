@@ -203,12 +203,12 @@ func (s *search) parentRelation(ci int, child *design.DocType, docs map[string]p
 	case 0:
 		r.Answer = fmt.Sprintf("keep %s as separate documents: %s", child.Type, s.keepWhy(r))
 	case 1:
-		r.Answer = fmt.Sprintf("embed %s in %s: bounded (at most %.0f a parent, %.0f KB embedded), and fewer RU/s (%+.1f RU/s)", child.Type, pt, r.PerParentMax, r.EmbeddedMaxBytes/1024, r.Options[1].Change.RUs)
+		r.Answer = fmt.Sprintf("embed %s in %s: bounded (at most %.0f a parent, %.0f KB embedded), and fewer RU/s (%s RU/s)", child.Type, pt, r.PerParentMax, r.EmbeddedMaxBytes/1024, signed(r.Options[1].Change.RUs))
 		if pv := s.variants["embed-"+child.Type]; pv.p != nil {
 			s.recommend("embed-"+slug(child.Type), fmt.Sprintf("embed %s in %s (an array %s)", child.Type, pt, embedField(child)), pv.p, pv.d)
 		}
 	case 2:
-		r.Answer = fmt.Sprintf("move %s to a container of its own: fewer RU/s (%+.1f RU/s)", child.Type, r.Options[2].Change.RUs)
+		r.Answer = fmt.Sprintf("move %s to a container of its own: fewer RU/s (%s RU/s)", child.Type, signed(r.Options[2].Change.RUs))
 		if pv := s.variants["separate-"+child.Type]; pv.p != nil {
 			s.recommend("separate-"+slug(child.Type), fmt.Sprintf("move %s to a container of its own", child.Type), pv.p, pv.d)
 		}

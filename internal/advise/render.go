@@ -1,11 +1,13 @@
 package advise
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -76,8 +78,8 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 		fmt.Fprintf(&b, prefix+format+"\n", args...)
 	}
 	h(1, fmt.Sprintf("Advice for %s (static: no database was used)", a.Design))
-	fmt.Fprintf(&b, "Design: %.1f RU/s on average (writes %.1f, queries %.1f), %.1f RU/s at peak, $%.2f/month.\n",
-		a.Baseline.RUs, a.Baseline.WriteRUs, a.Baseline.QueryRUs, a.Baseline.PeakRUs, a.Baseline.MonthlyUSD)
+	fmt.Fprintf(&b, "Design: %.1f RU/s on average (writes %.1f, queries %.1f, reads %.1f), %.1f RU/s at peak, $%.2f/month.\n",
+		a.Baseline.RUs, a.Baseline.WriteRUs, a.Baseline.QueryRUs, a.Baseline.ReadRUs, a.Baseline.PeakRUs, a.Baseline.MonthlyUSD)
 	fmt.Fprintf(&b, "Figures: %s.\n", a.Basis)
 
 	h(2, "Recommended")
@@ -85,8 +87,8 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 		b.WriteString("Nothing to improve: no candidate lowers the design's RU/s or its monthly cost.\n")
 	}
 	for _, v := range a.Recommended {
-		line("%s: %s — %+.1f RU/s (writes %+.1f, queries %+.1f), %+.2f $/month", v.Name, v.What,
-			v.Change.RUs, v.Change.WriteRUs, v.Change.QueryRUs, v.Change.MonthlyUSD)
+		line("%s: %s — %s RU/s (writes %s, queries %s, reads %s), %s $/month", v.Name, v.What,
+			signed(v.Change.RUs), signed(v.Change.WriteRUs), signed(v.Change.QueryRUs), signed(v.Change.ReadRUs), signedUSD(v.Change.MonthlyUSD))
 	}
 
 	h(2, "Indexing what-if (each change alone, RU/s at production × average rates)")
@@ -99,11 +101,11 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 		var rows [][]string
 		for _, c := range ia.Changes {
 			rows = append(rows, []string{c.Kind, c.Path, signed(c.Change.WriteRUs), signed(c.Change.QueryRUs), signed(c.Change.RUs),
-				fmt.Sprintf("%+.2f", c.Change.MonthlyUSD), c.Verdict, c.Why})
+				signedUSD(c.Change.MonthlyUSD), c.Verdict, c.Why})
 		}
 		table([]string{"CHANGE", "PATH", "WRITES RU/s", "QUERIES RU/s", "TOTAL RU/s", "$/MONTH", "VERDICT", "WHY"}, rows)
 		if ia.Policy != nil {
-			fmt.Fprintf(&b, "Recommended policy for %s: %+.1f RU/s, %+.2f $/month. Paste under the container:\n", ia.Container, ia.Change.RUs, ia.Change.MonthlyUSD)
+			fmt.Fprintf(&b, "Recommended policy for %s: %s RU/s, %s $/month. Paste under the container:\n", ia.Container, signed(ia.Change.RUs), signedUSD(ia.Change.MonthlyUSD))
 			if md {
 				b.WriteString("\n")
 			}
@@ -156,7 +158,7 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 				continue
 			}
 			rows = append(rows, []string{o.Name, fmt.Sprintf("%.2f", o.WriteRU), fmt.Sprintf("%.1f", o.ReadRUs), fmt.Sprintf("%.1f (%s)", o.RUs, signed(o.Change.RUs)),
-				fmt.Sprintf("%.2f (%+.2f)", o.Monthly, o.Change.MonthlyUSD), o.Note})
+				fmt.Sprintf("%.2f (%s)", o.Monthly, signedUSD(o.Change.MonthlyUSD)), o.Note})
 		}
 		table([]string{"OPTION", "CHILD WRITE RU", "READS RU/s", "DESIGN RU/s", "$/MONTH", "NOTE"}, rows)
 	}
@@ -179,7 +181,7 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 				continue
 			}
 			rows = append(rows, []string{name, fmt.Sprintf("%.1f", o.QueryRUs), fmt.Sprintf("%.1f", o.UpkeepRUs), fmt.Sprintf("%.1f (%s)", o.RUs, signed(o.Change.RUs)),
-				fmt.Sprintf("%.2f (%+.2f)", o.Monthly, o.Change.MonthlyUSD), o.Note})
+				fmt.Sprintf("%.2f (%s)", o.Monthly, signedUSD(o.Change.MonthlyUSD)), o.Note})
 		}
 		table([]string{"OPTION", "QUERY RU/s", "UPKEEP RU/s", "DESIGN RU/s", "$/MONTH", "NOTE"}, rows)
 		for _, o := range sc.Options {
@@ -204,7 +206,21 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 	return err
 }
 
-func signed(x float64) string { return fmt.Sprintf("%+.1f", x) }
+// signed is an RU/s change to one decimal with its sign; signedUSD a monthly change to the cent. A
+// change that rounds to zero prints as 0.0 (0.00), with no sign: "-0.0" reads as a saving.
+func signed(x float64) string    { return signedN(x, 1) }
+func signedUSD(x float64) string { return signedN(x, 2) }
+
+func signedN(x float64, prec int) string {
+	s := strconv.FormatFloat(x, 'f', prec, 64)
+	switch {
+	case strings.Trim(s, "-0.") == "":
+		return strings.TrimPrefix(s, "-")
+	case x > 0:
+		return "+" + s
+	}
+	return s
+}
 
 // WriteVariants writes each recommended variant of a as a design file in dir
 // (<design>.<variant>.yaml), headed by what it changes and what advise claims, and returns the
@@ -220,13 +236,16 @@ func WriteVariants(dir string, a *Advice) ([]string, error) {
 		}
 		d := *v.Design
 		d.Name = a.Design + "-" + v.Name
-		header := fmt.Sprintf("Variant of %s written by `validate advise`: %s.\nClaim (plan's production figures): %+.1f RU/s on average (writes %+.1f, queries %+.1f), %+.2f $/month.\nCheck it: validate run this file, or validate compare against the design's run.",
-			a.Design, v.What, v.Change.RUs, v.Change.WriteRUs, v.Change.QueryRUs, v.Change.MonthlyUSD)
+		// variantOf lets compare take a run of the design against a run of this variant.
+		d.VariantOf = a.Design
+		name := filepath.Join(dir, slug(a.Design)+"."+v.Name+".yaml")
+		origin := cmp.Or(a.File, "the design's file or report")
+		header := fmt.Sprintf("Variant of %s written by `validate advise`: %s.\nClaim (plan's production figures): %s RU/s on average (writes %s, queries %s, reads %s), %s $/month.\nCheck it: validate run this file, or validate compare %s %s",
+			a.Design, v.What, signed(v.Change.RUs), signed(v.Change.WriteRUs), signed(v.Change.QueryRUs), signed(v.Change.ReadRUs), signedUSD(v.Change.MonthlyUSD), origin, name)
 		data, err := design.Marshal(&d, header)
 		if err != nil {
 			return out, fmt.Errorf("variant %s: %w", v.Name, err)
 		}
-		name := filepath.Join(dir, slug(a.Design)+"."+v.Name+".yaml")
 		if err := os.WriteFile(name, data, 0o644); err != nil {
 			return out, err
 		}

@@ -140,13 +140,13 @@ func (s *search) secondary() {
 			}
 		}
 		if own != nil {
-			sc.Answer = fmt.Sprintf("keep a secondary container keyed by /%s for %s: %.1f RU/s fewer (%+.2f $/month), kept from the change feed", field, ap.ID, -own.Change.RUs, own.Change.MonthlyUSD)
+			sc.Answer = fmt.Sprintf("keep a secondary container keyed by /%s for %s: %.1f RU/s fewer (%s $/month), kept from the change feed", field, ap.ID, -own.Change.RUs, signedUSD(own.Change.MonthlyUSD))
 			if pv := s.variants["secondary-"+ap.ID]; pv.p != nil {
 				s.recommend("secondary-"+slug(ap.ID), fmt.Sprintf("a copy of %s keyed by /%s for %s, kept from the change feed", c.Name, field, ap.ID), pv.p, pv.d)
 			}
 		}
 		if gsi != nil {
-			sc.Answer += fmt.Sprintf("; a global secondary index would save %.1f RU/s (%+.2f $/month) without the change-feed reads, but the feature is in preview (%s): not for production yet", -gsi.Change.RUs, gsi.Change.MonthlyUSD, GSIDocs)
+			sc.Answer += fmt.Sprintf("; a global secondary index would save %.1f RU/s (%s $/month) without the change-feed reads, but the feature is in preview (%s): not for production yet", -gsi.Change.RUs, signedUSD(gsi.Change.MonthlyUSD), GSIDocs)
 		}
 		s.a.Secondary = append(s.a.Secondary, sc)
 	}

@@ -10,6 +10,9 @@ type Design struct {
 	Version     int    `yaml:"version" json:"version"`
 	Name        string `yaml:"name" json:"name"`
 	Description string `yaml:"description,omitempty" json:"description,omitempty"`
+	// VariantOf names the design this one is a variant of (validate advise --write-variants writes
+	// it): compare takes a run of this design against a run of that one without --force.
+	VariantOf string `yaml:"variantOf,omitempty" json:"variantOf,omitempty"`
 	// Database is the database name the design targets. Runs on shared accounts derive a run-scoped
 	// name from it. Default: Name.
 	Database string `yaml:"database,omitempty" json:"database,omitempty"`

@@ -123,6 +123,9 @@ func (v *validator) run() {
 	if strings.TrimSpace(d.Name) == "" {
 		v.errf("name", "must not be empty")
 	}
+	if d.VariantOf != "" && d.VariantOf == d.Name {
+		v.errf("variantOf", "names the design itself (%q); name the design this one was derived from, or remove it", d.Name)
+	}
 	v.checkResourceName("database", d.Database)
 	if d.Regions < 1 || d.Regions > 100 {
 		v.errf("regions", "must be between 1 and 100 (got %d)", d.Regions)

@@ -36,6 +36,22 @@ func (l *linter) queryProblems() {
 	}
 }
 
+// SyntaxErrors returns the query-syntax findings of d alone: the queries (and patch conditions)
+// the engine's parser refuses. They are design errors rather than findings, so run, plan and advise
+// refuse the design with them (pipeline.LoadDesigns) before anything is provisioned, in the words
+// and at the positions lint gives them.
+func SyntaxErrors(d *design.Design) []Finding {
+	l := &linter{d: d}
+	l.queryProblems()
+	var out []Finding
+	for _, f := range l.out {
+		if f.Code == "query-syntax" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
 // valuePos maps offset off of a query made of prefix bytes and then value (the text at path) into
 // the design file; zero when off is -1 or falls in the prefix.
 func (l *linter) valuePos(path, value string, off, prefix int) design.Pos {

@@ -8,11 +8,14 @@ import (
 	"strings"
 
 	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/lint"
 )
 
 // LoadDesigns reads every design file of paths before anything touches a target, so that a typo
 // costs nothing: each problem is written to w, one per line (a markdown file given where a design
-// belongs gets the one line naming `validate import`); ok is false when any was.
+// belongs gets the one line naming `validate import`); ok is false when any was. A query (or patch
+// condition) that does not parse is such a problem, reported as lint reports it
+// (file:line:col: path: message [query-syntax]): every execution of it would fail.
 func LoadDesigns(w io.Writer, paths []string) (designs []*design.Design, ok bool) {
 	var yamls []string
 	markdown := false
@@ -28,7 +31,14 @@ func LoadDesigns(w io.Writer, paths []string) (designs []*design.Design, ok bool
 	for _, err := range errs {
 		fmt.Fprintln(w, err)
 	}
-	if len(errs) > 0 || markdown {
+	syntax := false
+	for _, d := range designs {
+		for _, f := range lint.SyntaxErrors(d) {
+			fmt.Fprintln(w, f)
+			syntax = true
+		}
+	}
+	if len(errs) > 0 || markdown || syntax {
 		return nil, false
 	}
 	return designs, true

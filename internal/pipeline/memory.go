@@ -83,7 +83,10 @@ func memoryLimit(designs []*design.Design, status io.Writer) (restore func()) {
 	limits.active = append(limits.active, limit)
 	debug.SetMemoryLimit(slices.Max(limits.active))
 	limits.Unlock()
-	fmt.Fprintf(status, "memory: the embedded store is estimated at %.2f GB; Go's soft memory limit set to %.2f GB (set GOMEMLIMIT to choose another)\n",
+	// The limit bounds, softly, the memory the Go runtime has mapped and not released (not the
+	// binary, nor memory outside the runtime: runtime/debug.SetMemoryLimit), so the process's
+	// resident size can end above it; the line says so.
+	fmt.Fprintf(status, "memory: the embedded store is estimated at %.2f GB; the Go runtime's soft memory limit is set to %.2f GB (Go's collector runs sooner near it; it is not a cap on the process's resident size, which can end above it; set GOMEMLIMIT to choose another)\n",
 		store/1e9, float64(limit)/1e9)
 	return func() {
 		limits.Lock()

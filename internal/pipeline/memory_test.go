@@ -43,6 +43,10 @@ func TestMemoryLimit(t *testing.T) {
 	if !strings.Contains(status.String(), "GOMEMLIMIT") {
 		t.Errorf("status %q does not say how to choose another limit", status.String())
 	}
+	// The process's peak resident size ends above the limit: the line says what it bounds, in one line.
+	if s := status.String(); strings.Count(s, "\n") != 1 || !strings.Contains(s, "Go runtime's soft memory limit") || !strings.Contains(s, "not a cap on the process's resident size") {
+		t.Errorf("status %q: want one line saying the limit is the Go runtime's, not a cap on the resident size", s)
+	}
 	restore()
 	if got := debug.SetMemoryLimit(-1); got != before {
 		t.Errorf("limit after restore %d, want %d", got, before)

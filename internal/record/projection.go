@@ -19,9 +19,11 @@ type Projection struct {
 	// SeededRU is the estimator's charge at the seeded scale; ProjectedRU its charge at production
 	// (the PRODUCTION figure of every report), 0 where there is none (a point operation, a change
 	// feed, a query the estimator cannot estimate, a design without a production scale: the
-	// PRODUCTION column then repeats the executed seeded median).
+	// PRODUCTION column then repeats the executed seeded median). JSON omits it then, so that no
+	// script reads a missing figure as a charge of 0 RU; a production figure is never 0 (a query
+	// costs at least its minimum charge). Older reports that wrote 0 read the same.
 	SeededRU    float64 `json:"seededRU"`
-	ProjectedRU float64 `json:"projectedRU"`
+	ProjectedRU float64 `json:"projectedRU,omitempty"`
 	// Estimated is the estimator's facts at the seeded scale, by fact name (FactNames), and
 	// ProductionFacts its facts at production.
 	Estimated       map[string]float64 `json:"estimated,omitempty"`

@@ -106,7 +106,7 @@ func WriteBaseline(w io.Writer, r *Report) error {
 	doc := baselineDoc{
 		Kind:          BaselineKind,
 		SchemaVersion: r.SchemaVersion,
-		Design: DesignSummary{Name: r.Design.Name, Fingerprint: r.Design.Fingerprint, Containers: r.Design.Containers,
+		Design: DesignSummary{Name: r.Design.Name, VariantOf: r.Design.VariantOf, Fingerprint: r.Design.Fingerprint, Containers: r.Design.Containers,
 			StorageGB: r.Design.StorageGB},
 		Target:   baselineTarget{Kind: r.Target.Kind, Engine: r.Target.Engine, ChargeSource: r.Target.ChargeSource},
 		Seed:     r.Seed,

@@ -743,7 +743,7 @@ func throughputText(t design.Throughput) string {
 }
 
 func summarizeDesign(d *design.Design) DesignSummary {
-	s := DesignSummary{Name: d.Name, File: d.File, Fingerprint: d.Fingerprint(), Containers: []ContainerSummary{}, SDK: d.SDKName()}
+	s := DesignSummary{Name: d.Name, File: d.File, VariantOf: d.VariantOf, Fingerprint: d.Fingerprint(), Containers: []ContainerSummary{}, SDK: d.SDKName()}
 	for _, c := range d.Containers {
 		cs := ContainerSummary{
 			Name:         c.Name,

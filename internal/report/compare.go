@@ -49,6 +49,9 @@ type Comparison struct {
 	New           Side `json:"new"`
 	// Forced lists the mismatches accepted because CompareOptions.Force was set.
 	Forced []string `json:"forced,omitempty"`
+	// Variant says that one side is a variant of the other (its design's variantOf names the other
+	// design): differently named, yet compared without Force, since the change is what is judged.
+	Variant string `json:"variant,omitempty"`
 	// DesignChanges describes what changed in the design itself, one line per change.
 	DesignChanges []string        `json:"designChanges"`
 	Summary       CompareSummary  `json:"summary"`
@@ -145,7 +148,8 @@ func (c *Comparison) Regressions() int {
 
 // Compare reports the drift from old (the baseline) to new. It refuses, with ErrIncomparable, to
 // compare reports of different schema versions or charge sources, and of different designs (by
-// name), seeds or sample counts unless opts.Force is set.
+// name; a variant and the design its variantOf names are not different), seeds or sample counts
+// unless opts.Force is set.
 func Compare(old, new *Report, opts CompareOptions) (*Comparison, error) {
 	if old == nil || new == nil {
 		return nil, fmt.Errorf("compare: %w: a report is missing", ErrIncomparable)
@@ -166,8 +170,14 @@ func Compare(old, new *Report, opts CompareOptions) (*Comparison, error) {
 		Patterns:      []PatternChange{},
 	}
 	var mismatch []string
-	if old.Design.Name != new.Design.Name {
-		mismatch = append(mismatch, fmt.Sprintf("design %s against %s", old.Design.Name, new.Design.Name))
+	switch on, nn := old.Design.Name, new.Design.Name; {
+	case on == nn:
+	case new.Design.VariantOf == on:
+		c.Variant = fmt.Sprintf("%s is a variant of %s: this compares the variant with its origin", nn, on)
+	case old.Design.VariantOf == nn:
+		c.Variant = fmt.Sprintf("%s is a variant of %s: this compares the origin with its variant", on, nn)
+	default:
+		mismatch = append(mismatch, fmt.Sprintf("design %s against %s", on, nn))
 	}
 	if old.Seed != new.Seed {
 		mismatch = append(mismatch, fmt.Sprintf("seed %d against %d", old.Seed, new.Seed))
@@ -177,7 +187,7 @@ func Compare(old, new *Report, opts CompareOptions) (*Comparison, error) {
 	}
 	if len(mismatch) > 0 {
 		if !opts.Force {
-			return nil, fmt.Errorf("compare: %w: %s (another design, other data or other sample sizes make charges drift by themselves; --force compares anyway, e.g. after renaming a design)",
+			return nil, fmt.Errorf("compare: %w: %s (another design, other data or other sample sizes make charges drift by themselves; --force compares anyway, e.g. after renaming a design; a variant names its origin with variantOf)",
 				ErrIncomparable, strings.Join(mismatch, ", "))
 		}
 		c.Forced = mismatch

@@ -88,6 +88,9 @@ func baselineName(c *Comparison) string {
 // (regressions first) and the improvements' reasons.
 func compareTextBody(bw *bufio.Writer, c *Comparison, indent string) {
 	fmt.Fprintf(bw, "%sBaseline %s → %s (%s) · charges %s\n", indent, baselineName(c), c.New.Design, c.New.Fingerprint, c.New.ChargeSource)
+	if c.Variant != "" {
+		fmt.Fprintf(bw, "%s%s\n", indent, c.Variant)
+	}
 	for _, f := range c.Forced {
 		fmt.Fprintf(bw, "%sforced: %s\n", indent, f)
 	}
@@ -164,6 +167,9 @@ func compareMarkdownBody(bw *bufio.Writer, c *Comparison, h string) {
 	s := c.Summary
 	fmt.Fprintf(bw, "**%d regressed, %d improved, %d unchanged, %d added, %d removed** — verdicts changed: %d; charges %s; baseline %s.\n\n",
 		s.Regressions, s.Improvements, s.Unchanged, s.Added, s.Removed, s.VerdictChanges, c.New.ChargeSource, mdEscape(baselineName(c)))
+	if c.Variant != "" {
+		fmt.Fprintf(bw, "> %s\n\n", mdEscape(c.Variant))
+	}
 	for _, f := range c.Forced {
 		fmt.Fprintf(bw, "> forced comparison: %s\n\n", mdEscape(f))
 	}

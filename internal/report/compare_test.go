@@ -235,6 +235,48 @@ func TestCompare_Refuses(t *testing.T) {
 	}
 }
 
+// TestCompare_Variant: a variant (its design's variantOf names the other design) is compared with
+// its origin, either way round, without Force, and the comparison says so in every format; a
+// variant of a third design is still another design.
+func TestCompare_Variant(t *testing.T) {
+	base := embeddedReport()
+	variant := func(of string) *Report {
+		r := embeddedReport()
+		r.Design.Name, r.Design.VariantOf = base.Design.Name+"-index-C", of
+		return r
+	}
+	for _, tc := range []struct {
+		name     string
+		old, new *Report
+		want     string
+	}{
+		{"variant after its origin", base, variant(base.Design.Name), "is a variant of " + base.Design.Name + ": this compares the variant with its origin"},
+		{"origin after its variant", variant(base.Design.Name), base, "this compares the origin with its variant"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Compare(tc.old, tc.new, CompareOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(c.Variant, tc.want) || len(c.Forced) != 0 {
+				t.Fatalf("Variant %q, Forced %q; want %q and nothing forced", c.Variant, c.Forced, tc.want)
+			}
+			for _, f := range []string{"text", "md", "json"} {
+				var b strings.Builder
+				if err := RenderComparison(&b, c, f); err != nil {
+					t.Fatal(err)
+				}
+				if !strings.Contains(b.String(), tc.want) {
+					t.Errorf("%s does not say %q:\n%s", f, tc.want, b.String())
+				}
+			}
+		})
+	}
+	if _, err := Compare(base, variant("other"), CompareOptions{}); !errors.Is(err, ErrIncomparable) {
+		t.Errorf("a variant of another design: err = %v, want ErrIncomparable", err)
+	}
+}
+
 func TestCompare_AddedRemoved(t *testing.T) {
 	old, cur := embeddedReport(), embeddedReport()
 	cur.Patterns = append(cur.Patterns[1:], PatternResult{ID: "AP9", Name: "new one", Verdict: Pass})

@@ -213,6 +213,8 @@ type ToleranceSet struct {
 type DesignSummary struct {
 	Name string `json:"name"`
 	File string `json:"file,omitempty"`
+	// VariantOf is the design's variantOf: the design it is a variant of ("" for none).
+	VariantOf string `json:"variantOf,omitempty"`
 	// Fingerprint is design.Fingerprint: a hash of the content, not of the file's formatting.
 	Fingerprint string             `json:"fingerprint"`
 	Containers  []ContainerSummary `json:"containers"`
