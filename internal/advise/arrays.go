@@ -597,15 +597,20 @@ func (s *search) elements(ci int, dt *design.DocType, nf design.NamedField, oneQ
 			default:
 				out = append(out, ap)
 			}
-		case design.OpCreate, design.OpUpsert:
-			if ap.Document != dt.Type {
+		case design.OpCreate, design.OpUpsert, design.OpDelete:
+			// A parent written or deleted writes or deletes its elements with it.
+			op, ofType := design.OpCreate, ap.Document == dt.Type
+			if ap.Op == design.OpDelete {
+				op, ofType = design.OpDelete, ap.Sample == dt.Type
+			}
+			if !ofType {
 				out = append(out, ap)
 				continue
 			}
 			sp.touched[ap.ID] = true
 			out = append(out, ap)
 			if mean > 0 {
-				w := childWrite(&ap, design.OpCreate, mean, newID(ap.ID+"-"+arr), fmt.Sprintf("its %s: %.3g %s documents", arr, mean, child))
+				w := childWrite(&ap, op, mean, newID(ap.ID+"-"+arr), fmt.Sprintf("its %s: %.3g %s documents", arr, mean, child))
 				out = append(out, w)
 				sp.childOps[w.ID] = true
 			}
@@ -617,18 +622,6 @@ func (s *search) elements(ci int, dt *design.DocType, nf design.NamedField, oneQ
 			sp.touched[ap.ID] = true
 			out = append(out, ap)
 			sp.assumed = appendOnce(sp.assumed, "a replace of "+dt.Type+" changes its own fields, not its elements")
-		case design.OpDelete:
-			if ap.Sample != dt.Type {
-				out = append(out, ap)
-				continue
-			}
-			sp.touched[ap.ID] = true
-			out = append(out, ap)
-			if mean > 0 {
-				w := childWrite(&ap, design.OpDelete, mean, newID(ap.ID+"-"+arr), fmt.Sprintf("its %s: %.3g %s documents", arr, mean, child))
-				out = append(out, w)
-				sp.childOps[w.ID] = true
-			}
 		case design.OpPatch:
 			if ap.Sample != dt.Type {
 				out = append(out, ap)
