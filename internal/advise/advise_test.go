@@ -214,8 +214,8 @@ func BenchmarkAdvise_Examples(b *testing.B) {
 // TestAdvise_CompositeNeedsTheOrderByForm: a composite index serves an ORDER BY only with exactly
 // its paths (index-policy.md, "Queries with a filter and ORDER BY"). saas's AP9 written the old way
 // (WHERE c.type = 'session' ORDER BY c.startedAt DESC) without its composite index: advise claims
-// no query saving from adding (type, startedAt desc), which that query would not use; written as
-// the design has it (ORDER BY c.type, c.startedAt DESC), dropping the composite costs AP9.
+// no query saving from adding (type, startedAt desc), which that query would not use, and a saving
+// from adding it with the ORDER BY rewritten to lead with c.type; written as the design has it (ORDER BY c.type, c.startedAt DESC), dropping the composite costs AP9.
 func TestAdvise_CompositeNeedsTheOrderByForm(t *testing.T) {
 	const documented = "ORDER BY c.type, c.startedAt DESC"
 	for _, form := range []string{"ORDER BY c.startedAt DESC", documented} {
@@ -250,6 +250,8 @@ func TestAdvise_CompositeNeedsTheOrderByForm(t *testing.T) {
 				switch {
 				case form != documented && ch.Kind == "add-composite" && (ch.Change.QueryRUs < 0 || ch.Verdict == "saves"):
 					t.Errorf("%s: add %s claims %+v (%s), want no query saving", form, ch.Path, ch.Change, ch.Verdict)
+				case form != documented && ch.Kind == "rewrite-add-composite" && (ch.Change.QueryRUs >= 0 || ch.Verdict != "saves"):
+					t.Errorf("%s: add %s with the ORDER BY rewritten claims %+v (%s), want a query saving", form, ch.Path, ch.Change, ch.Verdict)
 				case form == documented && ch.Kind == "drop-composite" && ch.Change.QueryRUs <= 0 && !strings.HasPrefix(ch.Verdict, "breaks"):
 					t.Errorf("%s: dropping %s changes queries by %+v (%s), want AP9 dearer", form, ch.Path, ch.Change, ch.Verdict)
 				}
@@ -258,6 +260,53 @@ func TestAdvise_CompositeNeedsTheOrderByForm(t *testing.T) {
 		if seen == 0 {
 			t.Errorf("%s: advise priced no composite index of (type, startedAt)", form)
 		}
+	}
+}
+
+// TestAdvise_RewritesTheOrderByForTheComposite: catalog's AP2 filters on productId and type by
+// equality and orders by createdAt only, so a composite index (productId, type, createdAt desc) alone
+// serves it not (index-policy.md, "Queries with a filter and ORDER BY"); advise prices the index
+// with AP2's ORDER BY rewritten to lead with the filtered paths, as run's index advice proposes
+// (querycheck.CompositeServes), and the variant it recommends has both changes.
+func TestAdvise_RewritesTheOrderByForTheComposite(t *testing.T) {
+	const want = "ORDER BY c.productId ASC, c.type ASC, c.createdAt DESC"
+	d := load(t, "../../designs/catalog.yaml")
+	a, err := Advise(d, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var plain, rewrite *IndexChange
+	for _, ia := range a.Indexing {
+		for i, ch := range ia.Changes {
+			if ch.Path != "(/productId asc, /type asc, /createdAt desc)" {
+				continue
+			}
+			switch ch.Kind {
+			case "add-composite":
+				plain = &ia.Changes[i]
+			case "rewrite-add-composite":
+				rewrite = &ia.Changes[i]
+			}
+		}
+	}
+	switch {
+	case plain == nil || rewrite == nil:
+		t.Fatalf("add-composite %v, rewrite-add-composite %v: want both priced", plain, rewrite)
+	case plain.Change.QueryRUs != 0:
+		t.Errorf("the index alone changes queries by %+.2f RU/s, want 0 (AP2 as written does not use it)", plain.Change.QueryRUs)
+	case rewrite.Rewrite == nil || rewrite.Rewrite.Pattern != "AP2" || !strings.HasSuffix(rewrite.Rewrite.Query, want):
+		t.Errorf("rewrite %+v, want AP2 ending %q", rewrite.Rewrite, want)
+	case rewrite.Change.QueryRUs >= 0:
+		t.Errorf("with the rewrite queries change by %+.2f RU/s, want a saving (AP2 streamed from the index)", rewrite.Change.QueryRUs)
+	}
+	i := slices.IndexFunc(a.Recommended, func(v Variant) bool { return v.Name == "index-Products" })
+	if rewrite == nil || rewrite.Verdict != "saves" || i < 0 {
+		t.Fatalf("rewrite-add-composite %+v; recommended %d: want it saving and recommended", rewrite, len(a.Recommended))
+	}
+	v := a.Recommended[i].Design
+	ap := v.AccessPatterns[slices.IndexFunc(v.AccessPatterns, func(ap design.AccessPattern) bool { return ap.ID == "AP2" })]
+	if !strings.HasSuffix(ap.Query, want) || len(v.Containers[0].Indexing.Composite) != 1 {
+		t.Errorf("variant: AP2 %q, composite %v; want AP2 rewritten and the composite added", ap.Query, v.Containers[0].Indexing.Composite)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/cosmosdv/validate/internal/engine/index"
 	"github.com/cosmosdv/validate/internal/engine/sql"
 	"github.com/cosmosdv/validate/internal/indexpolicy"
+	"github.com/cosmosdv/validate/internal/querycheck"
 )
 
 // IndexAdvice is the indexing what-if of one container.
@@ -21,12 +22,22 @@ type IndexAdvice struct {
 	Policy     *design.Indexing `json:"policy,omitempty"`
 	PolicyYAML string           `json:"policyYAML,omitempty"`
 	Change     *Change          `json:"change,omitempty"`
+	// Queries are the patterns' queries the recommended policy needs rewritten (an ORDER BY with
+	// the filtered paths in front), each with its new text.
+	Queries []QueryRewrite `json:"queries,omitempty"`
+}
+
+// QueryRewrite is a pattern's query written anew as part of an index change.
+type QueryRewrite struct {
+	Pattern string `json:"pattern"`
+	Query   string `json:"query"`
 }
 
 // IndexChange is one candidate change of a policy, priced alone.
 type IndexChange struct {
 	// Kind is exclude (stop indexing a path no query names), include (index a path a query filters
-	// or sorts on), drop-composite or add-composite.
+	// or sorts on), drop-composite, add-composite, or rewrite-add-composite (add a composite index
+	// and rewrite a query's ORDER BY so that the index serves it: Rewrite says how).
 	Kind string `json:"kind"`
 	// Path is the index path or the composite index, as the design writes it.
 	Path string `json:"path"`
@@ -36,6 +47,8 @@ type IndexChange struct {
 	// Verdict is "saves", "costs" (keep the design's choice), "no change", or why the change
 	// cannot be made ("breaks AP4: …").
 	Verdict string `json:"verdict"`
+	// Rewrite is the query the change rewrites (rewrite-add-composite), nil for none.
+	Rewrite *QueryRewrite `json:"rewrite,omitempty"`
 }
 
 // indexing prices the index what-if of every container with a consistent policy.
@@ -50,9 +63,17 @@ func (s *search) indexing() {
 			continue
 		}
 		ia := IndexAdvice{Container: c.Name, Changes: []IndexChange{}}
-		var good []func(*design.Indexing)
-		try := func(kind, path, why string, edit func(*design.Indexing)) {
-			v := s.withIndexing(ci, edit)
+		type edit struct {
+			ix func(*design.Indexing)
+			rw *QueryRewrite
+		}
+		var good []edit
+		// try prices a change of the policy alone, with a pattern's query rewritten (rw) or not.
+		try := func(kind, path, why string, ixEdit func(*design.Indexing), rw *QueryRewrite) {
+			v := s.withIndexing(ci, ixEdit)
+			if rw != nil {
+				v.AccessPatterns[patternIndex(v, rw.Pattern)].Query = rw.Query
+			}
 			label := fmt.Sprintf("index %s %s on %s", kind, path, c.Name)
 			p, _, err := s.price(label, v)
 			if err != nil {
@@ -72,13 +93,13 @@ func (s *search) indexing() {
 					why = "the service refuses a query without it"
 				}
 			}
-			ch := IndexChange{Kind: kind, Path: path, Why: why, Change: diff(s.baseT, totalsOf(p))}
+			ch := IndexChange{Kind: kind, Path: path, Why: why, Change: diff(s.baseT, totalsOf(p)), Rewrite: rw}
 			switch {
 			case len(broken) > 0:
 				ch.Verdict = "breaks " + strings.Join(broken, "; ")
 			case s.saves(ch.Change):
 				ch.Verdict = "saves"
-				good = append(good, edit)
+				good = append(good, edit{ixEdit, rw})
 			case ch.Change.RUs > 0 || ch.Change.MonthlyUSD > 0:
 				ch.Verdict = "costs"
 			default:
@@ -117,7 +138,7 @@ func (s *search) indexing() {
 						return
 					}
 					ix.Excluded = append(ix.Excluded, path)
-				})
+				}, nil)
 			}
 		}
 		// Drop a composite index: priced; a query whose ORDER BY needs it shows as broken.
@@ -125,7 +146,7 @@ func (s *search) indexing() {
 			i := i
 			try("drop-composite", compositeWords(comp), "", func(ix *design.Indexing) {
 				ix.Composite = slices.Delete(slices.Clone(ix.Composite), i, i+1)
-			})
+			}, nil)
 		}
 		// Include: paths queries filter or sort on that the policy does not index.
 		added := map[string]bool{}
@@ -138,32 +159,53 @@ func (s *search) indexing() {
 				added[ip] = true
 				try("include", ip, qq.ap.ID+" filters on "+pathWords(path), func(ix *design.Indexing) {
 					ix.Included = append(ix.Included, ip)
-				})
+				}, nil)
 			}
 		}
 		// Add a composite: an equality filter followed by the ORDER BY, or an ORDER BY of several
-		// paths, that no composite serves.
+		// paths, that no composite serves. The service uses a composite index that leads with the
+		// equality-filtered paths only when they stand in front of the ORDER BY too
+		// (querycheck.CompositeServes): for a query that does not write them there, the index alone
+		// is priced as is (the query does not use it), and with the ORDER BY rewritten as well.
 		for _, qq := range qs {
 			comp := wantComposite(qq, pol)
 			if comp == nil {
 				continue
 			}
 			w := compositeWords(comp)
-			if added[w] {
+			rw, ok := querycheck.CompositeServes(querycheck.Result{Query: qq.q, Analysis: qq.a}, qq.ap.Query, orderItems(comp))
+			addComp := func(ix *design.Indexing) { ix.Composite = withComposite(ix.Composite, comp) }
+			if !added[w] {
+				added[w] = true
+				why := qq.ap.ID + " filters and sorts on these paths"
+				if ok && rw.Query != "" {
+					why = qq.ap.ID + " as written does not use it: its ORDER BY lacks the filtered paths in front"
+				}
+				try("add-composite", w, why, addComp, nil)
+			}
+			if !ok || rw.Query == "" || added[w+" "+qq.ap.ID] {
 				continue
 			}
-			added[w] = true
-			try("add-composite", w, qq.ap.ID+" filters and sorts on these paths", func(ix *design.Indexing) {
-				ix.Composite = append(slices.Clone(ix.Composite), comp)
-			})
+			added[w+" "+qq.ap.ID] = true
+			try("rewrite-add-composite", w, fmt.Sprintf("rewrite %s's ORDER BY to %s (the filter pins the added paths, so the results keep their order) and add the composite",
+				qq.ap.ID, rw.OrderBy), addComp, &QueryRewrite{Pattern: qq.ap.ID, Query: rw.Query})
 		}
 		// The recommended policy: every saving change together, priced as one variant.
 		if len(good) > 0 {
 			v := s.withIndexing(ci, func(ix *design.Indexing) {
 				for _, e := range good {
-					e(ix)
+					e.ix(ix)
 				}
 			})
+			var rws []QueryRewrite
+			rewritten := map[string]bool{}
+			for _, e := range good {
+				if e.rw != nil && !rewritten[e.rw.Pattern] {
+					rewritten[e.rw.Pattern] = true
+					v.AccessPatterns[patternIndex(v, e.rw.Pattern)].Query = e.rw.Query
+					rws = append(rws, *e.rw)
+				}
+			}
 			name := "index-" + slug(c.Name)
 			p, vd, err := s.price("recommended indexing policy of "+c.Name, v)
 			switch {
@@ -175,8 +217,10 @@ func (s *search) indexing() {
 			default:
 				ix := vd.Containers[ci].Indexing
 				ch := diff(s.baseT, totalsOf(p))
-				ia.Policy, ia.Change = ix, &ch
+				ia.Policy, ia.Change, ia.Queries = ix, &ch, rws
 				ia.PolicyYAML = indexingYAML(ix)
+				// The rewritten queries state the variant's own figure.
+				estimates(vd, p, rewritten)
 				s.recommend(name, fmt.Sprintf("indexing policy of %s: %s", c.Name, changeList(ia.Changes)), p, vd)
 			}
 		}
@@ -262,14 +306,34 @@ func wantComposite(qq query, pol *index.Compiled) []design.CompositePath {
 		return nil
 	}
 	// Already there (the ORDER BY alone or with the equalities)?
-	items := make([]index.OrderItem, len(comp))
-	for i, cp := range comp {
-		items[i] = index.OrderItem{Path: strings.Split(strings.TrimPrefix(cp.Path, "/"), "/"), Desc: cp.Order == "desc"}
-	}
+	items := orderItems(comp)
 	if pol.HasComposite(items) || (qq.a.OrderStreams && pol.HasComposite(qq.a.OrderBy)) {
 		return nil
 	}
 	return comp
+}
+
+// withComposite is the composite indexes with comp added (on a copy), unless one with the same paths
+// and orders is there already.
+func withComposite(have [][]design.CompositePath, comp []design.CompositePath) [][]design.CompositePath {
+	if slices.ContainsFunc(have, func(h []design.CompositePath) bool { return slices.Equal(h, comp) }) {
+		return have
+	}
+	return append(slices.Clone(have), comp)
+}
+
+// orderItems is a composite index as the planner's order items.
+func orderItems(comp []design.CompositePath) []index.OrderItem {
+	items := make([]index.OrderItem, len(comp))
+	for i, cp := range comp {
+		items[i] = index.OrderItem{Path: strings.Split(strings.TrimPrefix(cp.Path, "/"), "/"), Desc: cp.Order == "desc"}
+	}
+	return items
+}
+
+// patternIndex is the index of pattern id in d.AccessPatterns.
+func patternIndex(d *design.Design, id string) int {
+	return slices.IndexFunc(d.AccessPatterns, func(ap design.AccessPattern) bool { return ap.ID == id })
 }
 
 // indexingYAML is the policy as YAML to paste under the container (indexing: …).
@@ -284,7 +348,11 @@ func indexingYAML(ix *design.Indexing) string {
 func changeList(cs []IndexChange) string {
 	var out []string
 	for _, c := range cs {
-		if c.Verdict == "saves" {
+		switch {
+		case c.Verdict != "saves":
+		case c.Rewrite != nil:
+			out = append(out, fmt.Sprintf("add-composite %s with %s's ORDER BY rewritten", c.Path, c.Rewrite.Pattern))
+		default:
 			out = append(out, c.Kind+" "+c.Path)
 		}
 	}

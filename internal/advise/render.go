@@ -116,6 +116,17 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 					b.WriteString("    " + l + "\n")
 				}
 			}
+			for _, q := range ia.Queries {
+				if md {
+					b.WriteString("\n")
+				}
+				fmt.Fprintf(&b, "With it, write %s's query as (the same results in the same order, served by the index):\n", q.Pattern)
+				if md {
+					b.WriteString("\n```sql\n" + q.Query + "\n```\n")
+				} else {
+					b.WriteString("    " + q.Query + "\n")
+				}
+			}
 		}
 	}
 

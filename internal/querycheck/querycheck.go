@@ -7,6 +7,7 @@ package querycheck
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/cosmosdv/validate/internal/design"
@@ -123,6 +124,98 @@ func FiltersOn(a sql.Analysis, keyPath string) bool {
 	want := strings.Split(strings.TrimPrefix(keyPath, "/"), "/")
 	for _, f := range a.Filters {
 		if f.Kind != sql.FilterOther && strings.Join(f.Path, "/") == strings.Join(want, "/") {
+			return true
+		}
+	}
+	return false
+}
+
+// OrderRewrite is how a query uses a composite index: as written (Query "") or with its ORDER BY
+// rewritten.
+type OrderRewrite struct {
+	// Query is the query's text with the index's leading paths added in front of its ORDER BY; ""
+	// when the index serves the query as written.
+	Query string
+	// OrderBy is the rewritten ORDER BY's items ("c.productId ASC, c.createdAt DESC"); "" with Query.
+	OrderBy string
+}
+
+// CompositeServes reports whether Azure Cosmos DB would use a composite index on items for the
+// query r (read from text), and with which ORDER BY. The service uses a composite index for an
+// ORDER BY only when the index has exactly the ORDER BY's paths, in its orders or all reversed; a
+// query that filters on properties and orders by others is served when the filtered properties
+// come first in the ORDER BY too (articles/cosmos-db/index-policy.md, "Queries with a filter and
+// ORDER BY", MicrosoftDocs/azure-databases-docs). An index that leads with paths the query filters
+// by equality is therefore served by the query with those paths added in front of its ORDER BY,
+// which leaves the order of the results as it was, since the filter pins their values. A query
+// without ORDER BY uses the index as written (a filter-only composite index).
+func CompositeServes(r Result, text string, items []index.OrderItem) (OrderRewrite, bool) {
+	if r.Query == nil {
+		return OrderRewrite{}, false
+	}
+	order := r.Analysis.OrderBy
+	if len(order) == 0 || ServesOrder(items, order) {
+		return OrderRewrite{}, true
+	}
+	// The index leads with other paths: the service uses it only if those are equality filters of
+	// the query and stand in front of its ORDER BY as well.
+	lead := len(items) - len(order)
+	if lead <= 0 || !ServesOrder(items[lead:], order) {
+		return OrderRewrite{}, false
+	}
+	for _, it := range items[:lead] {
+		if !equalityFiltered(r.Analysis, it.Path) {
+			return OrderRewrite{}, false
+		}
+	}
+	at := r.Query.OrderByAt()
+	if at < 0 || at > len(text) {
+		return OrderRewrite{}, false
+	}
+	// Keep the directions consistent with the ORDER BY's (all the same as the index, or all reversed).
+	rev := items[lead].Desc != order[0].Desc
+	alias := r.Query.Alias()
+	word := func(path []string, desc bool) string {
+		dir := "ASC"
+		if desc {
+			dir = "DESC"
+		}
+		return alias + "." + strings.Join(path, ".") + " " + dir
+	}
+	var front, all []string
+	for _, it := range items[:lead] {
+		front = append(front, word(it.Path, it.Desc != rev))
+	}
+	all = append(all, front...)
+	for _, it := range order {
+		all = append(all, word(it.Path, it.Desc))
+	}
+	return OrderRewrite{Query: text[:at] + strings.Join(front, ", ") + ", " + text[at:], OrderBy: strings.Join(all, ", ")}, true
+}
+
+// ServesOrder reports whether a composite index on items serves ORDER BY order as written: the
+// same paths, with every order the same or every order reversed.
+func ServesOrder(items, order []index.OrderItem) bool {
+	if len(items) != len(order) {
+		return false
+	}
+	same, reversed := true, true
+	for i := range items {
+		if !slices.Equal(items[i].Path, order[i].Path) {
+			return false
+		}
+		if items[i].Desc == order[i].Desc {
+			reversed = false
+		} else {
+			same = false
+		}
+	}
+	return same || reversed
+}
+
+func equalityFiltered(a sql.Analysis, path []string) bool {
+	for _, f := range a.Filters {
+		if f.Kind == sql.FilterEqual && slices.Equal(f.Path, path) {
 			return true
 		}
 	}

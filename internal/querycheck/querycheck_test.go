@@ -2,8 +2,10 @@ package querycheck
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/cosmosdv/validate/internal/engine/index"
 	"github.com/cosmosdv/validate/internal/engine/sql"
 )
 
@@ -52,5 +54,45 @@ func TestFiltersOn(t *testing.T) {
 		if got := FiltersOn(sql.Analyze(q, nil), tc.path); got != tc.want {
 			t.Errorf("%s / %s: got %v", tc.q, tc.path, got)
 		}
+	}
+}
+
+// TestCompositeServes: the index as written, with the equality-filtered leading paths added in front
+// of the ORDER BY (directions kept with the ORDER BY's), or not at all.
+func TestCompositeServes(t *testing.T) {
+	items := func(specs ...string) []index.OrderItem {
+		var out []index.OrderItem
+		for _, s := range specs {
+			p, dir, _ := strings.Cut(s, " ")
+			out = append(out, index.OrderItem{Path: strings.Split(p, "/"), Desc: dir == "desc"})
+		}
+		return out
+	}
+	tests := []struct {
+		name, q string
+		items   []index.OrderItem
+		want    string // the rewritten query; "" for as written
+		ok      bool
+	}{
+		{"as written", "SELECT * FROM c WHERE c.a = @a ORDER BY c.a, c.b DESC", items("a asc", "b desc"), "", true},
+		{"no ORDER BY", "SELECT * FROM c WHERE c.a = @a AND c.b > 1", items("a asc", "b asc"), "", true},
+		{"filtered path added in front", "SELECT TOP 5 * FROM c WHERE c.a = @a AND c.t = 'x' ORDER BY c.b DESC", items("a asc", "t asc", "b desc"),
+			"SELECT TOP 5 * FROM c WHERE c.a = @a AND c.t = 'x' ORDER BY c.a ASC, c.t ASC, c.b DESC", true},
+		{"reversed index: the front reversed too", "SELECT * FROM o WHERE o.a = @a ORDER BY o.b DESC", items("a desc", "b asc"),
+			"SELECT * FROM o WHERE o.a = @a ORDER BY o.a ASC, o.b DESC", true},
+		{"range filter: not served", "SELECT * FROM c WHERE c.a > @a ORDER BY c.b", items("a asc", "b asc"), "", false},
+		{"other paths: not served", "SELECT * FROM c WHERE c.a = @a ORDER BY c.b", items("a asc", "x asc"), "", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			q, err := sql.Parse(tc.q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rw, ok := CompositeServes(Result{Query: q, Analysis: sql.Analyze(q, nil)}, tc.q, tc.items)
+			if ok != tc.ok || rw.Query != tc.want {
+				t.Fatalf("got %q, %v; want %q, %v", rw.Query, ok, tc.want, tc.ok)
+			}
+		})
 	}
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/engine/index"
-	"github.com/cosmosdv/validate/internal/engine/sql"
 	"github.com/cosmosdv/validate/internal/querycheck"
 	"github.com/cosmosdv/validate/internal/record"
 )
@@ -27,20 +26,15 @@ type Suggestion struct {
 }
 
 // Suggestions turns the indexes the target recommended for pattern ap (index metrics) into changes
-// of the design. Azure Cosmos DB uses a composite index for an ORDER BY only when the index has
-// exactly the ORDER BY's paths, in its orders or all reversed; a query that filters on properties and
-// orders by others is served when the filtered properties come first in the ORDER BY too
-// (articles/cosmos-db/index-policy.md, "Queries with a filter and ORDER BY", MicrosoftDocs/
-// azure-databases-docs). A recommended composite index that a query with ORDER BY would not use is
-// therefore given with the ORDER BY that uses it — the filtered properties added in front, which
-// leaves the order of the results as it was, since the filter pins their values — or dropped. A
+// of the design. A recommended composite index is given as is when the query uses it, with the ORDER
+// BY that uses it — the filtered properties added in front, which leaves the order of the results as
+// it was — or dropped, by the service's rule (querycheck.CompositeServes, which advise uses too). A
 // single-path index on a property no document type generates is dropped (lint names the field).
 func Suggestions(d *design.Design, ap *design.AccessPattern, p *record.Pattern) []Suggestion {
 	ci := slices.IndexFunc(d.Containers, func(c design.Container) bool { return c.Name == ap.Container })
 	if ci < 0 || p == nil {
 		return nil
 	}
-	c := &d.Containers[ci]
 	var out []Suggestion
 	add := func(s Suggestion) {
 		if !slices.ContainsFunc(out, func(o Suggestion) bool { return o.Text == s.Text }) {
@@ -66,7 +60,7 @@ func Suggestions(d *design.Design, ap *design.AccessPattern, p *record.Pattern) 
 			if !ok || check == nil || check.Query == nil {
 				continue
 			}
-			if s, ok := compositeSuggestion(d, ci, c, ap, check, items); ok {
+			if s, ok := compositeSuggestion(d, ci, ap, check, items); ok {
 				add(s)
 			}
 		}
@@ -86,83 +80,18 @@ func singleSuggestion(d *design.Design, ci int, spec string) (Suggestion, bool) 
 	return Suggestion{Include: spec, Text: fmt.Sprintf("add to containers[%d].indexing.included: - %q", ci, spec)}, true
 }
 
-func compositeSuggestion(d *design.Design, ci int, c *design.Container, ap *design.AccessPattern, r *querycheck.Result, items []index.OrderItem) (Suggestion, bool) {
+func compositeSuggestion(d *design.Design, ci int, ap *design.AccessPattern, r *querycheck.Result, items []index.OrderItem) (Suggestion, bool) {
 	fix := querycheck.CompositeFix(d, ci, items)
-	order := r.Analysis.OrderBy
-	if len(order) == 0 {
-		// A filter-only composite index (equality filters, then a range).
+	rw, ok := querycheck.CompositeServes(*r, ap.Query, items)
+	switch {
+	case !ok:
+		return Suggestion{}, false
+	case rw.Query == "":
 		return Suggestion{Composite: items, Text: fix}, true
 	}
-	if servesOrder(items, order) {
-		return Suggestion{Composite: items, Text: fix}, true
-	}
-	// The index leads with other paths: the service uses it only if those are equality filters of
-	// the query and stand in front of its ORDER BY as well.
-	lead := len(items) - len(order)
-	if lead <= 0 || !servesOrder(items[lead:], order) {
-		return Suggestion{}, false
-	}
-	for _, it := range items[:lead] {
-		if !equalityFiltered(r, it.Path) {
-			return Suggestion{}, false
-		}
-	}
-	// Keep the direction consistent with the ORDER BY's (all the same as the index, or all reversed).
-	rev := items[lead].Desc != order[0].Desc
-	var front []string
-	alias := r.Query.Alias()
-	for _, it := range items[:lead] {
-		dir := "ASC"
-		if it.Desc != rev {
-			dir = "DESC"
-		}
-		front = append(front, alias+"."+strings.Join(it.Path, ".")+" "+dir)
-	}
-	at := r.Query.OrderByAt()
-	if at < 0 || at > len(ap.Query) {
-		return Suggestion{}, false
-	}
-	q := ap.Query[:at] + strings.Join(front, ", ") + ", " + ap.Query[at:]
-	all := front
-	for _, it := range order {
-		dir := "ASC"
-		if it.Desc {
-			dir = "DESC"
-		}
-		all = append(all, alias+"."+strings.Join(it.Path, ".")+" "+dir)
-	}
-	return Suggestion{Composite: items, Query: q, Text: fmt.Sprintf(
+	return Suggestion{Composite: items, Query: rw.Query, Text: fmt.Sprintf(
 		"a composite index serves this filter and ORDER BY only with the filtered properties first in the ORDER BY too (the filter pins them, so the results keep their order): "+
-			"write ORDER BY %s in accessPatterns[%d].query and %s", strings.Join(all, ", "), slices.IndexFunc(d.AccessPatterns, func(x design.AccessPattern) bool { return x.ID == ap.ID }), fix)}, true
-}
-
-// servesOrder reports whether a composite index with items serves ORDER BY order: the same paths,
-// with every order the same or every order reversed.
-func servesOrder(items, order []index.OrderItem) bool {
-	if len(items) != len(order) {
-		return false
-	}
-	same, reversed := true, true
-	for i := range items {
-		if !slices.Equal(items[i].Path, order[i].Path) {
-			return false
-		}
-		if items[i].Desc == order[i].Desc {
-			reversed = false
-		} else {
-			same = false
-		}
-	}
-	return same || reversed
-}
-
-func equalityFiltered(r *querycheck.Result, path []string) bool {
-	for _, f := range r.Analysis.Filters {
-		if f.Kind == sql.FilterEqual && slices.Equal(f.Path, path) {
-			return true
-		}
-	}
-	return false
+			"write ORDER BY %s in accessPatterns[%d].query and %s", rw.OrderBy, slices.IndexFunc(d.AccessPatterns, func(x design.AccessPattern) bool { return x.ID == ap.ID }), fix)}, true
 }
 
 // parseComposite reads index metrics' composite specs ("/userId ASC", "/createdAt DESC").
