@@ -264,6 +264,25 @@ func (s *server) load(in DesignInput) (*design.Design, error) {
 	return design.Parse(data, name)
 }
 
+// loadRunnable is load for the tools that price or run a design (plan, advise, run): a query or
+// patch condition that does not parse is a design error there, as `validate run` refuses it before
+// provisioning (pipeline.LoadDesigns), with lint's file:line:col lines. lint and explain take such
+// a design and report the syntax error as a finding.
+func (s *server) loadRunnable(in DesignInput) (*design.Design, error) {
+	d, err := s.load(in)
+	if err != nil {
+		return nil, err
+	}
+	var errs []error
+	for _, f := range lint.SyntaxErrors(d) {
+		errs = append(errs, errors.New(f.String()))
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return d, nil
+}
+
 // looksLikeFileName reports whether a design text is one line naming a YAML file
 // ("designs/shop.yaml"), which an agent gave as design instead of path.
 func looksLikeFileName(text string) bool {
@@ -279,7 +298,19 @@ func isMarkdownText(name string, data []byte) bool {
 		return false
 	}
 	first, _, _ := strings.Cut(strings.TrimSpace(string(data[:min(len(data), 256)])), "\n")
-	return strings.HasPrefix(first, "# ") || strings.HasPrefix(first, "## ")
+	if !strings.HasPrefix(first, "# ") && !strings.HasPrefix(first, "## ") {
+		return false
+	}
+	// "# " also starts a YAML comment, which design files open with: a text with a design's
+	// top-level keys at the start of a line is YAML.
+	for _, line := range strings.Split(string(data), "\n") {
+		for _, key := range []string{"version:", "containers:", "accessPatterns:"} {
+			if strings.HasPrefix(line, key) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // ImportInput is the import tool's input.
@@ -390,7 +421,7 @@ type PlanInput struct {
 }
 
 func (s *server) planTool(ctx context.Context, _ *mcp.CallToolRequest, in PlanInput) (*mcp.CallToolResult, *plan.Plan, error) {
-	d, err := s.load(in.DesignInput)
+	d, err := s.loadRunnable(in.DesignInput)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -402,7 +433,7 @@ func (s *server) planTool(ctx context.Context, _ *mcp.CallToolRequest, in PlanIn
 }
 
 func (s *server) adviseTool(ctx context.Context, _ *mcp.CallToolRequest, in PlanInput) (*mcp.CallToolResult, *advise.Advice, error) {
-	d, err := s.load(in.DesignInput)
+	d, err := s.loadRunnable(in.DesignInput)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -421,7 +452,7 @@ type RunInput struct {
 }
 
 func (s *server) runTool(ctx context.Context, _ *mcp.CallToolRequest, in RunInput) (*mcp.CallToolResult, *report.Report, error) {
-	d, err := s.load(in.DesignInput)
+	d, err := s.loadRunnable(in.DesignInput)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -274,3 +274,30 @@ func TestImportListsWhatItCouldNotMap(t *testing.T) {
 		t.Errorf("the draft: %d patterns\n%s", out.Patterns, out.YAML)
 	}
 }
+
+// TestQuerySyntaxRefusedBeforeRunning: plan, advise and run refuse a design whose query does not
+// parse with lint's file:line:col line, as `validate run` does before provisioning; lint reports it.
+func TestQuerySyntaxRefusedBeforeRunning(t *testing.T) {
+	cs := connect(t, t.TempDir())
+	data, err := os.ReadFile("../../designs/ecommerce.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A design text opening with YAML comments ("# …") is a design, not markdown.
+	if res, text := call(t, cs, "plan", map[string]any{"design": string(data)}); res.IsError {
+		t.Fatalf("plan of ecommerce.yaml's text: %q", text)
+	}
+	bad := strings.Replace(string(data), "WHERE c.", "WHERE WHERE c.", 1)
+	if bad == string(data) {
+		t.Fatal("ecommerce.yaml has no query to break")
+	}
+	for _, tool := range []string{"plan", "advise", "run"} {
+		res, text := call(t, cs, tool, map[string]any{"design": bad})
+		if !res.IsError || !strings.Contains(text, "design.yaml:") || !strings.Contains(text, "[query-syntax]") {
+			t.Errorf("%s of a design with a broken query: error %v, %q; want lint's query-syntax line", tool, res.IsError, text)
+		}
+	}
+	if res, text := call(t, cs, "lint", map[string]any{"design": bad}); res.IsError || !strings.Contains(text, "query-syntax") {
+		t.Errorf("lint of a design with a broken query: error %v, %q; want the finding", res.IsError, text)
+	}
+}
