@@ -14,19 +14,20 @@ build:            ## build bin/validate
 test:             ## gofmt check, vet, every test, the race detector on the concurrent packages; under CI=true also skip accounting and a short run of every fuzz target (the CI command)
 	@test -z "$$($(GOFMT) -l $$(git ls-files '*.go'))" || (echo "gofmt needed:"; $(GOFMT) -l $$(git ls-files '*.go'); exit 1)
 	$(GO) vet ./...
-	$(call gotest,-count=1 -timeout 30m ./...)
+	$(call gotest,plain,-count=1 -timeout 30m ./...)
 	@# The concurrent packages again under the race detector (it needs cgo; skipped without a C compiler).
 	@if [ "$$($(GO) env CGO_ENABLED)" = 1 ] && command -v "$$($(GO) env CC)" >/dev/null; then \
-		$(call gotest,-race -count=1 -timeout 30m $(RACE_PKGS)); \
+		$(call gotest,race,-race -count=1 -timeout 30m $(RACE_PKGS)); \
 	else echo "race detector skipped: no cgo"; fi
 	@if [ "$$CI" = true ]; then FUZZTIME=$(FUZZTIME_CI) GO=$(GO) ./scripts/fuzz.sh; fi
 
-# gotest runs go test with the given arguments. Under CI (CI=true) its events go through
-# scripts/skipcheck, which prints what go test would and fails on a test that failed or a skip
-# .ci/allowed-skips does not list.
+# gotest runs go test with the arguments after the pass name (plain, race). Under CI (CI=true) its
+# events go through scripts/skipcheck, which prints what go test would and fails on a test that
+# failed, a skip .ci/allowed-skips does not list for that pass, or a test .ci/required-tests names
+# for that pass that did not run and pass.
 gotest = if [ "$$CI" = true ]; then \
-		$(GO) test -json $(1) | $(GO) run ./scripts/skipcheck -allowed .ci/allowed-skips; \
-	else $(GO) test $(1); fi
+		$(GO) test -json $(2) | $(GO) run ./scripts/skipcheck -pass $(1) -allowed .ci/allowed-skips -required .ci/required-tests; \
+	else $(GO) test $(2); fi
 
 # How long `make fuzz` runs each fuzz target, and how long `make test` does under CI.
 FUZZTIME    ?= 60s
