@@ -4,9 +4,10 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/cosmosdv/validate/internal/testenv"
 )
 
 var updateFidelity = flag.Bool("update", false, "rewrite docs/fidelity.md from the model (never the bounds: they are set in this file)")
@@ -476,17 +477,5 @@ func noticedBy(rows []string) string {
 // TestFidelityPage keeps docs/fidelity.md equal to what the model computes.
 func TestFidelityPage(t *testing.T) {
 	const path = "../../docs/fidelity.md"
-	want := renderFidelity(fidelityFigures(), mutate(Current))
-	if *updateFidelity {
-		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/cost -run TestFidelityPage -update)", err)
-	}
-	if string(got) != want {
-		t.Errorf("docs/fidelity.md is out of date: run go test ./internal/cost -run TestFidelityPage -update")
-	}
+	testenv.Golden(t, path, []byte(renderFidelity(fidelityFigures(), mutate(Current))), *updateFidelity)
 }

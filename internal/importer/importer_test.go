@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/cosmosdv/validate/internal/testenv"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden drafts in testdata/golden")
@@ -63,23 +65,7 @@ func TestCorpusGolden(t *testing.T) {
 			if res.TODOs == 0 || !bytes.Contains(res.YAML, []byte("# TODO(import): ")) {
 				t.Errorf("a draft without TODO(import) comments: every draft has inferences to check")
 			}
-			golden := filepath.Join("testdata", "golden", name+".yaml")
-			if *update {
-				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(golden, res.YAML, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if !bytes.Equal(res.YAML, want) {
-				t.Errorf("draft differs from %s (go test ./internal/importer -update rewrites it); got:\n%s", golden, res.YAML)
-			}
+			testenv.Golden(t, filepath.Join("testdata", "golden", name+".yaml"), res.YAML, *update)
 		})
 	}
 }

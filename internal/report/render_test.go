@@ -6,58 +6,20 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
-	"golang.org/x/net/html"
-
 	"github.com/cosmosdv/validate/internal/record"
+	"github.com/cosmosdv/validate/internal/testenv"
+	"golang.org/x/net/html"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
-// golden compares got with testdata/name, or rewrites it under -update.
+// golden compares got with testdata/name, or rewrites it under -update (testenv.Golden).
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden file (run go test ./internal/report/... -update): %v", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file:\n%s", name, lineDiff(string(want), string(got)))
-	}
-}
-
-// lineDiff shows the first differing lines of two texts.
-func lineDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	var b strings.Builder
-	shown := 0
-	for i := 0; i < max(len(w), len(g)) && shown < 10; i++ {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			b.WriteString("line " + strconv.Itoa(i+1) + ":\n  - " + wl + "\n  + " + gl + "\n")
-			shown++
-		}
-	}
-	return b.String()
+	testenv.Golden(t, filepath.Join("testdata", name), got, *update)
 }
 
 func TestRender_Golden(t *testing.T) {
