@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/cosmosdv/validate/internal/cost"
 )
@@ -26,13 +25,12 @@ func startServeEndpoint(t *testing.T, args ...string) string {
 	}()
 	t.Cleanup(func() { cancel(); <-done })
 	re := regexp.MustCompile(`listening on (http://\S+) \(charges: ([^)]*\)?)`)
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if m := re.FindStringSubmatch(out.String()); m != nil {
-			return m[1]
-		}
+	m, code := out.waitFor(re, done)
+	if m == nil {
+		done <- code // for the cleanup's wait
+		t.Fatalf("validate serve exited %d with no ready line: %q", code, out.String())
 	}
-	t.Fatalf("no ready line: %q", out.String())
-	return ""
+	return m[1]
 }
 
 // TestCalibrate_ServeWithRateCard: `validate serve --rate-card` charges with a changed card;

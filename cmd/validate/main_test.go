@@ -5,19 +5,17 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 )
 
 // run executes the CLI in-process with buffers, in dir (the repository root when dir is "").
 func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
 	var out, errb bytes.Buffer
-	code = Run(ctx, args, &out, &errb)
+	code = Run(context.Background(), args, &out, &errb)
 	return code, out.String(), errb.String()
 }
 
@@ -302,13 +300,18 @@ func newViperForTest(t *testing.T, configFile string, args ...string) (interface
 
 // syncBuffer is a bytes.Buffer safe for one writer and one reader goroutine.
 type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu      sync.Mutex
+	b       bytes.Buffer
+	changed chan struct{} // closed and replaced on every write
 }
 
 func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.changed != nil {
+		close(s.changed)
+		s.changed = nil
+	}
 	return s.b.Write(p)
 }
 
@@ -316,6 +319,30 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// waitFor blocks until what was written matches re and returns the match, or until the command
+// ends (a value on done) and returns nil with its exit code. It has no wall-clock deadline: a command
+// that never prints the line is ended by go test's -timeout, with every goroutine's stack, so a busy
+// machine cannot fail a test that a quiet one passes.
+func (s *syncBuffer) waitFor(re *regexp.Regexp, done <-chan int) (match []string, exitCode int) {
+	for {
+		s.mu.Lock()
+		if m := re.FindStringSubmatch(s.b.String()); m != nil {
+			s.mu.Unlock()
+			return m, 0
+		}
+		if s.changed == nil {
+			s.changed = make(chan struct{})
+		}
+		changed := s.changed
+		s.mu.Unlock()
+		select {
+		case <-changed:
+		case code := <-done:
+			return re.FindStringSubmatch(s.String()), code
+		}
+	}
 }
 
 // A number flag that does not parse says what it wants, not strconv's words.

@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/cosmosdv/validate/internal/target/targettest"
 )
@@ -162,17 +161,12 @@ func TestServe_StartsAndStopsOnSignal(t *testing.T) {
 		done <- Run(ctx, []string{"serve", "--port", "0", "--compute-port", "0"}, &out, &bytes.Buffer{})
 	}()
 	re := regexp.MustCompile(`listening on (http://\S+)`)
-	var url string
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if m := re.FindStringSubmatch(out.String()); m != nil {
-			url = m[1]
-			break
-		}
-	}
-	if url == "" {
+	m, code := out.waitFor(re, done)
+	if m == nil {
 		cancel()
-		t.Fatalf("no ready line: %q", out.String())
+		t.Fatalf("serve exited %d with no ready line: %q", code, out.String())
 	}
+	url := m[1]
 	resp, err := http.Get(url)
 	if err != nil {
 		t.Fatal(err)
@@ -182,13 +176,9 @@ func TestServe_StartsAndStopsOnSignal(t *testing.T) {
 		t.Errorf("GET / = %d", resp.StatusCode)
 	}
 	cancel()
-	select {
-	case code := <-done:
-		if code != ExitOK {
-			t.Errorf("serve exit %d", code)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve did not stop on cancel")
+	// No deadline: a serve that does not stop is ended by go test's -timeout with every stack.
+	if code := <-done; code != ExitOK {
+		t.Errorf("serve exit %d", code)
 	}
 }
 

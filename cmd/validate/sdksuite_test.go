@@ -163,34 +163,22 @@ func startServe(t *testing.T, args ...string) (routing, compute string, stop fun
 	var errOut bytes.Buffer
 	done := make(chan int, 1)
 	go func() { done <- Run(ctx, append([]string{"serve"}, args...), &out, &errOut) }()
-	stop = func() {
-		cancel()
-		select {
-		case <-done:
-		case <-time.After(15 * time.Second):
-			t.Error("validate serve did not stop within 15 s of its interrupt")
-		}
-	}
+	// Stopping waits for the command to return, with no deadline of its own: one that does not
+	// stop is ended by go test's -timeout with every goroutine's stack.
+	stop = func() { cancel(); <-done }
+	// The compute gateway's line comes before the routing gateway's ready line.
 	ready := regexp.MustCompile(`listening on (\S+)`)
 	gw := regexp.MustCompile(`compute gateway on (\S+)`)
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if m := ready.FindStringSubmatch(out.String()); m != nil {
-			routing = m[1]
-			if c := gw.FindStringSubmatch(out.String()); c != nil {
-				compute = c[1]
-			}
-			return routing, compute, stop
-		}
-		select {
-		case code := <-done:
-			cancel()
-			t.Fatalf("validate serve exited %d before it was ready: %s%s", code, out.String(), errOut.String())
-		default:
-		}
+	m, code := out.waitFor(ready, done)
+	if m == nil {
+		cancel()
+		t.Fatalf("validate serve exited %d before it was ready: %s%s", code, out.String(), errOut.String())
 	}
-	stop()
-	t.Fatalf("validate serve printed no ready line within 20 s: %q", out.String())
-	return "", "", nil
+	routing = m[1]
+	if c := gw.FindStringSubmatch(out.String()); c != nil {
+		compute = c[1]
+	}
+	return routing, compute, stop
 }
 
 // portOf is the port of host:port.
