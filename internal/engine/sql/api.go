@@ -90,6 +90,9 @@ type Options struct {
 	// (ordered.go); a query or source that does not stream ignores it and runs whole, unless
 	// Page.After is set, which is then an error.
 	Page *Page
+	// Rules chooses the alternative of each rule with alternatives (cost.Rules) the execution
+	// follows; nil = each rule's default. The estimator (internal/plan) reads the same selection.
+	Rules *cost.Selection
 	// Whole runs the query whole even when its ORDER BY could stream: the reference a streamed
 	// walk is tested against. Its facts are the whole execution's.
 	Whole bool
