@@ -93,6 +93,9 @@ type Options struct {
 	// Rules chooses the alternative of each rule with alternatives (cost.Rules) the execution
 	// follows; nil = each rule's default. The estimator (internal/plan) reads the same selection.
 	Rules *cost.Selection
+	// PartitionKey is the container's partition-key paths (property names from the root), which
+	// rule pk-equality-order-composite reads; nil = none known.
+	PartitionKey [][]string
 	// Whole runs the query whole even when its ORDER BY could stream: the reference a streamed
 	// walk is tested against. Its facts are the whole execution's.
 	Whole bool
