@@ -81,6 +81,9 @@ type Options struct {
 	// RateCard prices every charge; nil = cost.Current, the built-in card. `validate serve
 	// --rate-card` and `--calibration` set another.
 	RateCard *cost.RateCard
+	// Rules chooses the alternative of each rule with alternatives (cost.Rules); nil = each rule's
+	// default. `validate serve --rules NAME=ALT` sets another.
+	Rules *cost.Selection
 	// Observe, when set, receives the facts behind every charged point operation and query page,
 	// with the response's activity id, before the response is written: `validate calibrate` pairs
 	// them with an account's measured charges. It is called from request goroutines.

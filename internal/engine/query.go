@@ -559,7 +559,7 @@ func (s *Server) execute(c *container, p *partition, lpk string, pq *sql.Query, 
 			src.list = &lp.docs
 		}
 	}
-	res, err := sql.Execute(pq, src, sql.Options{Params: params, Policy: c.policy, PopulateIndexMetrics: metrics, Search: c.search, Page: page})
+	res, err := sql.Execute(pq, src, sql.Options{Params: params, Policy: c.policy, PopulateIndexMetrics: metrics, Search: c.search, Page: page, Rules: s.opts.Rules, PartitionKey: c.pk.parts})
 	if err != nil {
 		if errors.Is(err, sql.ErrNotStreamed) {
 			return nil, err // the caller runs the query whole

@@ -28,6 +28,9 @@ const DefaultSeed = 1
 type Options struct {
 	// RateCard is the card to price with (nil = cost.Current).
 	RateCard *cost.RateCard
+	// Rules chooses the alternative of each rule with alternatives (cost.Rules) the estimator
+	// follows; nil = each rule's default. A calibration profile's decisions arrive here.
+	Rules *cost.Selection
 	// Seed is the generator seed whose seeded document counts the plan uses; 0 = DefaultSeed.
 	Seed int64
 }
@@ -229,7 +232,7 @@ func Build(d *design.Design, opts Options) (*Plan, error) {
 	seedN := cmp.Or(opts.Seed, DefaultSeed)
 	p.Assumptions = assumptions(rc, acct, seedN)
 
-	b := &builder{d: d, rc: rc, acct: acct, p: p, states: map[string]*cstate{}, seedN: seedN}
+	b := &builder{d: d, rc: rc, rules: opts.Rules, acct: acct, p: p, states: map[string]*cstate{}, seedN: seedN}
 	// Document counts: the ones `run` seeds with the same seed, so that plan and run agree.
 	if sp, err := seed.Compile(d, seedN); err == nil {
 		b.seeded = sp.Counts()
@@ -262,6 +265,7 @@ func Build(d *design.Design, opts Options) (*Plan, error) {
 type builder struct {
 	d      *design.Design
 	rc     *cost.RateCard
+	rules  *cost.Selection
 	acct   cost.Account
 	p      *Plan
 	seeded map[string]int // document counts per type at the run's seed; nil = averages of the ranges
@@ -309,7 +313,7 @@ func (b *builder) sizeContainers() error {
 			p.Warnings = append(p.Warnings, Warning{Code: "indexing-policy", Subject: c.Name,
 				Message: fmt.Sprintf("%v: planned as if every path were indexed", err)})
 		}
-		st := &cstate{s: &sizer{d: d, c: c, pol: pol, seeded: seeded}, ests: map[string]docEstimate{}}
+		st := &cstate{s: &sizer{d: d, c: c, pol: pol, seeded: seeded, rules: b.rules}, ests: map[string]docEstimate{}}
 		cp := &Container{Name: c.Name, PartitionKey: c.PartitionKey, LoadBasis: LoadSeeded}
 		for j := range c.Documents {
 			dt := &c.Documents[j]

@@ -259,6 +259,11 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 			if matched > 0 && matched < loadedAll {
 				need = need * loadedAll / matched
 			}
+			if hasResidual(a.Filters) && s.rules.Is(cost.RuleTopUnservedFilter, cost.AltScans) {
+				// Rule order-top-unserved-filter=scans: the walk loads and evaluates every document
+				// the served filters keep before it returns the first TOP.
+				need = loadedAll
+			}
 			loaded = math.Min(loadedAll, need)
 		}
 	case matched > 0 && rowsOut > 0:
@@ -381,7 +386,7 @@ func (s *sizer) rangeRows(ap *design.AccessPattern) (sql.Analysis, bool) {
 	if err != nil {
 		return sql.Analysis{}, false
 	}
-	return sql.Analyze(rq, s.pol), true
+	return sql.AnalyzeWith(rq, s.pol, s.rules, s.keyPaths()), true
 }
 
 // stopsEarly reports whether execution of a query stops once its TOP items are produced: no
@@ -441,7 +446,16 @@ func (s *sizer) analyze(text string) (sql.Analysis, error) {
 		return sql.Analysis{FullScan: true, Top: -1, Projection: sql.Projection{Kind: sql.ProjectStar}},
 			fmt.Errorf("query does not parse: %w", err)
 	}
-	return sql.Analyze(q, s.pol), nil
+	return sql.AnalyzeWith(q, s.pol, s.rules, s.keyPaths()), nil
+}
+
+// keyPaths is the container's partition-key paths as property names from the root.
+func (s *sizer) keyPaths() [][]string {
+	paths := make([][]string, len(s.c.PartitionKey))
+	for i, p := range s.c.PartitionKey {
+		paths[i] = strings.Split(strings.Trim(p, "/"), "/")
+	}
+	return paths
 }
 
 // orderByWarning turns the 400 the service answers for an ORDER BY into a plan warning.

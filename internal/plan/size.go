@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/engine/index"
 )
@@ -50,6 +51,8 @@ type sizer struct {
 	// prod, when set, makes this a production sizer: documents per type at production, from which
 	// key values and counts are taken (see count and growth).
 	prod map[string]float64
+	// rules chooses the alternative of each rule with alternatives (cost.Rules); nil = defaults.
+	rules *cost.Selection
 }
 
 func (s *sizer) docType(name string) *design.DocType {

@@ -252,7 +252,7 @@ func (b *builder) productionCounts(st *cstate) {
 	st.plan.ProductionScale = st.stated
 	if st.stated {
 		st.plan.LoadBasis = LoadProduction
-		st.ps = &sizer{d: st.s.d, c: st.s.c, pol: st.s.pol, seeded: st.s.seeded, prod: st.prod}
+		st.ps = &sizer{d: st.s.d, c: st.s.c, pol: st.s.pol, seeded: st.s.seeded, prod: st.prod, rules: st.s.rules}
 		for i := range st.s.c.Documents {
 			full, _ := st.ps.partitionDist(&st.s.c.Documents[i])
 			st.plan.Documents[i].ProductionKeyValues = round(full.Card, 0)

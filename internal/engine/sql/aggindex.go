@@ -3,6 +3,7 @@ package sql
 import (
 	"slices"
 
+	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/engine/index"
 )
 
@@ -38,11 +39,16 @@ type aggRead struct {
 
 // indexOnlyAggregate reports whether the index answers q alone under pol, and the paths of the
 // aggregates' arguments (whose index entries it reads), each once.
-func indexOnlyAggregate(q *Query, pl *plan, pol *index.Compiled) (reads []aggRead, ok bool) {
+//
+// Rule aggregate-without-filter (cost.Rules) decides the aggregate with no WHERE: loaded (its
+// default, "loads") or answered from the index ("index"), reading one entry per document per
+// aggregated path, and for COUNT(1) alone one entry per document of the /id index.
+func indexOnlyAggregate(q *Query, pl *plan, pol *index.Compiled, rules *cost.Selection) (reads []aggRead, ok bool) {
 	if len(q.aggs) == 0 || len(q.groupBy) > 0 || len(q.joins) > 0 || q.from == nil || q.from.in {
 		return nil, false
 	}
-	if !pl.narrowing || len(pl.residual) > 0 || len(pl.served) == 0 {
+	noFilter := q.where == nil && rules.Is(cost.RuleAggregateNoFilter, cost.AltIndex)
+	if !noFilter && (!pl.narrowing || len(pl.residual) > 0 || len(pl.served) == 0) {
 		return nil, false
 	}
 	for _, r := range pl.classify(q) {
@@ -68,6 +74,9 @@ func indexOnlyAggregate(q *Query, pl *plan, pol *index.Compiled) (reads []aggRea
 		if refersOutsideAggregates(it.e) {
 			return nil, false
 		}
+	}
+	if noFilter && len(reads) == 0 {
+		reads = []aggRead{{path: []string{"id"}, text: q.aggs[0].String()}}
 	}
 	return reads, true
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/engine/index"
 )
 
@@ -184,7 +185,12 @@ var TypeLikeNames = []string{"type", "doctype", "documenttype", "entitytype", "i
 
 // Analyze reads q against the indexing policy pol (nil = everything indexed) with the planner Execute
 // uses, without documents. A nil q gives an empty Analysis.
-func Analyze(q *Query, pol *index.Compiled) Analysis {
+func Analyze(q *Query, pol *index.Compiled) Analysis { return AnalyzeWith(q, pol, nil, nil) }
+
+// AnalyzeWith is Analyze under the rule selection rules (cost.Rules; nil = defaults) for a
+// container whose partition-key paths are pk (nil = none known), as Execute reads them from its
+// Options: the estimator reads a query with the alternatives the engine executes.
+func AnalyzeWith(q *Query, pol *index.Compiled, rules *cost.Selection, pk [][]string) Analysis {
 	a := Analysis{Top: -1}
 	if q == nil {
 		return a
@@ -231,7 +237,8 @@ func Analyze(q *Query, pol *index.Compiled) Analysis {
 	case err == nil:
 		a.OrderBy = order
 		a.OrderStreams = len(order) > 0 && pl.orderStreams(q, pol, order)
-		if len(order) > 0 && q.where != nil && planStream(q, pl, pol, order, a.OrderStreams) != nil {
+		pkEq := pl.pkOrderPaths(pol, order, rules, pk)
+		if len(order) > 0 && q.where != nil && planStream(q, pl, pol, order, a.OrderStreams, pkEq) != nil {
 			// A filter on the ORDER BY path, or one the index does not serve, read or evaluated
 			// along the walk in order (ordered.go): Execute walks it whatever the source.
 			a.OrderStreams = true
@@ -254,7 +261,7 @@ func Analyze(q *Query, pol *index.Compiled) Analysis {
 	for _, agg := range q.aggs {
 		a.Aggregates = append(a.Aggregates, agg.fn.name)
 	}
-	if reads, ok := indexOnlyAggregate(q, pl, pol); ok {
+	if reads, ok := indexOnlyAggregate(q, pl, pol, rules); ok {
 		a.IndexOnlyAggregate = true
 		for _, r := range reads {
 			a.AggregatePaths = append(a.AggregatePaths, r.path)

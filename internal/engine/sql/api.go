@@ -90,6 +90,12 @@ type Options struct {
 	// (ordered.go); a query or source that does not stream ignores it and runs whole, unless
 	// Page.After is set, which is then an error.
 	Page *Page
+	// Rules chooses the alternative of each rule with alternatives (cost.Rules) the execution
+	// follows; nil = each rule's default. The estimator (internal/plan) reads the same selection.
+	Rules *cost.Selection
+	// PartitionKey is the container's partition-key paths (property names from the root), which
+	// rule pk-equality-order-composite reads; nil = none known.
+	PartitionKey [][]string
 	// Whole runs the query whole even when its ORDER BY could stream: the reference a streamed
 	// walk is tested against. Its facts are the whole execution's.
 	Whole bool

@@ -114,9 +114,10 @@ func execute(q *Query, src Source, opts Options) (*Result, error) {
 		return x.spend(sliceSlot)
 	}
 	streams := len(q.orderBy) > 0 && pl.orderStreams(q, opts.Policy, orderItems)
+	pkEq := pl.pkOrderPaths(opts.Policy, orderItems, opts.Rules, opts.PartitionKey)
 	walked, entries := false, 0
 	lk := &lookups{} // the served filters' index lookups, made once for the execution and the count
-	if sp := planStream(q, pl, opts.Policy, orderItems, streams); sp != nil && !opts.Whole && src != nil {
+	if sp := planStream(q, pl, opts.Policy, orderItems, streams, pkEq); sp != nil && !opts.Whole && src != nil {
 		ordered, _ := src.(OrderedSource)
 		if ordered == nil && q.where != nil {
 			// A filtered ORDER BY is charged as its walk (below), whatever the source keeps.
@@ -189,7 +190,10 @@ func execute(q *Query, src Source, opts Options) (*Result, error) {
 	if lv.cap >= 0 && !lv.grouping && !lv.sorting && len(q.joins) == 0 && !q.distinct {
 		stoppedEarly(f.IndexReads, f.DocsLoaded, matched)
 	}
-	if aggs, ok := indexOnlyAggregate(q, pl, opts.Policy); ok {
+	if aggs, ok := indexOnlyAggregate(q, pl, opts.Policy, opts.Rules); ok {
+		if q.where == nil && src != nil {
+			matched = src.Len() // no filter: every document in scope
+		}
 		// The index answers the aggregate (aggindex.go): no document is loaded; each aggregated
 		// path's entries of the matching documents are read instead.
 		f.DocsLoaded, f.BytesLoaded, f.DocsEvaluated = 0, 0, 0
@@ -257,6 +261,11 @@ func runStreamed(src OrderedSource, sp *streamPlan, x *execCtx, lv *level, pl *p
 	var bytes int64
 	var last *Cursor
 	more := false
+	// Under rule order-top-unserved-filter=scans (cost.Rules), a TOP or OFFSET+LIMIT with a filter
+	// the index does not serve does not stop at its items: the walk goes on, loading and evaluating
+	// every document the served filters keep, and returns nothing more.
+	scanRest := len(pl.residual) > 0 && lv.cap >= 0 && opts.Rules.Is(cost.RuleTopUnservedFilter, cost.AltScans)
+	full := false
 	filter := func() (loaded, pass bool) {
 		x.countFn = false
 		defer func() { x.countFn = true }()
@@ -292,6 +301,12 @@ func runStreamed(src OrderedSource, sp *streamPlan, x *execCtx, lv *level, pl *p
 				return false
 			}
 		}
+		if full {
+			entries++
+			last = at
+			docFacts{loaded: loaded, evaluated: loaded, size: d.Size, rows: 1, fullScan: pl.fullScan}.addTo(&res.Facts)
+			return true
+		}
 		var v any
 		has := false
 		if pass {
@@ -319,7 +334,11 @@ func runStreamed(src OrderedSource, sp *streamPlan, x *execCtx, lv *level, pl *p
 		if !has {
 			return true
 		}
-		return lv.push(v) && x.err == nil
+		if !lv.push(v) && x.err == nil && scanRest {
+			full = true
+			return true
+		}
+		return lv.remaining != 0 && x.err == nil
 	})
 	if !ok {
 		return 0, false

@@ -212,7 +212,11 @@ type walkBound struct {
 // the composite (a, b) serves (index-policy.md, "Queries with a filter and ORDER BY",
 // MicrosoftDocs/azure-databases-docs). The partition key is no exception (assumed: the docs name
 // none, and the composite index is per partition all the same).
-func planStream(q *Query, pl *plan, pol *index.Compiled, order []index.OrderItem, streams bool) *streamPlan {
+//
+// pkEq (plan.pkOrderPaths, rule pk-equality-order-composite=streams) names partition-key paths whose
+// equalities the walk's source pins (a single-partition query's logical partition): they are
+// checked on each document walked, as a served filter, and do not stop the stream.
+func planStream(q *Query, pl *plan, pol *index.Compiled, order []index.OrderItem, streams bool, pkEq [][]string) *streamPlan {
 	if q.from == nil || q.from.in || len(q.joins) > 0 || len(q.groupBy) > 0 ||
 		len(q.aggs) > 0 || q.distinct || len(q.orderBy) == 0 || len(order) != len(q.orderBy) {
 		return nil
@@ -264,6 +268,9 @@ func planStream(q *Query, pl *plan, pol *index.Compiled, order []index.OrderItem
 					return nil
 				}
 				i := inOrder(p)
+				if i < 0 && b.op == "=" && slices.ContainsFunc(pkEq, func(k []string) bool { return slices.Equal(k, p) }) {
+					continue // the partition key's equality: the source's, checked on each document walked
+				}
 				if i < 0 {
 					return nil // a path the ORDER BY does not name: not read in its walk
 				}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/engine/index"
 )
 
@@ -324,6 +325,40 @@ func compositeSpecs(items []index.OrderItem) []string {
 // WHERE c.a = @x ORDER BY c.a, c.b the form the composite (a, b) serves (index-policy.md, "Queries
 // with a filter and ORDER BY", MicrosoftDocs/azure-databases-docs). The partition key is no
 // exception (assumed). Otherwise the service loads every matching document and sorts them itself.
+// pkOrderPaths returns, under rule pk-equality-order-composite=streams (cost.Rules), the
+// partition-key paths whose equalities the ORDER BY's walk may leave to its source: when every
+// filter is an equality the index serves, those on paths the ORDER BY does not name are all on
+// partition-key paths, and the policy holds the composite index of those paths (in the key's
+// order, in the direction of the first ORDER BY item) followed by the ORDER BY's. nil otherwise,
+// and always under the default (sorts).
+func (pl *plan) pkOrderPaths(pol *index.Compiled, order []index.OrderItem, rules *cost.Selection, pk [][]string) [][]string {
+	if len(pk) == 0 || len(order) == 0 || !rules.Is(cost.RulePKOrderComposite, cost.AltStreams) {
+		return nil
+	}
+	if len(pl.residual) > 0 || len(pl.eqPaths) != len(pl.served) {
+		return nil
+	}
+	dropped := dropPaths(pl.eqPaths, order)
+	if len(dropped) == 0 {
+		return nil
+	}
+	var lead []index.OrderItem
+	var paths [][]string
+	for _, p := range pk {
+		if slices.ContainsFunc(dropped, func(d index.OrderItem) bool { return slices.Equal(d.Path, p) }) {
+			lead = append(lead, index.OrderItem{Path: p, Desc: order[0].Desc})
+			paths = append(paths, p)
+		}
+	}
+	if len(lead) != len(dropped) {
+		return nil // an equality on a path that is not the partition key's
+	}
+	if !pol.HasComposite(append(lead, order...)) {
+		return nil
+	}
+	return paths
+}
+
 func (pl *plan) orderStreams(q *Query, pol *index.Compiled, order []index.OrderItem) bool {
 	if len(q.conjuncts) == 0 {
 		return true
