@@ -1,15 +1,18 @@
 package cost
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"reflect"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // fitRange is the range a fitted figure must fall in, as multiples of the built-in value: a figure
@@ -398,6 +401,14 @@ func (p *Profile) Check(sdkVersion string) error {
 	if p.Account == "" || p.Date == "" {
 		return fmt.Errorf("%w: account and date are required (a profile written by validate calibrate has both)", ErrProfile)
 	}
+	if err := checkHost(p.Account); err != nil {
+		return fmt.Errorf("%w: account: %v", ErrProfile, err)
+	}
+	if _, err := time.Parse(time.DateOnly, p.Date); err != nil {
+		if _, err2 := time.Parse(time.RFC3339, p.Date); err2 != nil {
+			return fmt.Errorf("%w: date: %q is not an RFC 3339 date (YYYY-MM-DD, as validate calibrate writes it)", ErrProfile, printable(p.Date))
+		}
+	}
 	if p.SDKVersion != sdkVersion {
 		return fmt.Errorf("%w: measured through azcosmos %s, this build talks through %s: calibrate again with this build",
 			ErrProfile, orNone(p.SDKVersion), sdkVersion)
@@ -406,22 +417,72 @@ func (p *Profile) Check(sdkVersion string) error {
 	for _, pr := range Params() {
 		byKey[pr.Key] = pr
 	}
+	seen := map[string]int{}
+	pinned := 0
 	for i, fp := range p.Coefficients {
 		pr, ok := byKey[fp.Key]
 		if !ok {
 			return fmt.Errorf("%w: coefficients[%d].key: %q is not a figure this build calibrates; calibrate again",
-				ErrProfile, i, fp.Key)
+				ErrProfile, i, printable(fp.Key))
 		}
+		if j, dup := seen[fp.Key]; dup {
+			return fmt.Errorf("%w: coefficients[%d].key: %q is given again (first at coefficients[%d]): a profile fits each figure once",
+				ErrProfile, i, fp.Key, j)
+		}
+		seen[fp.Key] = i
 		if !fp.Pinned {
 			continue
 		}
+		pinned++
 		if math.IsNaN(fp.Fitted) || fp.Fitted < pr.Lo || fp.Fitted > pr.Hi {
 			return fmt.Errorf("%w: coefficients[%d] (%s): fitted %g %s is outside the sane range %g..%g "+
 				"(built-in %g): check the measurements (throttling, another account) and calibrate again",
 				ErrProfile, i, fp.Key, fp.Fitted, pr.Unit, pr.Lo, pr.Hi, pr.Value(Current))
 		}
 	}
+	if pinned == 0 {
+		return fmt.Errorf("%w: coefficients: no fitted figure (%d listed, none pinned): every charge would be the built-in card's, "+
+			"labelled calibrated; calibrate again, or run without --calibration", ErrProfile, len(p.Coefficients))
+	}
+	// The fitted points of a size table must still describe a charge that does not fall as an
+	// item grows: a 1 MB read cheaper than a 512 KB one is a broken fit, not a measurement.
+	card := p.Card()
+	for _, tb := range []struct {
+		key string
+		t   SizeTable
+	}{{"readBySize", card.ReadBySize}, {"writeBySize", card.WriteBySize}} {
+		for j := 1; j < len(tb.t.Points); j++ {
+			if a, b := tb.t.Points[j-1], tb.t.Points[j]; b.RU < a.RU {
+				return fmt.Errorf("%w: %s: %g KB costs %g RU, less than %g KB's %g RU: a size table's charge cannot fall as items grow; "+
+					"check the measurements and calibrate again", ErrProfile, tb.key, b.KB, b.RU, a.KB, a.RU)
+			}
+		}
+	}
 	return nil
+}
+
+// checkHost accepts an account's host as calibrate writes it (a DNS name or address, with a port):
+// letters, digits and . - _ : [ ]. Anything else — a control character, an escape sequence, a
+// newline, a bidi override — would reach a terminal or a report heading as it stands.
+func checkHost(h string) error {
+	if len(h) > 255 {
+		return fmt.Errorf("%d characters: a host name has at most 255", len(h))
+	}
+	for i, r := range h {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', strings.ContainsRune(".-_:[]", r):
+		default:
+			return fmt.Errorf("%q has %q at byte %d: want a host name (letters, digits, . - _ : [ ])", printable(h), r, i)
+		}
+	}
+	return nil
+}
+
+// printable quotes nothing but keeps an error line one line of visible text: control and format
+// characters become \u escapes (strconv.QuoteToGraphic without the quotes).
+func printable(s string) string {
+	q := strconv.QuoteToGraphic(s)
+	return q[1 : len(q)-1]
 }
 
 func orNone(s string) string {
@@ -448,15 +509,98 @@ func LoadCalibration(path, sdkVersion string) (*RateCard, *Profile, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("%w %s: %v", ErrProfile, path, err)
 	}
-	var p Profile
-	dec := json.NewDecoder(strings.NewReader(string(b)))
-	if err := dec.Decode(&p); err != nil {
-		return nil, nil, fmt.Errorf("%w %s: not a profile written by validate calibrate: %v", ErrProfile, path, err)
+	p, err := decodeProfile(b)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%w %s: %v", ErrProfile, path, err)
 	}
 	if err := p.Check(sdkVersion); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return p.Card(), &p, nil
+	return p.Card(), p, nil
+}
+
+// decodeProfile reads a profile as strictly as a design is read: one JSON object, no key given twice
+// at any level, no field this build does not know, nothing after it.
+func decodeProfile(b []byte) (*Profile, error) {
+	if err := duplicateKeys(b); err != nil {
+		return nil, err
+	}
+	var p Profile
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("not a profile written by validate calibrate: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, fmt.Errorf("data after the profile's JSON object (at byte %d): a profile is one object", dec.InputOffset())
+	}
+	return &p, nil
+}
+
+// duplicateKeys returns an error naming the first object key given twice in the same object, with
+// its path (encoding/json would keep the last silently).
+func duplicateKeys(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	type frame struct {
+		object bool
+		keys   map[string]bool
+		path   string
+		index  int
+		key    string // the key whose value comes next (objects)
+		want   bool   // an object expects a key next
+	}
+	var stack []*frame
+	child := func() string {
+		if len(stack) == 0 {
+			return "$"
+		}
+		f := stack[len(stack)-1]
+		if f.object {
+			return f.path + "." + f.key
+		}
+		return fmt.Sprintf("%s[%d]", f.path, f.index)
+	}
+	valueDone := func() {
+		if len(stack) == 0 {
+			return
+		}
+		if f := stack[len(stack)-1]; f.object {
+			f.want = true
+		} else {
+			f.index++
+		}
+	}
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return nil // the decoder proper says what is wrong with the syntax
+		}
+		switch t := tok.(type) {
+		case json.Delim:
+			switch t {
+			case '{', '[':
+				stack = append(stack, &frame{object: t == '{', keys: map[string]bool{}, path: child(), want: t == '{'})
+			case '}', ']':
+				stack = stack[:len(stack)-1]
+				valueDone()
+			}
+		default:
+			if len(stack) > 0 {
+				if f := stack[len(stack)-1]; f.object && f.want {
+					k, _ := t.(string)
+					if f.keys[k] {
+						return fmt.Errorf("%s: key %q is given twice", f.path, printable(k))
+					}
+					f.keys[k], f.key, f.want = true, k, false
+					continue
+				}
+			}
+			valueDone()
+		}
+	}
 }
 
 // keysOfCard lists the JSON names of the card's Coefficient and SizeTable fields, sorted (tests).

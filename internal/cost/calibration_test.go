@@ -3,6 +3,7 @@ package cost
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -151,4 +152,69 @@ func TestLoadRateCard(t *testing.T) {
 			t.Errorf("%s: err = %v, want %q", body, err, want)
 		}
 	}
+}
+
+// TestLoadCalibration_Hostile: each fault of issue 41 is refused with one line that says what is
+// wrong, and a printable account and an RFC 3339 date are accepted.
+func TestLoadCalibration_Hostile(t *testing.T) {
+	const good = `{"schemaVersion": 1, "account": "acct.documents.azure.com:443", "date": "2026-11-26", "sdkVersion": "v1.5.0",
+ "coefficients": [{"key": "queryMin", "fitted": 2.6, "pinned": true}], "measurements": []}`
+	if _, _, err := LoadCalibration(writeText(t, good), "v1.5.0"); err != nil {
+		t.Fatalf("a good profile is refused: %v", err)
+	}
+	rfc := strings.Replace(good, `"2026-11-26"`, `"2026-11-26T10:00:00Z"`, 1)
+	if _, _, err := LoadCalibration(writeText(t, rfc), "v1.5.0"); err != nil {
+		t.Errorf("an RFC 3339 date-time is refused: %v", err)
+	}
+	// A size table made to fall: the 512 KB read fitted above the 1 MB read's fit, each within its
+	// sane range (as a fit on throttled or mixed measurements could leave them).
+	var p512, p1024 Param
+	for _, pr := range Params() {
+		switch pr.Key {
+		case "readBySize@512":
+			p512 = pr
+		case "readBySize@1024":
+			p1024 = pr
+		}
+	}
+	if p512.Key == "" || p1024.Key == "" || p512.Hi <= p1024.Lo {
+		t.Fatalf("no fit within the sane ranges makes 512 KB dearer than 1 MB: %+v %+v", p512, p1024)
+	}
+	mid := (p512.Hi + p1024.Lo) / 2
+	nonMonotonic := strings.Replace(good, `{"key": "queryMin", "fitted": 2.6, "pinned": true}`,
+		fmt.Sprintf(`{"key": "readBySize@512", "fitted": %g, "pinned": true}, {"key": "readBySize@1024", "fitted": %g, "pinned": true}`,
+			min(mid*1.01, p512.Hi), max(mid*0.99, p1024.Lo)), 1)
+	for name, tc := range map[string]struct{ text, want string }{
+		"empty coefficients": {strings.Replace(good, `[{"key": "queryMin", "fitted": 2.6, "pinned": true}]`, `[]`, 1), "no fitted figure"},
+		"none pinned":        {strings.Replace(good, `"pinned": true`, `"pinned": false`, 1), "no fitted figure"},
+		"duplicate coefficient": {strings.Replace(good, `"pinned": true}]`, `"pinned": true}, {"key": "queryMin", "fitted": 2.7, "pinned": true}]`, 1),
+			`"queryMin" is given again`},
+		"duplicate object key": {strings.Replace(good, `"date": "2026-11-26",`, `"date": "2026-11-26", "date": "2026-11-27",`, 1), `key "date" is given twice`},
+		"unknown field":        {strings.Replace(good, `"date"`, `"colour": "red", "date"`, 1), `unknown field "colour"`},
+		"trailing data":        {good + ` {"schemaVersion": 1}`, "data after the profile's JSON object"},
+		"free-text date":       {strings.Replace(good, `"2026-11-26"`, `"last Tuesday"`, 1), "not an RFC 3339 date"},
+		"escape in account":    {strings.Replace(good, `acct.documents.azure.com:443`, `acct\u001b[2J`, 1), "want a host name"},
+		"newline in account":   {strings.Replace(good, `acct.documents.azure.com:443`, `acct\n# Heading`, 1), "want a host name"},
+		"bidi in account":      {strings.Replace(good, `acct.documents.azure.com:443`, `acct\u202emoc`, 1), "want a host name"},
+		"non-monotonic table":  {nonMonotonic, "cannot fall as items grow"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, _, err := LoadCalibration(writeText(t, tc.text), "v1.5.0")
+			if !errors.Is(err, ErrProfile) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want ErrProfile with %q", err, tc.want)
+			}
+			if msg := err.Error(); strings.ContainsAny(msg, "\n\r\x1b\u202e") {
+				t.Errorf("the error is not one line of visible text: %q", msg)
+			}
+		})
+	}
+}
+
+func writeText(t *testing.T, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "profile.json")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
