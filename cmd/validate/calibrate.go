@@ -28,8 +28,12 @@ the profile is written: account host, date, SDK version, consistency, each figur
 fitted value and residual, and every measurement.
 
 On an account it first prints what the calibration costs (RU, and dollars at the account's pricing:
---serverless, or the containers' throughput for the hour) and goes ahead only with --yes. It deletes
-the database it created when it ends, Ctrl-C included.
+--serverless, or the containers' throughput for the hour: provisioned containers are billed for at
+least an hour, even when deleted at once) and goes ahead only with --yes. Every operation has a
+deadline (60 s). It deletes the database it created when it ends — on success, errors, throttling
+and Ctrl-C — retrying for up to 2 minutes while the target throttles; if it still cannot, it says
+on standard error exactly what is left and how to delete it, and exits 3. A target whose successful
+operations report a charge of zero or less, or NaN, is faulty: no profile is written.
 
 Use the profile with --calibration FILE (or 'calibration:' in validate.yaml) on run, plan and serve:
 modeled charges are then labelled "model (calibrated: <account>, <date>)", never as measured.
@@ -90,6 +94,11 @@ func (a *app) calibrateCmd() *cobra.Command {
 			case errors.Is(err, target.ErrConfig):
 				return usageErr("%s", target.Explain(err))
 			case err != nil:
+				var left *calibrate.LeftBehindError
+				if errors.As(err, &left) {
+					// calibrate printed what is left, and how to delete it, as it happened.
+					return infraErr(fmt.Errorf("%s (and database %s was left behind: see above)", target.Explain(err), left.Database))
+				}
 				return infraErr(errors.New(target.Explain(err)))
 			}
 			b, err := json.MarshalIndent(p, "", "  ")

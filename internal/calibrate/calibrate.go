@@ -13,6 +13,7 @@ import (
 	"io"
 	"math"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -41,7 +42,42 @@ type Config struct {
 	Status io.Writer
 	// Now is the clock of the profile's date; nil = time.Now.
 	Now func() time.Time
+	// RequestTimeout bounds each operation of the workload on the target (a query's pages
+	// together) and each request that creates or reads back what it measures; 0 = 60 s.
+	RequestTimeout time.Duration
+	// CleanupWithin bounds the deletion of what the calibration created, retried with back-off
+	// while the target throttles or fails; 0 = 2 minutes. What is still there then is named
+	// (LeftBehindError) with how to delete it.
+	CleanupWithin time.Duration
 }
+
+// Defaults of Config's bounds.
+const (
+	defaultRequestTimeout = time.Minute
+	defaultCleanupWithin  = 2 * time.Minute
+)
+
+// LeftBehindError is what a calibration could not delete: the database it created on the target,
+// with its containers. Its message says what is left and how to delete it; calibrate prints it on
+// standard error as it happens, so it reaches the terminal whatever becomes of the error.
+type LeftBehindError struct {
+	Database, Account string
+	// Billed says what keeps being billed while it stays (provisioned throughput by the hour).
+	Billed string
+	Err    error
+}
+
+func (e *LeftBehindError) Error() string {
+	return fmt.Sprintf("database %s on %s was NOT deleted (%v)%s: delete it by hand — "+
+		"az cosmosdb sql database delete --account-name <account> --resource-group <group> --name %s "+
+		"(or Data Explorer in the portal)", e.Database, e.Account, firstLine(e.Err), e.Billed, e.Database)
+}
+
+func (e *LeftBehindError) Unwrap() error { return e.Err }
+
+// ErrFaultyCharges marks a target whose successful data operations report a request charge that no
+// account reports: zero or less, NaN or infinite. No profile is written from it.
+var ErrFaultyCharges = errors.New("the target reported impossible request charges")
 
 // ErrNeedsYes is returned when a calibration on an account was not confirmed with --yes.
 var ErrNeedsYes = errors.New("a calibration on an account costs request units and throughput: run it again with --yes to go ahead")
@@ -114,7 +150,17 @@ func Run(ctx context.Context, cfg Config) (*cost.Profile, error) {
 		runID = hex.EncodeToString(b[:])
 	}
 	dbName := "cdv-calibrate-" + runID
-	measured, skipped, actual, err := measure(ctx, tgt.Client, dbName, ops, cfg.Serverless, status)
+	bounds := bounds{request: cfg.RequestTimeout, cleanup: cfg.CleanupWithin, account: hostOf(tgt.Info.Endpoint)}
+	if bounds.request <= 0 {
+		bounds.request = defaultRequestTimeout
+	}
+	if bounds.cleanup <= 0 {
+		bounds.cleanup = defaultCleanupWithin
+	}
+	if !cfg.Serverless {
+		bounds.billed = fmt.Sprintf("; its containers' %d RU/s are billed by the hour while it stays", pv.ThroughputRUs)
+	}
+	measured, skipped, actual, err := measure(ctx, tgt.Client, dbName, ops, cfg.Serverless, status, bounds)
 	if err != nil {
 		return nil, err
 	}
@@ -243,7 +289,7 @@ func runFacts(ctx context.Context, ops []operation, parts map[string]int) ([]cos
 		return nil, err
 	}
 	defer func() { _ = tgt.Close(context.WithoutCancel(ctx)) }()
-	db, cs, err := provision(ctx, tgt.Client, "facts", false)
+	db, cs, err := provision(ctx, tgt.Client, "facts", false, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -271,7 +317,9 @@ func runFacts(ctx context.Context, ops []operation, parts map[string]int) ([]cos
 
 // provision creates database name and the workload's containers; on an account (throughput true)
 // each with its throughput.
-func provision(ctx context.Context, cl *azcosmos.Client, name string, throughput bool) (*azcosmos.DatabaseClient, map[string]*azcosmos.ContainerClient, error) {
+func provision(ctx context.Context, cl *azcosmos.Client, name string, throughput bool, timeout time.Duration) (*azcosmos.DatabaseClient, map[string]*azcosmos.ContainerClient, error) {
+	ctx, cancel := withTimeout(ctx, timeout)
+	defer cancel()
 	if _, err := cl.CreateDatabase(ctx, azcosmos.DatabaseProperties{ID: name}, nil); err != nil {
 		if sdk.StatusOf(err) == 409 {
 			return nil, nil, fmt.Errorf("database %s already exists: give another --run-id", name)
@@ -303,19 +351,31 @@ func provision(ctx context.Context, cl *azcosmos.Client, name string, throughput
 	return db, cs, nil
 }
 
+// bounds are a calibration's deadlines and what its cleanup reports.
+type bounds struct {
+	request, cleanup time.Duration
+	account, billed  string
+}
+
+// withTimeout bounds ctx by d; d <= 0 leaves it as it is.
+func withTimeout(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, d)
+}
+
 // measure runs the workload on the target in database name, deleting it afterwards (also when ctx
-// is cancelled). It returns each operation's measured charge, the optional operations the target
-// refused, and each container's physical partitions.
-func measure(ctx context.Context, cl *azcosmos.Client, name string, ops []operation, serverless bool, status io.Writer) (charges []float64, skipped map[int]bool, parts map[string]int, err error) {
-	db, cs, err := provision(ctx, cl, name, !serverless)
+// is cancelled, and when the target throttles: deleteDatabase). It returns each operation's
+// measured charge, the optional operations the target refused, and each container's physical
+// partitions. Every operation has a deadline (b.request), and a successful operation whose charge
+// no account would report fails the calibration before anything is fitted (ErrFaultyCharges).
+func measure(ctx context.Context, cl *azcosmos.Client, name string, ops []operation, serverless bool, status io.Writer, b bounds) (charges []float64, skipped map[int]bool, parts map[string]int, err error) {
+	db, cs, err := provision(ctx, cl, name, !serverless, b.request)
 	if db != nil {
 		defer func() {
-			dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Minute)
-			defer cancel()
-			if _, derr := db.Delete(dctx, nil); derr != nil {
-				err = errors.Join(err, fmt.Errorf("delete database %s (delete it by hand): %w", name, derr))
-			} else {
-				fmt.Fprintf(status, "calibrate: deleted database %s\n", name)
+			if derr := deleteDatabase(ctx, db, name, status, b); derr != nil {
+				err = errors.Join(err, derr)
 			}
 		}()
 	}
@@ -325,29 +385,101 @@ func measure(ctx context.Context, cl *azcosmos.Client, name string, ops []operat
 	fmt.Fprintf(status, "calibrate: created database %s; running %d operations\n", name, len(ops))
 	parts = map[string]int{}
 	for n, c := range cs {
-		fr, err := c.ReadFeedRanges(ctx, nil)
+		rctx, cancel := withTimeout(ctx, b.request)
+		fr, err := c.ReadFeedRanges(rctx, nil)
+		cancel()
 		if err != nil {
-			return nil, nil, nil, fmt.Errorf("read the partitions of %s: %w", n, err)
+			return nil, nil, nil, fmt.Errorf("read the partitions of %s: %w", n, late(ctx, err, b.request))
 		}
 		parts[n] = len(fr)
 	}
 	charges = make([]float64, len(ops))
 	skipped = map[int]bool{}
+	nonZero, zeroAt := false, "" // a charge above zero seen; the first operation charged zero
 	for i, op := range ops {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, nil, err
 		}
-		rs, err := op.run(ctx, cs[op.container])
+		octx, cancel := withTimeout(ctx, b.request)
+		rs, err := op.run(octx, cs[op.container])
+		cancel()
 		if err != nil {
 			if op.optional && sdk.StatusOf(err) == 400 {
 				skipped[i] = true
 				continue
 			}
-			return nil, nil, nil, fmt.Errorf("%s: %w", op.name, err)
+			return nil, nil, nil, fmt.Errorf("%s: %w", op.name, late(ctx, err, b.request))
 		}
 		for _, r := range rs {
+			// Negative, NaN or infinite: no account charges so. Zero: a placeholder when every
+			// charge is zero (Run says so), faulty beside real charges.
+			if math.IsNaN(r.charge) || math.IsInf(r.charge, 0) || r.charge < 0 || r.charge == 0 && nonZero {
+				return nil, nil, nil, faultyCharge(op.name, r.charge)
+			}
+			if r.charge == 0 && zeroAt == "" {
+				zeroAt = op.name
+			}
+			if r.charge > 0 {
+				if zeroAt != "" {
+					return nil, nil, nil, faultyCharge(zeroAt, 0)
+				}
+				nonZero = true
+			}
 			charges[i] += r.charge
 		}
 	}
 	return charges, skipped, parts, nil
+}
+
+// faultyCharge is the error of an operation that succeeded with a charge no account reports.
+func faultyCharge(op string, charge float64) error {
+	return fmt.Errorf("%w: %s succeeded with a request charge of %g RU (an account charges every successful operation a positive, finite amount): no profile is written from this target",
+		ErrFaultyCharges, op, charge)
+}
+
+// late names the request deadline when it is what ended err (and not Ctrl-C, which ends ctx).
+func late(ctx context.Context, err error, d time.Duration) error {
+	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() == nil {
+		return fmt.Errorf("no answer within %s (the request deadline): the target is too slow or not answering: %w", d, err)
+	}
+	return err
+}
+
+// deleteDatabase deletes what the calibration created, retrying with back-off (0.5 s doubling to
+// 8 s) while the target throttles or fails, for at most b.cleanup; Ctrl-C does not stop it, since
+// leaving billed containers behind is worse than a few seconds more. What it cannot delete is
+// printed on status as it happens and returned as a LeftBehindError.
+func deleteDatabase(ctx context.Context, db *azcosmos.DatabaseClient, name string, status io.Writer, b bounds) error {
+	ctx = context.WithoutCancel(ctx)
+	deadline := time.Now().Add(b.cleanup)
+	wait := 500 * time.Millisecond
+	for attempt := 1; ; attempt++ {
+		dctx, cancel := context.WithDeadline(ctx, deadline)
+		_, err := db.Delete(dctx, nil)
+		cancel()
+		switch st := sdk.StatusOf(err); {
+		case err == nil, st == 404:
+			fmt.Fprintf(status, "calibrate: deleted database %s\n", name)
+			return nil
+		case st == 401 || st == 403 || st == 400, time.Now().Add(wait).After(deadline):
+			left := &LeftBehindError{Database: name, Account: b.account, Billed: b.billed, Err: err}
+			fmt.Fprintf(status, "calibrate: %v (after %d attempts in %s)\n", left, attempt, b.cleanup)
+			return left
+		}
+		fmt.Fprintf(status, "calibrate: deleting database %s: %s; trying again in %s\n", name, firstLine(err), wait)
+		time.Sleep(wait)
+		wait = min(2*wait, 8*time.Second)
+	}
+}
+
+// firstLine is the first line of err's message (the SDK's are multi-line dumps).
+func firstLine(err error) string {
+	if err == nil {
+		return ""
+	}
+	line, _, _ := strings.Cut(err.Error(), "\n")
+	if st := sdk.StatusOf(err); st != 0 {
+		return fmt.Sprintf("HTTP %d", st)
+	}
+	return strings.TrimSpace(line)
 }
