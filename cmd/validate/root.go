@@ -97,6 +97,7 @@ func (a *app) rootCmd() *cobra.Command {
 		a.serveCmd(),
 		a.calibrateCmd(),
 		a.compareCmd(),
+		a.baselineCmd(),
 		a.configCmd(),
 		a.versionCmd(),
 		a.importCmd(),

@@ -117,9 +117,11 @@ func runConfig(v *viper.Viper, logTo io.Writer) (*pipeline.Config, error) {
 			MinRU:    v.GetFloat64("tolerance-ru"),
 		},
 		Compare: report.CompareOptions{
-			Pct:   v.GetFloat64("regression-pct"),
-			RU:    v.GetFloat64("regression-ru"),
-			Force: v.GetBool("force"),
+			Pct:               v.GetFloat64("regression-pct"),
+			RU:                v.GetFloat64("regression-ru"),
+			Force:             v.GetBool("force"),
+			USD:               v.GetFloat64("regression-usd"),
+			FailOnModelChange: v.GetBool("fail-on-model-change"),
 		},
 	}
 	if c.RateCard, err = rateCard(v, false); err != nil {

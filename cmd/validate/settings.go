@@ -78,6 +78,8 @@ var settings = []setting{
 	{key: "update-baseline", def: false, usage: "write the run's results to the --baseline file", cmds: []string{"run"}},
 	{key: "regression-pct", def: 10.0, usage: "drift that counts as a regression, percent", cmds: []string{"run", "compare"}},
 	{key: "regression-ru", def: 1.0, usage: "smallest drift in RU that counts as a regression", cmds: []string{"run", "compare"}},
+	{key: "regression-usd", def: 0.0, usage: "rise of the monthly cost at production, in dollars, that counts as a regression (0: none)", cmds: []string{"run", "compare"}},
+	{key: "fail-on-model-change", def: false, usage: "fail (exit 1) when figures moved with the model (another validate version or rate card) on an unchanged design, not only on design regressions", cmds: []string{"run", "compare"}},
 	{key: "force", def: false, usage: "compare runs of differently named designs (after a rename), seeds or sample counts", cmds: []string{"run", "compare"}},
 	// Calibration.
 	{key: "calibration", def: "", usage: "calibration profile (written by validate calibrate): price modeled charges with the figures fitted to that account, labelled \"model (calibrated: <account>, <date>)\"", cmds: []string{"run", "plan", "advise", "serve"}},

@@ -63,6 +63,9 @@ func TestWorkflows_MatchTheCLI(t *testing.T) {
 				var summary, uploads bool
 				for _, st := range job.Steps {
 					for _, args := range validateCommands(t, st.Run, st.Env) {
+						if checkBaselineCheck(t, name, args, st.Run) {
+							continue
+						}
 						commands++
 						// A script that writes missing baselines on its first run needs none committed.
 						out = checkCommand(t, name, args, strings.Contains(st.Run, "--update-baseline"))
@@ -225,6 +228,45 @@ func checkCommand(t *testing.T, job string, args []string, writesFirst bool) (ou
 	return o.Out
 }
 
+// checkBaselineCheck reports whether args is a `baseline check` command and, if so, holds it to the
+// CLI: its flags parse, it names a baselines folder whose designs each have a committed baseline,
+// and its script keeps the exit code, names the out-of-date outcome and ends with the code.
+func checkBaselineCheck(t *testing.T, job string, args []string, script string) bool {
+	t.Helper()
+	if len(args) < 2 || args[0] != "baseline" || args[1] != "check" {
+		return false
+	}
+	a := &app{stdout: io.Discard, stderr: io.Discard}
+	cmd, rest, err := a.rootCmd().Find(args)
+	if err != nil || cmd.Name() != "check" {
+		t.Fatalf("job %s: %v: want baseline check (%v)", job, args, err)
+	}
+	if err := cmd.ParseFlags(rest); err != nil {
+		t.Fatalf("job %s: %v: %v", job, args, err)
+	}
+	dir, _ := cmd.Flags().GetString("baseline")
+	if !strings.HasSuffix(dir, "/") {
+		t.Errorf("job %s: baseline check --baseline wants the folder, ending in /: %v", job, args)
+	}
+	for _, p := range cmd.Flags().Args() {
+		m, _ := filepath.Glob(repo(p))
+		ds, errs := design.LoadAll(m)
+		if len(m) == 0 || len(errs) > 0 {
+			t.Fatalf("job %s: %s: %v", job, p, errs)
+		}
+		for _, d := range ds {
+			if _, err := os.Stat(pipeline.BaselineFile(repo(dir)+string(os.PathSeparator), d)); err != nil {
+				t.Errorf("job %s: design %s has no committed baseline in %s", job, d.Name, dir)
+			}
+		}
+	}
+	if !strings.Contains(script, "code=$?") || !strings.HasSuffix(strings.TrimSpace(script), "exit $code") ||
+		!regexp.MustCompile(`(?m)^\s*1\)\s*.*Out-of-date baseline`).MatchString(script) {
+		t.Errorf("job %s: the baseline check step must keep its exit code, name exit 1 an out-of-date baseline and end with the code", job)
+	}
+	return true
+}
+
 // checkExitCodes holds a script's case over the run's exit code to the CLI's codes, and its end to
 // exiting with that code, so that a regression (exit 1) fails the job.
 func checkExitCodes(t *testing.T, job, script string) {
@@ -314,7 +356,7 @@ func TestAction_MatchesTheCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	module := strings.Fields(strings.SplitN(string(mod), "\n", 2)[0])[1]
-	var installs, commands int
+	var installs, commands, checks int
 	var out string
 	var summary, uploads bool
 	for _, st := range action.Runs.Steps {
@@ -324,6 +366,10 @@ func TestAction_MatchesTheCLI(t *testing.T) {
 		for _, args := range programCommands(t, "validate", st.Run, st.Env) {
 			if len(args) == 1 && args[0] == "version" {
 				continue // the install step prints what it installed
+			}
+			if checkBaselineCheck(t, "action", args, st.Run) {
+				checks++
+				continue
 			}
 			commands++
 			out = checkCommand(t, "action", args, false)
@@ -355,6 +401,9 @@ func TestAction_MatchesTheCLI(t *testing.T) {
 				t.Error("upload the reports always, a failing run above all")
 			}
 		}
+	}
+	if checks != 1 {
+		t.Errorf("want one validate baseline check (got %d)", checks)
 	}
 	if installs != 1 || commands != 1 || !summary || !uploads {
 		t.Errorf("want one go install of %s/cmd/validate (got %d), one validate run (got %d), a summary and an upload (%v, %v)",

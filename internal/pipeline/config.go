@@ -49,7 +49,7 @@ func (c *Config) Check() error {
 		v    float64
 	}{
 		{"tolerance-point", c.Tolerance.PointPct}, {"tolerance-query", c.Tolerance.QueryPct}, {"tolerance-ru", c.Tolerance.MinRU},
-		{"regression-pct", c.Compare.Pct}, {"regression-ru", c.Compare.RU},
+		{"regression-pct", c.Compare.Pct}, {"regression-ru", c.Compare.RU}, {"regression-usd", c.Compare.USD},
 	} {
 		if f.v < 0 {
 			return usage("--%s: must not be negative", f.flag)

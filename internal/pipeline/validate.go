@@ -251,6 +251,7 @@ func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *ta
 		Duration:  time.Since(c.Started),
 		Version:   c.Version,
 		ModelCard: c.modelCard(),
+		RateCard:  rc.Version,
 	}))
 	rep.Cost = MonthlyCost(rc, static, rep)
 	var baseErr error

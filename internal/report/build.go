@@ -47,7 +47,7 @@ func Build(in Input) *Report {
 
 	r := &Report{
 		SchemaVersion: SchemaVersion,
-		Tool:          Tool{Name: "validate", Version: in.Version},
+		Tool:          Tool{Name: "validate", Version: in.Version, RateCard: in.RateCard},
 		ModelCard:     in.ModelCard,
 		Started:       in.Started.UTC(),
 		DurationMs:    in.Duration.Milliseconds(),

@@ -134,7 +134,7 @@ footer{margin-top:2rem;color:#5b6372;font-size:.85rem}
 {{with .R.Baseline}}<section id="baseline">
 <h2>Changes since baseline</h2>
 <p class="meta">baseline {{baselineName .}} · {{.Summary.Regressions}} regressed, {{.Summary.Improvements}} improved, {{.Summary.Unchanged}} unchanged, {{.Summary.Added}} added, {{.Summary.Removed}} removed; verdicts changed: {{.Summary.VerdictChanges}}</p>
-{{with .Variant}}<p class="meta">{{.}}</p>{{end}}{{range .Forced}}<p class="meta">forced comparison: {{.}}</p>{{end}}
+{{with .Variant}}<p class="meta">{{.}}</p>{{end}}{{with .Model}}<h3>Model changed</h3><p>{{.Note}}</p>{{end}}{{range .Forced}}<p class="meta">forced comparison: {{.}}</p>{{end}}
 {{if $.Regressions}}<ul class="regressions">{{range $.Regressions}}<li class="v-fail"><strong>✗ {{.ID}} {{.Name}}</strong>: {{range $i, $r := .Reasons}}{{if $i}}; {{end}}{{$r}}{{end}}</li>{{end}}</ul>{{end}}
 {{with $.CostLine}}<p>{{.}}</p>{{end}}
 {{if .DesignChanges}}<h3>Design changes</h3><ul>{{range .DesignChanges}}<li>{{.}}</li>{{end}}</ul>{{end}}

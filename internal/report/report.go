@@ -112,6 +112,8 @@ type Input struct {
 	// ModelCard labels the modeled charges when they were priced with a calibrated rate card
 	// (cost.RateCard.Label: "model (calibrated: <account>, <date>)"); "" for the built-in card.
 	ModelCard string
+	// RateCard is the version of the rate card that priced the modeled charges (Tool.RateCard).
+	RateCard string
 }
 
 // CapacityWarning is one of plan's capacity warnings about a container.
@@ -201,6 +203,9 @@ type ContainerCost struct {
 type Tool struct {
 	Name    string `json:"name"`
 	Version string `json:"version"`
+	// RateCard is the version of the rate card the modeled charges were priced with (cost.RateCard's
+	// Version, "+calibrated" for a calibration's): with Version, the model that wrote the report.
+	RateCard string `json:"rateCard,omitempty"`
 }
 
 // ToleranceSet is a pair of bands, one for point operations and one for queries.
@@ -427,7 +432,7 @@ func (r *Report) Findings() int {
 	if r == nil {
 		return 0
 	}
-	return r.Summary.Fail + r.Summary.Error + failing(r.StageFindings) + r.Baseline.Regressions()
+	return r.Summary.Fail + r.Summary.Error + failing(r.StageFindings) + r.Baseline.Failures()
 }
 
 // RunLoad is the load of a container that capacity is judged on and MonthlyCost prices: the
