@@ -47,7 +47,7 @@ var settings = []setting{
 	{key: "connection-string", def: "", usage: "connection string AccountEndpoint=...;AccountKey=... (prefer CDV_CONNECTION_STRING)", secret: true, cmds: []string{"run", "calibrate"}},
 	{key: "reuse-database", def: false, usage: "allow running in a database that already exists (never deleted)", cmds: []string{"run"}},
 	{key: "write-into-existing", def: false, usage: "with --reuse-database, seed into containers that already exist: the run's documents stay in them after teardown, and a generated id can overwrite one of theirs", cmds: []string{"run"}},
-	{key: "run-id", def: "", usage: "suffix of the run-scoped database name on accounts (default: random)", cmds: []string{"run", "calibrate"}},
+	{key: "run-id", def: "", usage: "suffix of the run-scoped database name on accounts and endpoints (default: one per process, the UTC time and 4 random hex digits)", cmds: []string{"run", "calibrate"}},
 	// Pipeline.
 	{key: "seed", def: int64(1), usage: "generator seed: the same seed gives byte-identical documents (plan, advise: the document counts of that seed)", cmds: []string{"run", "plan", "advise", "compare"},
 		cmdUsage: map[string]string{"compare": "generator seed of a design file's run (a report's seed is its own)"}},

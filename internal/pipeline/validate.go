@@ -184,10 +184,7 @@ func Validate(ctx context.Context, designs []*design.Design, c Config) (*Outcome
 // design runs one design measured and modeled, reports it and applies the baseline policy. It
 // returns the report and its findings (failing patterns and regressions).
 func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *target.Target, plan *PartitionPlan) (*report.Report, int, error) {
-	dbName := d.Database
-	if tgt.Shared {
-		dbName = target.RunScopedName(d.Database, c.RunID)
-	}
+	dbName := c.databaseName(d, tgt)
 	plan.Set(d, dbName)
 	popts := Options{
 		Seed:          c.Seed,
@@ -386,6 +383,21 @@ func (c *Config) baseline(d *design.Design, rep *report.Report) error {
 	cmp.Old.File = file
 	rep.Baseline = cmp
 	return nil
+}
+
+// databaseName is the database a design's measured run uses: a run-scoped one ("<database>-<run
+// id>", --run-id or one per process) on a shared target and on any endpoint — even a disposable one
+// on this machine serves every job pointed at it, and two concurrent jobs must not meet in one
+// database —; the design's own on the embedded engine and on an emulator this run started. An
+// endpoint run with --reuse-database and no --run-id reuses the design's own database, as asked.
+func (c *Config) databaseName(d *design.Design, tgt *target.Target) string {
+	switch {
+	case tgt.Shared:
+	case tgt.Info.Kind == record.KindEndpoint && (c.RunID != "" || !c.ReuseDatabase):
+	default:
+		return d.Database
+	}
+	return target.RunScopedName(d.Database, c.RunID)
 }
 
 // Relabel applies target.ChargeSourceFor to a finished run: an endpoint of unknown kind whose
