@@ -3,10 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/lint"
 	"github.com/cosmosdv/validate/internal/pipeline"
+	"github.com/cosmosdv/validate/internal/sarif"
+	"github.com/cosmosdv/validate/internal/waiver"
 	"github.com/spf13/cobra"
 )
 
@@ -51,12 +54,27 @@ parsed or validated.`,
 			if err != nil {
 				return err
 			}
-			formats, err := parseFormats(v.GetStringSlice("format"), "lint", []string{"text", "json"})
+			formats, err := parseFormats(v.GetStringSlice("format"), "lint", []string{"text", "json", "sarif"})
 			if err != nil {
 				return err
 			}
-			asJSON := contains(formats, "json")
+			if len(formats) > 1 {
+				return usageErr("lint --format: give one of text, json and sarif (got %s)", strings.Join(formats, ","))
+			}
+			failOn := v.GetString("fail-on")
+			if err := checkFailOn(failOn); err != nil {
+				return err
+			}
+			var ws *waiver.Set
+			if f := v.GetString("waivers"); f != "" {
+				if ws, err = waiver.Load(f); err != nil {
+					return usageErr("--waivers: %v", err)
+				}
+			}
+			format := formats[0]
 			worst := ExitOK
+			expired := map[*waiver.Waiver]lint.Finding{}
+			var results []sarif.Finding
 			for _, path := range args {
 				if pipeline.IsMarkdown(path) {
 					fmt.Fprintln(a.stderr, pipeline.MarkdownHint(path))
@@ -64,12 +82,18 @@ parsed or validated.`,
 					continue
 				}
 				d, err := design.Load(path)
-				if asJSON {
-					doc, code := lintDocument(path, d, err)
+				switch format {
+				case "json":
+					doc, code := lintDocument(path, d, err, ws, failOn, expired)
 					worst = max(worst, code)
 					if err := pipeline.WriteJSONLine(a.stdout, doc); err != nil {
 						return infraErr(err)
 					}
+					continue
+				case "sarif":
+					rs, code := lintSARIF(path, d, err, ws, failOn, expired)
+					results = append(results, rs...)
+					worst = max(worst, code)
 					continue
 				}
 				if err != nil {
@@ -77,21 +101,54 @@ parsed or validated.`,
 					worst = ExitUsage
 					continue
 				}
-				fs := lint.Check(d)
-				mistakes := 0
-				for _, f := range fs {
-					fmt.Fprintln(a.stdout, f)
-					if !f.Note {
-						mistakes++
+				failing := 0
+				for _, j := range judge(ws, d, lint.Check(d), expired) {
+					switch {
+					case j.Waiver != nil:
+						fmt.Fprintln(a.stdout, j.Finding.String()+waivedText(j.Waiver))
+					default:
+						fmt.Fprintln(a.stdout, j.Finding)
+						if fails(level(j.Finding), failOn) {
+							failing++
+						}
 					}
 				}
-				if mistakes > 0 {
+				if failing > 0 {
 					worst = max(worst, ExitFindings)
 					continue
 				}
 				fmt.Fprintf(a.stdout, "%s: ok (%s, %s, %s)\n",
 					path, design.Count(len(d.Containers), "container"), design.Count(countTypes(d), "document type"),
 					design.Count(len(d.AccessPatterns), "access pattern"))
+			}
+			// Expired waivers fail wherever they are, once each, in the order of the file.
+			for _, w := range waiversInOrder(ws) {
+				f, ok := expired[w]
+				if !ok {
+					continue
+				}
+				switch format {
+				case "text":
+					fmt.Fprintln(a.stdout, f)
+				case "json":
+					if err := pipeline.WriteJSONLine(a.stdout, lintDoc{File: f.File, Valid: true,
+						Findings: []lintProblem{{Line: f.Pos.Line, Col: f.Pos.Col, Code: f.Code, Message: f.Message}}}); err != nil {
+						return infraErr(err)
+					}
+				case "sarif":
+					results = append(results, sarif.Finding{Rule: f.Code, Level: sarif.LevelError, Message: f.Message, File: f.File, Line: f.Pos.Line, Col: f.Pos.Col})
+				}
+				if fails(sarif.LevelError, failOn) {
+					worst = max(worst, ExitFindings)
+				}
+			}
+			for _, w := range ws.Unused() {
+				fmt.Fprintf(a.stderr, "%s: note: the waiver of [%s] matched no finding; remove it when the design no longer needs it\n", w.Where(), w.Code)
+			}
+			if format == "sarif" {
+				if err := sarif.Build(version, lintHelpURI, results).Write(a.stdout); err != nil {
+					return infraErr(err)
+				}
 			}
 			if worst != ExitOK {
 				return &exitError{code: worst, printed: true}
@@ -112,6 +169,17 @@ type lintProblem struct {
 	Message string `json:"message"`
 	// Note marks a remark that is not a mistake: lint still passes.
 	Note bool `json:"note,omitempty"`
+	// Waived is the waiver that accepts the finding: it is reported and does not fail.
+	Waived *lintWaiver `json:"waived,omitempty"`
+}
+
+// lintWaiver is a waiver in lint's JSON output.
+type lintWaiver struct {
+	Reason  string `json:"reason"`
+	Owner   string `json:"owner"`
+	Expires string `json:"expires"`
+	// At is the waiver's file:line:col.
+	At string `json:"at"`
 }
 
 // lintDoc is lint's JSON document for one design file.
@@ -123,34 +191,81 @@ type lintDoc struct {
 	Findings []lintProblem `json:"findings,omitempty"`
 }
 
-func lintDocument(path string, d *design.Design, loadErr error) (lintDoc, int) {
+// lintHelpURI is the page that explains lint's codes.
+const lintHelpURI = "https://github.com/cosmosdv/validate/blob/main/docs/design-format.md"
+
+func lintDocument(path string, d *design.Design, loadErr error, ws *waiver.Set, failOn string, expired map[*waiver.Waiver]lint.Finding) (lintDoc, int) {
 	doc := lintDoc{File: path, Valid: loadErr == nil}
 	if loadErr != nil {
-		var es design.Errors
-		var e *design.Error
-		switch {
-		case errors.As(loadErr, &es):
-			for _, e := range es {
-				doc.Errors = append(doc.Errors, lintProblem{Line: e.Line, Col: e.Col, Path: e.Path, Message: e.Msg})
-			}
-		case errors.As(loadErr, &e):
+		for _, e := range loadErrors(loadErr) {
 			doc.Errors = append(doc.Errors, lintProblem{Line: e.Line, Col: e.Col, Path: e.Path, Message: e.Msg})
-		default:
-			doc.Errors = append(doc.Errors, lintProblem{Message: loadErr.Error()})
 		}
 		return doc, ExitUsage
 	}
-	mistakes := 0
-	for _, f := range lint.Check(d) {
-		doc.Findings = append(doc.Findings, lintProblem{Line: f.Pos.Line, Col: f.Pos.Col, Path: f.Path, Code: f.Code, Message: f.Message, Note: f.Note})
-		if !f.Note {
-			mistakes++
+	failing := 0
+	for _, j := range judge(ws, d, lint.Check(d), expired) {
+		f := j.Finding
+		p := lintProblem{Line: f.Pos.Line, Col: f.Pos.Col, Path: f.Path, Code: f.Code, Message: f.Message, Note: f.Note}
+		if j.Waiver != nil {
+			p.Waived = &lintWaiver{Reason: j.Waiver.Reason, Owner: j.Waiver.Owner, Expires: j.Waiver.Expires, At: j.Waiver.Where()}
+		} else if fails(level(f), failOn) {
+			failing++
 		}
+		doc.Findings = append(doc.Findings, p)
 	}
-	if mistakes > 0 {
+	if failing > 0 {
 		return doc, ExitFindings
 	}
 	return doc, ExitOK
+}
+
+// loadErrors is a load error as positioned errors (one without a position when it has none).
+func loadErrors(err error) []design.Error {
+	var es design.Errors
+	var e *design.Error
+	switch {
+	case errors.As(err, &es):
+		out := make([]design.Error, 0, len(es))
+		for _, e := range es {
+			out = append(out, *e)
+		}
+		return out
+	case errors.As(err, &e):
+		return []design.Error{*e}
+	}
+	return []design.Error{{Msg: err.Error()}}
+}
+
+// lintSARIF is lint's findings of one file as SARIF results: an invalid design is one error result
+// per problem (rule invalid-design), a waived finding keeps an accepted suppression.
+func lintSARIF(path string, d *design.Design, loadErr error, ws *waiver.Set, failOn string, expired map[*waiver.Waiver]lint.Finding) ([]sarif.Finding, int) {
+	var out []sarif.Finding
+	if loadErr != nil {
+		for _, e := range loadErrors(loadErr) {
+			out = append(out, sarif.Finding{Rule: "invalid-design", Level: sarif.LevelError, Message: e.Msg, File: path, Line: e.Line, Col: e.Col, Path: e.Path})
+		}
+		return out, ExitUsage
+	}
+	code := ExitOK
+	for _, j := range judge(ws, d, lint.Check(d), expired) {
+		f := j.Finding
+		r := sarif.Finding{Rule: f.Code, Level: level(f), Message: f.Message, File: path, Line: f.Pos.Line, Col: f.Pos.Col, Path: f.Path}
+		if j.Waiver != nil {
+			r.Waived = fmt.Sprintf("%s (owner %s, until %s; %s)", j.Waiver.Reason, j.Waiver.Owner, j.Waiver.Expires, j.Waiver.Where())
+		} else if fails(r.Level, failOn) {
+			code = ExitFindings
+		}
+		out = append(out, r)
+	}
+	return out, code
+}
+
+// waiversInOrder is the set's waivers in file order (none for a nil set).
+func waiversInOrder(ws *waiver.Set) []*waiver.Waiver {
+	if ws == nil {
+		return nil
+	}
+	return ws.Waivers
 }
 
 func countTypes(d *design.Design) int {

@@ -65,7 +65,7 @@ var settings = []setting{
 	{key: "format", def: []string{"text"}, usage: "report formats: text, md, json, junit, html (comma separated)", cmds: []string{"run", "plan", "compare", "lint", "advise"},
 		cmdUsage: map[string]string{
 			"advise":  "output formats: text, md, json (comma separated; json without --out is JSON Lines, the others then go to standard error)",
-			"lint":    "output format: text, or json (JSON Lines: one document per design file)",
+			"lint":    "output format: text, json (JSON Lines: one document per design file) or sarif (one SARIF 2.1.0 log for code scanning)",
 			"plan":    "report formats: text, json (comma separated)",
 			"compare": "output formats: text, md, json (comma separated; beside json the others go to standard error)",
 		}},
@@ -78,6 +78,8 @@ var settings = []setting{
 	{key: "update-baseline", def: false, usage: "write the run's results to the --baseline file", cmds: []string{"run"}},
 	{key: "regression-pct", def: 10.0, usage: "drift that counts as a regression, percent", cmds: []string{"run", "compare"}},
 	{key: "regression-ru", def: 1.0, usage: "smallest drift in RU that counts as a regression", cmds: []string{"run", "compare"}},
+	{key: "waivers", def: "", usage: "waivers file: findings accepted for a while, each with code, reason, owner and expires (docs/design-format.md#waivers); an expired waiver fails", cmds: []string{"lint"}},
+	{key: "fail-on", def: "error", usage: "the least severity that fails (exit 1): error, note or none", cmds: []string{"lint"}},
 	{key: "regression-usd", def: 0.0, usage: "rise of the monthly cost at production, in dollars, that counts as a regression (0: none)", cmds: []string{"run", "compare"}},
 	{key: "fail-on-model-change", def: false, usage: "fail (exit 1) when figures moved with the model (another validate version or rate card) on an unchanged design, not only on design regressions", cmds: []string{"run", "compare"}},
 	{key: "force", def: false, usage: "compare runs of differently named designs (after a rename), seeds or sample counts", cmds: []string{"run", "compare"}},
