@@ -44,6 +44,13 @@ Each says what to paste; docs/design-format.md lists them with examples.
 
 With --format json, standard output is JSON Lines: one document per design file, one per line, with
 the file's errors or findings (line, col, path, code, message).
+With --format sarif, standard output is one SARIF 2.1.0 log for all the files (GitHub code scanning),
+each result at the design file's line and column.
+
+--waivers FILE accepts findings the team has judged (code, optional design, pattern or path; reason,
+owner and expiry; docs/design-format.md#waivers-fail-on-and-sarif): a waived finding is reported and
+does not fail; an expired waiver fails at its own line. --fail-on error|note|none chooses the least
+severity that fails.
 
 Exit 0 when every file is clean, 1 when a valid design has findings, 2 when a file cannot be read,
 parsed or validated.`,

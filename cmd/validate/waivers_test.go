@@ -1,0 +1,108 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestLint_Waivers: a finding a live waiver names is reported as waived and does not fail; an
+// expired waiver waives nothing and fails at its own line; --fail-on none passes; --format sarif
+// carries the same, with the waived finding suppressed and each region at the design's line:col.
+func TestLint_Waivers(t *testing.T) {
+	design := repo("testdata", "review", "hpk-order.yaml") // name: ticketing; hpk-order at 37:5, partition-key-order for AP5 and AP6
+	dir := t.TempDir()
+	n := 0
+	write := func(body string) string {
+		t.Helper()
+		n++
+		p := filepath.Join(dir, fmt.Sprintf("waivers%d.yaml", n))
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	live := `waivers:
+  - code: hpk-order
+    design: ticketing
+    reason: customerId is the shard the team chose
+    owner: "@orders"
+    expires: 2999-12-31
+  - code: partition-key-order
+    reason: the legacy client sends them this way
+    owner: "@orders"
+    expires: 2999-12-31
+`
+	code, out, errOut := runCLI(t, "lint", "--waivers", write(live), design)
+	if code != ExitOK || strings.Count(out, "— waived: ") != 4 || !strings.Contains(out, "hpk-order.yaml: ok") {
+		t.Errorf("every finding waived: exit %d, want 0 and 4 waived findings\n%s%s", code, out, errOut)
+	}
+
+	expired := strings.Replace(live, "expires: 2999-12-31\n  - code: partition-key-order", "expires: 2001-01-31\n  - code: partition-key-order", 1)
+	file := write(expired)
+	code, out, _ = runCLI(t, "lint", "--waivers", file, design)
+	if code != ExitFindings || !strings.Contains(out, file+":2:5: the waiver of [hpk-order] (owner @orders, reason: customerId is the shard the team chose) expired on 2001-01-31") ||
+		!strings.Contains(out, "hpk-order.yaml:37:5: containers[1]: ") || strings.Contains(out, "[hpk-order] — waived") {
+		t.Errorf("expired waiver: exit %d, want 1, the finding back and the waiver's line\n%s", code, out)
+	}
+	if code, out, _ := runCLI(t, "lint", "--waivers", file, "--fail-on", "none", design); code != ExitOK {
+		t.Errorf("--fail-on none: exit %d\n%s", code, out)
+	}
+	if code, _, errOut := runCLI(t, "lint", "--fail-on", "warning", design); code != ExitUsage || !strings.Contains(errOut, "want error, note or none") {
+		t.Errorf("--fail-on warning: exit %d, %s", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "lint", "--waivers", write("waivers:\n  - code: x\n    reason: r\n    owner: o\n"), design); code != ExitUsage ||
+		!strings.Contains(errOut, ".yaml:2:5: waivers[0].expires: missing") {
+		t.Errorf("waiver without expiry: exit %d, %s", code, errOut)
+	}
+
+	// SARIF: one log, the waived finding suppressed, the expired waiver a result at its own line.
+	code, out, errOut = runCLI(t, "lint", "--format", "sarif", "--waivers", file, design)
+	if code != ExitFindings {
+		t.Errorf("sarif with an expired waiver: exit %d, want 1\n%s", code, errOut)
+	}
+	var log struct {
+		Version string `json:"version"`
+		Runs    []struct {
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				Level     string `json:"level"`
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string } `json:"artifactLocation"`
+						Region           struct{ StartLine, StartColumn int }
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+				Suppressions []struct{ Kind, Status, Justification string } `json:"suppressions"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &log); err != nil || log.Version != "2.1.0" || len(log.Runs) != 1 {
+		t.Fatalf("not one SARIF 2.1.0 log (%v):\n%s", err, out)
+	}
+	var hpk, suppressed, expiredAt int
+	for _, r := range log.Runs[0].Results {
+		loc := r.Locations[0].PhysicalLocation
+		switch r.RuleID {
+		case "hpk-order":
+			hpk++
+			if loc.Region.StartLine != 37 || loc.Region.StartColumn != 5 || !strings.HasSuffix(loc.ArtifactLocation.URI, "testdata/review/hpk-order.yaml") || len(r.Suppressions) != 0 {
+				t.Errorf("hpk-order result: %+v", r)
+			}
+		case "partition-key-order":
+			if len(r.Suppressions) == 1 && r.Suppressions[0].Status == "accepted" && strings.Contains(r.Suppressions[0].Justification, "legacy client") {
+				suppressed++
+			}
+		case "waiver-expired":
+			if loc.Region.StartLine == 2 && loc.Region.StartColumn == 5 && r.Level == "error" {
+				expiredAt++
+			}
+		}
+	}
+	if hpk != 1 || suppressed != 3 || expiredAt != 1 {
+		t.Errorf("sarif: %d hpk-order, %d suppressed partition-key-order, %d expired waivers at 2:5; want 1, 3, 1\n%s", hpk, suppressed, expiredAt, out)
+	}
+}
