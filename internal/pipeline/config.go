@@ -8,7 +8,7 @@ import (
 )
 
 // Formats of the reports `validate run` writes (Config.Formats).
-var Formats = []string{"text", "md", "json", "junit", "html"}
+var Formats = []string{"text", "md", "json", "junit", "html", "sarif"}
 
 // Check refuses a configuration Validate cannot run, with ErrUsage errors that name the flag at
 // fault and what it wants; the CLI calls it before it reads any design, so a wrong flag costs
@@ -35,6 +35,9 @@ func (c *Config) Check() error {
 		if !slices.Contains(Formats, f) {
 			return usage("run --format: want %s (got %q)", strings.Join(Formats, ", "), f)
 		}
+	}
+	if c.Out == "" && slices.Contains(c.Formats, "sarif") {
+		return usage("run --format sarif: give --out DIR (each design's findings go to DIR/<design>.sarif)")
 	}
 	if c.Out == "" {
 		if err := stdoutFormats(c.Formats); err != nil {

@@ -319,9 +319,22 @@ func (c *Config) writeReports(d *design.Design, rep *report.Report) error {
 	if c.Out == "" {
 		return nil
 	}
-	files, err := report.WriteAll(c.Out, rep, c.Formats)
+	var formats []string
+	for _, f := range c.Formats {
+		if f != "sarif" {
+			formats = append(formats, f)
+		}
+	}
+	files, err := report.WriteAll(c.Out, rep, formats)
 	if err != nil {
 		return failed(fmt.Errorf("write reports: %w", err))
+	}
+	if contains(c.Formats, "sarif") {
+		f, err := writeSARIF(c.Out, c.Version, d, rep)
+		if err != nil {
+			return failed(fmt.Errorf("write reports: %w", err))
+		}
+		files = append(files, f)
 	}
 	for _, f := range files {
 		fmt.Fprintf(c.Stderr, "%s: wrote %s\n", d.Name, f)
