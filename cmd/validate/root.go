@@ -98,6 +98,7 @@ func (a *app) rootCmd() *cobra.Command {
 		a.calibrateCmd(),
 		a.compareCmd(),
 		a.baselineCmd(),
+		a.cleanupCmd(),
 		a.configCmd(),
 		a.versionCmd(),
 		a.importCmd(),

@@ -37,7 +37,7 @@ Targets (--target):
             runs in a new run-scoped database and deletes only what it created
   endpoint  any running emulator or account given by --endpoint and CDV_KEY (default: the emulators'
             well-known key); a 'validate serve' there is recognised and its charges stay "model";
-            like account, each run in its own database (<database>-<run id>, --run-id), so
+            like account, each run in its own database (cdv-<database>-<run id>, --run-id), so
             concurrent jobs against one endpoint never meet
 
 Modeled charges are computed on every target (the embedded engine runs alongside), so a report always

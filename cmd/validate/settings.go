@@ -35,19 +35,20 @@ const envPrefix = "CDV"
 
 var settings = []setting{
 	// Targets.
-	{key: "target", def: "auto", usage: "where to run: auto, embedded, emulator, account or endpoint", cmds: []string{"run", "calibrate"},
-		cmdUsage: map[string]string{"calibrate": "what to measure: account or endpoint (required)"}},
+	{key: "target", def: "auto", usage: "where to run: auto, embedded, emulator, account or endpoint", cmds: []string{"run", "calibrate", "cleanup"},
+		cmdUsage: map[string]string{"calibrate": "what to measure: account or endpoint (required)", "cleanup": "where to look: account or endpoint (required)"}},
 	{key: "emulator-image", def: "", usage: "emulator image (default: the pinned vNext emulator image); short names: vnext-latest, vnext-EN<date>, classic", cmds: []string{"run"}},
 	{key: "emulator-protocol", def: "", usage: "emulator protocol: http or https (default: by image)", cmds: []string{"run"}},
 	{key: "pull", def: false, usage: "let --target emulator pull the image when it is not present", cmds: []string{"run"}},
-	{key: "insecure", def: false, usage: "skip TLS certificate verification (emulator or endpoint with a self-signed certificate)", cmds: []string{"run", "calibrate"}},
-	{key: "endpoint", def: "", usage: "account or endpoint URL, e.g. https://myacct.documents.azure.com:443/", cmds: []string{"run", "calibrate"}},
-	{key: "key", def: "", usage: "account key (prefer the CDV_KEY variable; unset = Entra ID via DefaultAzureCredential)", secret: true, cmds: []string{"run", "serve", "calibrate"},
+	{key: "insecure", def: false, usage: "skip TLS certificate verification (emulator or endpoint with a self-signed certificate)", cmds: []string{"run", "calibrate", "cleanup"}},
+	{key: "endpoint", def: "", usage: "account or endpoint URL, e.g. https://myacct.documents.azure.com:443/", cmds: []string{"run", "calibrate", "cleanup"}},
+	{key: "key", def: "", usage: "account key (prefer the CDV_KEY variable; unset = Entra ID via DefaultAzureCredential)", secret: true, cmds: []string{"run", "serve", "calibrate", "cleanup"},
 		cmdUsage: map[string]string{"serve": "master key clients must sign with (prefer the CDV_KEY variable; unset = the emulators' well-known key)"}},
-	{key: "connection-string", def: "", usage: "connection string AccountEndpoint=...;AccountKey=... (prefer CDV_CONNECTION_STRING)", secret: true, cmds: []string{"run", "calibrate"}},
+	{key: "connection-string", def: "", usage: "connection string AccountEndpoint=...;AccountKey=... (prefer CDV_CONNECTION_STRING)", secret: true, cmds: []string{"run", "calibrate", "cleanup"}},
 	{key: "reuse-database", def: false, usage: "allow running in a database that already exists (never deleted)", cmds: []string{"run"}},
 	{key: "write-into-existing", def: false, usage: "with --reuse-database, seed into containers that already exist: the run's documents stay in them after teardown, and a generated id can overwrite one of theirs", cmds: []string{"run"}},
-	{key: "run-id", def: "", usage: "suffix of the run-scoped database name on accounts and endpoints (default: one per process, the UTC time and 4 random hex digits)", cmds: []string{"run", "calibrate"}},
+	{key: "run-id", def: "", usage: "suffix of the run-scoped database name on accounts and endpoints (default: one per process, the UTC time and 4 random hex digits)", cmds: []string{"run", "calibrate", "cleanup"},
+		cmdUsage: map[string]string{"cleanup": "only the database(s) of this run id (given to run --run-id), whatever their age"}},
 	// Pipeline.
 	{key: "seed", def: int64(1), usage: "generator seed: the same seed gives byte-identical documents (plan, advise: the document counts of that seed)", cmds: []string{"run", "plan", "advise", "compare"},
 		cmdUsage: map[string]string{"compare": "generator seed of a design file's run (a report's seed is its own)"}},
@@ -85,7 +86,9 @@ var settings = []setting{
 	{key: "force", def: false, usage: "compare runs of differently named designs (after a rename), seeds or sample counts", cmds: []string{"run", "compare"}},
 	// Calibration.
 	{key: "calibration", def: "", usage: "calibration profile (written by validate calibrate): price modeled charges with the figures fitted to that account, labelled \"model (calibrated: <account>, <date>)\"", cmds: []string{"run", "plan", "advise", "serve"}},
-	{key: "yes", def: false, usage: "go ahead with a calibration on an account after its cost preview", cmds: []string{"calibrate"}},
+	{key: "yes", def: false, usage: "go ahead with a calibration on an account after its cost preview", cmds: []string{"calibrate", "cleanup"},
+		cmdUsage: map[string]string{"cleanup": "delete the leftovers listed (without it, cleanup only lists them)"}},
+	{key: "older-than", def: 6 * time.Hour, usage: "only databases of runs that started longer ago than this (a run still going is younger)", cmds: []string{"cleanup"}},
 	{key: "serverless", def: false, usage: "the account is serverless: containers without throughput (one physical partition each), preview priced per RU", cmds: []string{"calibrate"}},
 	{key: "rate-card", def: "", usage: "rate card JSON to charge with instead of the built-in card: the figures it names replace the built-in ones (docs/calibration.md)", cmds: []string{"serve"}},
 	// serve.
@@ -101,7 +104,7 @@ var settings = []setting{
 	{key: "allow-aad", def: false, usage: "also accept Microsoft Entra ID bearer tokens (DefaultAzureCredential); their form, claims and expiry are checked, not their signature", cmds: []string{"serve"}},
 	{key: "allow-aad-remote", def: false, usage: "accept --allow-aad with a --bind beyond loopback, knowing that anyone who reaches the port can forge a token (signatures are not checked)", cmds: []string{"serve"}},
 	// Everywhere.
-	{key: "log-level", def: "warn", usage: "log level: debug, info, warn or error", cmds: []string{"run", "serve", "calibrate"}},
+	{key: "log-level", def: "warn", usage: "log level: debug, info, warn or error", cmds: []string{"run", "serve", "calibrate", "cleanup"}},
 }
 
 func settingFor(key string) *setting {

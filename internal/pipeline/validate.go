@@ -398,7 +398,7 @@ func (c *Config) baseline(d *design.Design, rep *report.Report) error {
 	return nil
 }
 
-// databaseName is the database a design's measured run uses: a run-scoped one ("<database>-<run
+// databaseName is the database a design's measured run uses: a run-scoped one ("cdv-<database>-<run
 // id>", --run-id or one per process) on a shared target and on any endpoint — even a disposable one
 // on this machine serves every job pointed at it, and two concurrent jobs must not meet in one
 // database —; the design's own on the embedded engine and on an emulator this run started. An

@@ -171,7 +171,7 @@ func TestValidate_EndpointRunsTheModelAlongside(t *testing.T) {
 		t.Errorf("target = %+v, want an endpoint labelled model", r.Target)
 	}
 	// Even a disposable endpoint serves every job pointed at it: the run's own database (--run-id).
-	if want := `provisioning database "tiny-t1" on endpoint`; !strings.Contains(stderr.String(), want) {
+	if want := `provisioning database "cdv-tiny-t1" on endpoint`; !strings.Contains(stderr.String(), want) {
 		t.Errorf("status should say %q:\n%s", want, stderr.String())
 	}
 	for _, p := range r.Patterns {
@@ -221,7 +221,7 @@ func TestValidate_ConcurrentEndpointRuns(t *testing.T) {
 		}
 		logs += r.stderr
 	}
-	for _, want := range []string{`provisioning database "tiny-job1" on endpoint`, `provisioning database "tiny-job2" on endpoint`} {
+	for _, want := range []string{`provisioning database "cdv-tiny-job1" on endpoint`, `provisioning database "cdv-tiny-job2" on endpoint`} {
 		if !strings.Contains(logs, want) {
 			t.Errorf("want %q:\n%s", want, logs)
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -18,10 +19,14 @@ import (
 // names up to 255 characters).
 const maxDatabaseID = 255
 
-// RunScopedName is the database a run uses on a shared account or endpoint: "<database>-<run id>".
+// RunPrefix marks every database a run creates on an account or endpoint: `validate cleanup` removes
+// only databases whose name carries it and a run id (ParseRunScoped).
+const RunPrefix = "cdv-"
+
+// RunScopedName is the database a run uses on an account or endpoint: "cdv-<database>-<run id>".
 // Characters the service forbids in ids ('/', '\', '?', '#') become '-', and the name is cut to
-// the service's length limit keeping the run id. An empty runID uses this process's run id
-// (ProcessRunID), so every call of one run agrees.
+// the service's length limit keeping the mark and the run id. An empty runID uses this process's
+// run id (ProcessRunID), so every call of one run agrees.
 func RunScopedName(database, runID string) string {
 	if runID == "" {
 		runID = ProcessRunID()
@@ -42,10 +47,34 @@ func RunScopedName(database, runID string) string {
 	if database == "" {
 		database = "validate"
 	}
-	if room := maxDatabaseID - len(runID) - 1; len(database) > room {
+	if room := maxDatabaseID - len(RunPrefix) - len(runID) - 1; len(database) > room {
 		database = strings.TrimRight(truncateUTF8(database, max(room, 1)), " ")
 	}
-	return truncateUTF8(database+"-"+runID, maxDatabaseID)
+	return truncateUTF8(RunPrefix+database+"-"+runID, maxDatabaseID)
+}
+
+// generatedRunID is the tail of a run-scoped name whose run id NewRunID made: its UTC start.
+var generatedRunID = regexp.MustCompile(`-(\d{8}t\d{6})-[0-9a-f]{4}$`)
+
+// ParseRunScoped tells whether name is a database a run created (RunPrefix and a run id NewRunID
+// made) and when that run started. A name with another run id (--run-id) is marked but has no
+// start: started is zero and ok is true only when runID names it exactly.
+func ParseRunScoped(name, runID string) (started time.Time, ok bool) {
+	if !strings.HasPrefix(name, RunPrefix) {
+		return time.Time{}, false
+	}
+	if runID != "" {
+		return time.Time{}, strings.HasSuffix(name, "-"+runID) && len(name) > len(RunPrefix)+len(runID)+1
+	}
+	m := generatedRunID.FindStringSubmatch(name)
+	if m == nil || len(name) <= len(RunPrefix)+len(m[0]) {
+		return time.Time{}, false
+	}
+	t, err := time.Parse("20060102t150405", m[1])
+	if err != nil {
+		return time.Time{}, false
+	}
+	return t.UTC(), true
 }
 
 func truncateUTF8(s string, n int) string {
