@@ -49,7 +49,8 @@ listed as model drift.
 
 Exit codes: 0 every pattern within tolerance, 1 a pattern failed or regressed, 2 usage or design error,
 3 infrastructure (target unreachable, Docker missing, authentication refused) or interrupted (Ctrl-C,
-after removing what the run created).`
+a job's timeout: after removing what the run created; the reports of the patterns that completed
+are written, marked incomplete).`
 
 func (a *app) runCmd() *cobra.Command {
 	cmd := &cobra.Command{

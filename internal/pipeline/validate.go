@@ -209,8 +209,9 @@ func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *ta
 	measured, err := Run(ctx, d, tgt.Client, tgt.Info, popts)
 	c.inflight("")
 	if err != nil {
-		if errors.Is(err, context.Canceled) {
-			return nil, 0, interrupted(d, err, c.Keep, dbName, tgt.Info.Kind)
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			rep := c.writeIncomplete(d, measured, modelTgt == tgt, err)
+			return rep, 0, interrupted(d, err, c.Keep, dbName, tgt.Info.Kind)
 		}
 		if errors.Is(err, ErrExistingContainers) {
 			return nil, 0, usage("%s: %v", d.Name, err)
@@ -396,6 +397,46 @@ func (c *Config) baseline(d *design.Design, rep *report.Report) error {
 	cmp.Old.File = file
 	rep.Baseline = cmp
 	return nil
+}
+
+// writeIncomplete writes the reports of an interrupted run (Ctrl-C, a job's timeout): the patterns
+// that completed, with their verdicts, under a report marked incomplete; the others are listed as
+// not run. Nothing is written when no pattern completed. The charges are the measured run's (also
+// the modeled ones when the target models its charges); the report is not compared with a baseline.
+func (c *Config) writeIncomplete(d *design.Design, measured *record.Run, modeledHere bool, cause error) *report.Report {
+	if measured == nil || len(measured.Patterns) == 0 {
+		return nil
+	}
+	in := report.Input{Design: d, Measured: measured, Options: c.Tolerance, Started: c.Started,
+		Duration: time.Since(c.Started), Version: c.Version, ModelCard: c.modelCard()}
+	if modeledHere {
+		in.Modeled = measured
+	}
+	if c.RateCard != nil {
+		in.RateCard = c.RateCard.Version
+	} else {
+		in.RateCard = cost.Current.Version
+	}
+	done := map[string]bool{}
+	for _, p := range measured.Patterns {
+		done[p.ID] = true
+	}
+	var missing []string
+	for _, ap := range d.AccessPatterns {
+		if !done[ap.ID] {
+			missing = append(missing, ap.ID)
+		}
+	}
+	why := "interrupted"
+	if errors.Is(cause, context.DeadlineExceeded) {
+		why = "timed out"
+	}
+	in.Incomplete = fmt.Sprintf("%s after %d of %d access patterns; not run: %s", why, len(measured.Patterns), len(d.AccessPatterns), strings.Join(missing, ", "))
+	rep := report.Build(in)
+	if err := c.writeReports(d, rep); err != nil {
+		fmt.Fprintf(c.Stderr, "%s: the incomplete report could not be written: %v\n", d.Name, err)
+	}
+	return rep
 }
 
 // databaseName is the database a design's measured run uses: a run-scoped one ("cdv-<database>-<run

@@ -121,7 +121,8 @@ footer{margin-top:2rem;color:#5b6372;font-size:.85rem}
 <h1><span class="badge b-{{.Head}}">{{.Head}}</span> Cosmos DB design <code>{{.R.Design.Name}}</code></h1>
 {{if .R.Design.File}}<p class="meta">{{.R.Design.File}} · {{.R.Design.Fingerprint}}</p>{{end}}
 <p class="meta">{{.Target}}</p>
-<p class="summary">{{.Summary}}</p>
+{{with .R.Incomplete}}<p><strong>Incomplete:</strong> {{.}}</p>
+{{end}}<p class="summary">{{.Summary}}</p>
 </header>
 <div class="legend" aria-label="legend">
 <span><span class="mark v-pass">✓</span>pass: within tolerance</span>

@@ -72,6 +72,9 @@ func renderJUnit(w io.Writer, r *Report) error {
 	if r.ModelCard != "" {
 		suite.Properties = append(suite.Properties, junitProperty{"modelCard", r.ModelCard})
 	}
+	if r.Incomplete != "" {
+		suite.Properties = append(suite.Properties, junitProperty{"incomplete", r.Incomplete})
+	}
 	for _, p := range r.Patterns {
 		tc := junitCase{
 			Name:      p.ID + " " + p.Name,

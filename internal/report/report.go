@@ -114,6 +114,9 @@ type Input struct {
 	ModelCard string
 	// RateCard is the version of the rate card that priced the modeled charges (Tool.RateCard).
 	RateCard string
+	// Incomplete says why the run stopped early ("interrupted after 3 of 8 access patterns; ...");
+	// the report then holds only the patterns the run completed.
+	Incomplete string
 }
 
 // CapacityWarning is one of plan's capacity warnings about a container.
@@ -158,6 +161,9 @@ type Report struct {
 	// Cost is what the run's load costs a month at production (MonthlyCost), when the driver
 	// priced it.
 	Cost *MonthlyCost `json:"monthlyCost,omitempty"`
+	// Incomplete is present when the run stopped early (Ctrl-C, a job's timeout): why, how many
+	// patterns completed and which were not run. Only the completed patterns are in Patterns.
+	Incomplete string `json:"incomplete,omitempty"`
 	// Baseline is the comparison with the baseline the run was compared with (run --baseline), part
 	// of the run's record: every format shows it and its regressions count in Findings.
 	Baseline *Comparison `json:"baseline,omitempty"`

@@ -1,0 +1,74 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/report"
+)
+
+// cancelAfter is a progress writer that cancels the run when the probe reports its first pattern.
+type cancelAfter struct {
+	mu     sync.Mutex
+	cancel context.CancelFunc
+	buf    bytes.Buffer
+}
+
+func (w *cancelAfter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	if strings.Contains(w.buf.String(), "probe: ") && strings.Contains(w.buf.String(), " executions (1/") {
+		w.cancel()
+	}
+	return len(p), nil
+}
+
+// TestValidate_InterruptedWritesIncompleteReports: a run cancelled after its first access pattern
+// (Ctrl-C, a job's timeout) still writes its reports, holding the pattern that completed with its
+// verdict, marked incomplete with the patterns not run; the run ends with the interruption.
+func TestValidate_InterruptedWritesIncompleteReports(t *testing.T) {
+	dir := t.TempDir()
+	d := tinyDesign(t, dir, `["/body/?"]`)
+	if len(d.AccessPatterns) < 2 {
+		t.Fatalf("tiny.yaml has %d patterns; the test needs two or more", len(d.AccessPatterns))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout, stderr bytes.Buffer
+	c := config(&stdout, &stderr)
+	c.Out, c.Formats = filepath.Join(dir, "reports"), []string{"json", "md", "junit"}
+	progress := &cancelAfter{cancel: cancel}
+	c.Progress = progress
+	out, err := Validate(ctx, []*design.Design{d}, c)
+	if err == nil || !strings.Contains(err.Error(), "interrupted") {
+		t.Fatalf("err = %v, want the interruption\n%s", err, stderr.String())
+	}
+	raw, rerr := os.ReadFile(filepath.Join(c.Out, "tiny.json"))
+	if rerr != nil {
+		t.Fatalf("no JSON report of what completed: %v\n%s", rerr, stderr.String())
+	}
+	var rep report.Report
+	if err := json.Unmarshal(raw, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Patterns) != 1 || rep.Patterns[0].ID != d.AccessPatterns[0].ID || rep.Patterns[0].Verdict == "" ||
+		!strings.HasPrefix(rep.Incomplete, "interrupted after 1 of ") || !strings.Contains(rep.Incomplete, "not run: "+d.AccessPatterns[1].ID) {
+		t.Errorf("report: %d patterns, incomplete %q", len(rep.Patterns), rep.Incomplete)
+	}
+	md, _ := os.ReadFile(filepath.Join(c.Out, "tiny.md"))
+	xml, _ := os.ReadFile(filepath.Join(c.Out, "tiny.xml"))
+	if !strings.Contains(string(md), "**Incomplete**: interrupted after 1 of") || !strings.Contains(string(xml), `name="incomplete"`) {
+		t.Errorf("md or junit do not say incomplete:\n%s\n%s", md, xml)
+	}
+	if len(out.Reports) != 1 {
+		t.Errorf("the outcome holds %d reports, want the incomplete one", len(out.Reports))
+	}
+}
