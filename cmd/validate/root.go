@@ -99,6 +99,7 @@ func (a *app) rootCmd() *cobra.Command {
 		a.compareCmd(),
 		a.baselineCmd(),
 		a.cleanupCmd(),
+		a.diffCmd(),
 		a.configCmd(),
 		a.versionCmd(),
 		a.importCmd(),

@@ -35,16 +35,16 @@ const envPrefix = "CDV"
 
 var settings = []setting{
 	// Targets.
-	{key: "target", def: "auto", usage: "where to run: auto, embedded, emulator, account or endpoint", cmds: []string{"run", "calibrate", "cleanup"},
-		cmdUsage: map[string]string{"calibrate": "what to measure: account or endpoint (required)", "cleanup": "where to look: account or endpoint (required)"}},
+	{key: "target", def: "auto", usage: "where to run: auto, embedded, emulator, account or endpoint", cmds: []string{"run", "calibrate", "cleanup", "diff"},
+		cmdUsage: map[string]string{"calibrate": "what to measure: account or endpoint (required)", "cleanup": "where to look: account or endpoint (required)", "diff": "where the design is deployed: account or endpoint (required)"}},
 	{key: "emulator-image", def: "", usage: "emulator image (default: the pinned vNext emulator image); short names: vnext-latest, vnext-EN<date>, classic", cmds: []string{"run"}},
 	{key: "emulator-protocol", def: "", usage: "emulator protocol: http or https (default: by image)", cmds: []string{"run"}},
 	{key: "pull", def: false, usage: "let --target emulator pull the image when it is not present", cmds: []string{"run"}},
-	{key: "insecure", def: false, usage: "skip TLS certificate verification (emulator or endpoint with a self-signed certificate)", cmds: []string{"run", "calibrate", "cleanup"}},
-	{key: "endpoint", def: "", usage: "account or endpoint URL, e.g. https://myacct.documents.azure.com:443/", cmds: []string{"run", "calibrate", "cleanup"}},
-	{key: "key", def: "", usage: "account key (prefer the CDV_KEY variable; unset = Entra ID via DefaultAzureCredential)", secret: true, cmds: []string{"run", "serve", "calibrate", "cleanup"},
+	{key: "insecure", def: false, usage: "skip TLS certificate verification (emulator or endpoint with a self-signed certificate)", cmds: []string{"run", "calibrate", "cleanup", "diff"}},
+	{key: "endpoint", def: "", usage: "account or endpoint URL, e.g. https://myacct.documents.azure.com:443/", cmds: []string{"run", "calibrate", "cleanup", "diff"}},
+	{key: "key", def: "", usage: "account key (prefer the CDV_KEY variable; unset = Entra ID via DefaultAzureCredential)", secret: true, cmds: []string{"run", "serve", "calibrate", "cleanup", "diff"},
 		cmdUsage: map[string]string{"serve": "master key clients must sign with (prefer the CDV_KEY variable; unset = the emulators' well-known key)"}},
-	{key: "connection-string", def: "", usage: "connection string AccountEndpoint=...;AccountKey=... (prefer CDV_CONNECTION_STRING)", secret: true, cmds: []string{"run", "calibrate", "cleanup"}},
+	{key: "connection-string", def: "", usage: "connection string AccountEndpoint=...;AccountKey=... (prefer CDV_CONNECTION_STRING)", secret: true, cmds: []string{"run", "calibrate", "cleanup", "diff"}},
 	{key: "reuse-database", def: false, usage: "allow running in a database that already exists (never deleted)", cmds: []string{"run"}},
 	{key: "write-into-existing", def: false, usage: "with --reuse-database, seed into containers that already exist: the run's documents stay in them after teardown, and a generated id can overwrite one of theirs", cmds: []string{"run"}},
 	{key: "run-id", def: "", usage: "suffix of the run-scoped database name on accounts and endpoints (default: one per process, the UTC time and 4 random hex digits)", cmds: []string{"run", "calibrate", "cleanup"},
@@ -104,7 +104,7 @@ var settings = []setting{
 	{key: "allow-aad", def: false, usage: "also accept Microsoft Entra ID bearer tokens (DefaultAzureCredential); their form, claims and expiry are checked, not their signature", cmds: []string{"serve"}},
 	{key: "allow-aad-remote", def: false, usage: "accept --allow-aad with a --bind beyond loopback, knowing that anyone who reaches the port can forge a token (signatures are not checked)", cmds: []string{"serve"}},
 	// Everywhere.
-	{key: "log-level", def: "warn", usage: "log level: debug, info, warn or error", cmds: []string{"run", "serve", "calibrate", "cleanup"}},
+	{key: "log-level", def: "warn", usage: "log level: debug, info, warn or error", cmds: []string{"run", "serve", "calibrate", "cleanup", "diff"}},
 }
 
 func settingFor(key string) *setting {
