@@ -38,7 +38,7 @@ partitionKey template or key parameter that reads another field than the contain
 HPK levels out of order), a patch of a key path, a query that lost its partition key (with its
 fan-out at production), expect.singlePartition decided before the run, a filter value no
 generator produces; throughput over 3x the peak (with the idle capacity's monthly cost), a
-composite index listed twice, an included path no query reads, HPK levels from narrow to broad.
+composite index listed twice, an included path no query reads, a hierarchical key with a handful of values in its first level or logical partitions near 20 GB without a unique last level.
 Each says what to paste; docs/design-format.md lists them with examples.
 'validate run' explains the same problems in the same words.
 
