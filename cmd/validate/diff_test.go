@@ -79,3 +79,18 @@ func TestDiffDeployed(t *testing.T) {
 		t.Errorf("without --deployed: exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// TestRun_DatabaseExistsIsUsage: a run whose database is already there (a kept run's, the same
+// --run-id) is the user's to resolve: exit 2, naming --reuse-database and --run-id.
+func TestRun_DatabaseExistsIsUsage(t *testing.T) {
+	url := startServeEndpoint(t)
+	design := repo("testdata", "designs", "tiny.yaml")
+	args := []string{"run", "--target", "endpoint", "--endpoint", url, "--samples", "1", "--run-id", "same"}
+	if code, _, errOut := runCLI(t, append(args, "--keep", design)...); code != ExitOK && code != ExitFindings {
+		t.Fatalf("first run: exit %d\n%s", code, errOut)
+	}
+	code, _, errOut := runCLI(t, append(args, design)...)
+	if code != ExitUsage || !strings.Contains(errOut, "database already exists") || !strings.Contains(errOut, "--reuse-database") || !strings.Contains(errOut, "--run-id") {
+		t.Errorf("second run into the kept database: exit %d, want 2 naming --reuse-database and --run-id\n%s", code, errOut)
+	}
+}

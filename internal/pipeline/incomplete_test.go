@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -70,5 +71,24 @@ func TestValidate_InterruptedWritesIncompleteReports(t *testing.T) {
 	}
 	if len(out.Reports) != 1 {
 		t.Errorf("the outcome holds %d reports, want the incomplete one", len(out.Reports))
+	}
+}
+
+// TestValidate_MissingBaselineDirectory: a baselines folder that does not exist yet is named with
+// what to do (write the first baselines with --update-baseline), before any target starts.
+func TestValidate_MissingBaselineDirectory(t *testing.T) {
+	dir := t.TempDir()
+	d := tinyDesign(t, dir, `["/body/?"]`)
+	other := *d
+	other.Name = "tiny2"
+	var stdout, stderr bytes.Buffer
+	c := config(&stdout, &stderr)
+	c.Baseline = filepath.Join(dir, "baselines", "embedded") + string(os.PathSeparator)
+	_, err := Validate(context.Background(), []*design.Design{d, &other}, c)
+	if !errors.Is(err, ErrUsage) || !strings.Contains(err.Error(), "no such directory yet: write the first baselines with --update-baseline") {
+		t.Errorf("err = %v", err)
+	}
+	if stderr.Len() != 0 {
+		t.Errorf("a target started before the usage error:\n%s", stderr.String())
 	}
 }

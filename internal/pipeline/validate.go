@@ -125,8 +125,12 @@ func Validate(ctx context.Context, designs []*design.Design, c Config) (*Outcome
 		c.Started = time.Now()
 	}
 	if c.Baseline != "" && len(designs) > 1 {
-		if fi, err := os.Stat(c.Baseline); (err == nil && !fi.IsDir()) || (err != nil && !c.UpdateBaseline) {
-			return nil, usage("--baseline: with several designs, give a directory of <design>.baseline.json files")
+		fi, err := os.Stat(c.Baseline)
+		switch {
+		case err != nil && !c.UpdateBaseline:
+			return nil, usage("--baseline %s: no such directory yet: write the first baselines with --update-baseline (it creates the directory), review and commit them", c.Baseline)
+		case err == nil && !fi.IsDir():
+			return nil, usage("--baseline %s: with several designs, give a directory of <design>.baseline.json files (this is a file)", c.Baseline)
 		}
 	}
 
@@ -213,7 +217,7 @@ func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *ta
 			rep := c.writeIncomplete(d, measured, modelTgt == tgt, err)
 			return rep, 0, interrupted(d, err, c.Keep, dbName, tgt.Info.Kind)
 		}
-		if errors.Is(err, ErrExistingContainers) {
+		if errors.Is(err, ErrExistingContainers) || errors.Is(err, ErrDatabaseExists) {
 			return nil, 0, usage("%s: %v", d.Name, err)
 		}
 		return nil, 0, runFailed(d, err)
