@@ -92,3 +92,28 @@ func TestValidate_MissingBaselineDirectory(t *testing.T) {
 		t.Errorf("a target started before the usage error:\n%s", stderr.String())
 	}
 }
+
+// TestValidate_MissingBaselineFailsInTheReports: a design without its baseline ends the run with
+// exit 2 (ErrUsage), and the reports it wrote say so — a red heading and baselineProblem — instead
+// of a green one.
+func TestValidate_MissingBaselineFailsInTheReports(t *testing.T) {
+	dir := t.TempDir()
+	d := tinyDesign(t, dir, `["/body/?"]`)
+	var stdout, stderr bytes.Buffer
+	c := config(&stdout, &stderr)
+	c.Baseline = dir + string(os.PathSeparator)
+	c.Out, c.Formats = filepath.Join(dir, "reports"), []string{"json", "md"}
+	if _, err := Validate(context.Background(), []*design.Design{d}, c); !errors.Is(err, ErrUsage) {
+		t.Fatalf("err = %v, want ErrUsage", err)
+	}
+	md, _ := os.ReadFile(filepath.Join(c.Out, "tiny.md"))
+	raw, _ := os.ReadFile(filepath.Join(c.Out, "tiny.json"))
+	var rep report.Report
+	if err := json.Unmarshal(raw, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(string(md), "## ❌ ") || !strings.Contains(string(md), "Not compared with a baseline: baseline ") ||
+		!strings.Contains(rep.BaselineProblem, "create it with --update-baseline") {
+		t.Errorf("reports of a run without its baseline:\n%.300s\nbaselineProblem %q", md, rep.BaselineProblem)
+	}
+}

@@ -261,6 +261,10 @@ func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *ta
 		// Compared before anything is written: the comparison is part of every report. A baseline
 		// that cannot be read or compared still lets the reports be written, then ends the run.
 		baseErr = c.baseline(d, rep)
+		if baseErr != nil {
+			// The job fails (exit 2): the reports say why, not a green heading.
+			rep.BaselineProblem = strings.TrimPrefix(baseErr.Error(), "usage: ")
+		}
 	}
 	if err := c.writeReports(d, rep); err != nil {
 		return rep, 0, err

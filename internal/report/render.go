@@ -202,6 +202,9 @@ func summaryLine(r *Report) string {
 
 // baselineSummary says in a few words how the run compares with its baseline ("" without one).
 func baselineSummary(r *Report) string {
+	if r.BaselineProblem != "" {
+		return "not compared with a baseline: " + r.BaselineProblem
+	}
 	c := r.Baseline
 	if c == nil {
 		return ""
@@ -239,7 +242,7 @@ func baselineSummary(r *Report) string {
 // pattern regressed against the baseline (the run exits 1 either way).
 func headVerdict(r *Report) Verdict {
 	v := r.Summary.Verdict
-	if r.Baseline.Failures() > 0 {
+	if r.Baseline.Failures() > 0 || r.BaselineProblem != "" {
 		v = worse(v, Fail)
 	}
 	return v

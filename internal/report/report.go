@@ -164,6 +164,9 @@ type Report struct {
 	// Incomplete is present when the run stopped early (Ctrl-C, a job's timeout): why, how many
 	// patterns completed and which were not run. Only the completed patterns are in Patterns.
 	Incomplete string `json:"incomplete,omitempty"`
+	// BaselineProblem says why the run could not be compared with its baseline (missing, unreadable,
+	// refused): the run then fails with exit 2, and every format says so instead of a green heading.
+	BaselineProblem string `json:"baselineProblem,omitempty"`
 	// Baseline is the comparison with the baseline the run was compared with (run --baseline), part
 	// of the run's record: every format shows it and its regressions count in Findings.
 	Baseline *Comparison `json:"baseline,omitempty"`
