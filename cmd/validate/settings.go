@@ -160,6 +160,13 @@ func contains(list []string, s string) bool {
 // newViper builds the configuration of one invocation: flags > CDV_* environment > config file >
 // defaults. configFile "" means validate.yaml in the working directory when it exists.
 func newViper(flags *pflag.FlagSet, configFile string) (*viper.Viper, error) {
+	return newViperChecked(flags, configFile, false)
+}
+
+// newViperChecked is newViper; checkAll checks the type of every setting, not only those flags
+// takes.
+func newViperChecked(flags *pflag.FlagSet, configFile string, checkAll bool) (*viper.Viper, error) {
+	var problems []string
 	v := viper.New()
 	for _, s := range settings {
 		v.SetDefault(s.key, s.def)
@@ -182,19 +189,26 @@ func newViper(flags *pflag.FlagSet, configFile string) (*viper.Viper, error) {
 			return nil, usageErr("config file %s: %v", configFile, err)
 		}
 		pos := configPositions(configFile)
-		for _, k := range v.AllKeys() {
+		keys := v.AllKeys()
+		sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+		for _, k := range keys {
 			if settingFor(k) == nil {
 				hint := "the keys are the long flag names: " + strings.Join(settingKeys(), ", ")
 				if sg := design.Suggest(k, settingKeys()); sg != "" {
 					hint = fmt.Sprintf("did you mean %q?", sg)
 				}
-				return nil, usageErr("%s%s: unknown key %q; %s", configFile, pos[k], k, hint)
+				problems = append(problems, fmt.Sprintf("%s%s: unknown key %q; %s", configFile, pos[k], k, hint))
 			}
 		}
 	}
 	// A value from the file or the environment that does not fit its setting's type would otherwise
-	// read as the zero value, far from where it was written.
+	// read as the zero value, far from where it was written. Only the settings this command takes
+	// are checked (every one for config, which prints them all): a CDV_SAMPLES meant for run does
+	// not stop lint.
 	for _, st := range settings {
+		if !checkAll && flags != nil && flags.Lookup(st.key) == nil {
+			continue
+		}
 		where := ""
 		var raw any
 		if env, ok := os.LookupEnv(envName(st.key)); ok && env != "" {
@@ -205,8 +219,12 @@ func newViper(flags *pflag.FlagSet, configFile string) (*viper.Viper, error) {
 			continue
 		}
 		if err := fitsType(st.def, raw); err != nil {
-			return nil, usageErr("%s: %q %v", where, fmt.Sprint(raw), err)
+			problems = append(problems, fmt.Sprintf("%s: %q %v", where, fmt.Sprint(raw), err))
 		}
+	}
+	if len(problems) > 0 {
+		// Every problem at once, one a line: fixing them one run at a time wastes a CI job each.
+		return nil, usageErr("%s", strings.Join(problems, "\nvalidate: "))
 	}
 	if flags != nil {
 		var bindErr error

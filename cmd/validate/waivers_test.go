@@ -108,3 +108,30 @@ func TestLint_Waivers(t *testing.T) {
 		t.Errorf("sarif: %d hpk-order, %d suppressed partition-key-order, %d expired waivers at 2:5; want 1, 2, 1\n%s", hpk, suppressed, expiredAt, out)
 	}
 }
+
+// TestSettings_ScopedAndAllAtOnce: a CDV_* variable of a setting a command does not take does not
+// stop it (CDV_SAMPLES is run's, not lint's), the command that takes it still refuses it, and a
+// configuration file's problems are all printed at once, each at its line.
+func TestSettings_ScopedAndAllAtOnce(t *testing.T) {
+	t.Setenv("CDV_SAMPLES", "abc")
+	if code, out, errOut := runCLI(t, "lint", repo("designs", "iot.yaml")); code != ExitOK {
+		t.Errorf("lint with a stray CDV_SAMPLES: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, _, errOut := runCLI(t, "run", repo("designs", "iot.yaml")); code != ExitUsage || !strings.Contains(errOut, `CDV_SAMPLES: "abc" is not a whole number`) {
+		t.Errorf("run with CDV_SAMPLES=abc: exit %d, %s", code, errOut)
+	}
+	t.Setenv("CDV_SAMPLES", "")
+	cfg := filepath.Join(t.TempDir(), "validate.yaml")
+	if err := os.WriteFile(cfg, []byte("seed: x\nfoo: 1\nregression-pct: many\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runCLI(t, "--config", cfg, "compare", "a.json", "b.json")
+	for _, want := range []string{cfg + ":2:1: unknown key \"foo\"", cfg + ":1:1: seed: \"x\" is not a whole number", cfg + ":3:1: regression-pct: \"many\""} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("want %q among the problems:\n%s", want, errOut)
+		}
+	}
+	if code != ExitUsage {
+		t.Errorf("exit %d, want 2", code)
+	}
+}
