@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +14,8 @@ import (
 
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/report"
+	"github.com/cosmosdv/validate/internal/seed"
+	"github.com/cosmosdv/validate/internal/target"
 )
 
 // cancelAfter is a progress writer that cancels the run when the probe reports its first pattern.
@@ -115,5 +118,34 @@ func TestValidate_MissingBaselineFailsInTheReports(t *testing.T) {
 	if !strings.HasPrefix(string(md), "## ❌ ") || !strings.Contains(string(md), "Not compared with a baseline: baseline ") ||
 		!strings.Contains(rep.BaselineProblem, "create it with --update-baseline") {
 		t.Errorf("reports of a run without its baseline:\n%.300s\nbaselineProblem %q", md, rep.BaselineProblem)
+	}
+}
+
+// TestRunCostCountsWhatIsSeeded: the pre-run cost line on an account counts the documents the run
+// seeds — the seed plan's own count — not a second estimate of them (which counted more).
+func TestRunCostCountsWhatIsSeeded(t *testing.T) {
+	d, err := design.Load("../../designs/ecommerce.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := seed.Compile(d, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := sp.Counts()
+	var stdout, stderr bytes.Buffer
+	c := config(&stdout, &stderr)
+	c.Samples = 1
+	out, err := Validate(context.Background(), []*design.Design{d}, c)
+	if err != nil {
+		t.Fatalf("Validate: %v\n%s", err, stderr.String())
+	}
+	seeded := 0
+	for _, s := range out.Reports[0].Seeding {
+		seeded += s.Documents
+	}
+	line := target.RunCostSummary(d, 1, counts)
+	if want := fmt.Sprintf("~%d documents seeded", seeded); !strings.Contains(line, want) {
+		t.Errorf("cost line %q, want %q (what the run seeded)", line, want)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/cosmosdv/validate/internal/engine"
 	"github.com/cosmosdv/validate/internal/record"
 	"github.com/cosmosdv/validate/internal/report"
+	"github.com/cosmosdv/validate/internal/seed"
 	"github.com/cosmosdv/validate/internal/target"
 )
 
@@ -204,7 +205,12 @@ func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *ta
 		WriteIntoExisting: c.WriteIntoExisting,
 	}
 	if tgt.Info.Kind == record.KindAccount {
-		fmt.Fprintf(c.Stderr, "%s: %s\n", d.Name, target.RunCostSummary(d, c.Samples))
+		// The documents the run will seed are the seed plan's own count of them.
+		var counts map[string]int
+		if sp, err := seed.Compile(d, max(c.Seed, 1)); err == nil { // Run seeds with 1 when unset
+			counts = sp.Counts()
+		}
+		fmt.Fprintf(c.Stderr, "%s: %s\n", d.Name, target.RunCostSummary(d, c.Samples, counts))
 	}
 	fmt.Fprintf(c.Stderr, "%s: provisioning database %q on %s\n", d.Name, dbName, tgt.Info.Kind)
 	if tgt.Info.Kind != record.KindEmbedded { // the embedded engine's data ends with the process

@@ -125,7 +125,10 @@ type RunCost struct {
 // database is deleted at the end). The hours come from the request units the run consumes —
 // seeding writes modeled with cost.Point, probing at each pattern's own estimate — divided by the
 // throughput; at least one hour.
-func EstimateRunCost(d *design.Design, samples int) RunCost {
+//
+// counts are the documents the run seeds per type: the seed plan's own (seed.Plan.Counts), so the
+// line says what the run will write, not a second estimate of it.
+func EstimateRunCost(d *design.Design, samples int, counts map[string]int) RunCost {
 	rc := cost.Current
 	ru := int(rc.ManualMinRU.Value)
 	out := RunCost{Containers: len(d.Containers), RUPerSecond: ru}
@@ -133,7 +136,6 @@ func EstimateRunCost(d *design.Design, samples int) RunCost {
 		samples = 1
 	}
 	// Seeding: expected documents per type times the modeled create charge.
-	counts := expectedCounts(d)
 	busiest := 0.0 // RU the busiest container consumes: it bounds the run's length
 	perContainer := map[string]float64{}
 	for ci := range d.Containers {
@@ -175,44 +177,9 @@ func EstimateRunCost(d *design.Design, samples int) RunCost {
 	return out
 }
 
-// expectedCounts is the expected number of documents of each type: a root type's count, a child
-// type's parents times the mean of its per-parent range.
-func expectedCounts(d *design.Design) map[string]int {
-	types := map[string]*design.DocType{}
-	for ci := range d.Containers {
-		for ti := range d.Containers[ci].Documents {
-			t := &d.Containers[ci].Documents[ti]
-			types[t.Type] = t
-		}
-	}
-	memo := map[string]int{}
-	var count func(name string, depth int) int
-	count = func(name string, depth int) int {
-		if v, ok := memo[name]; ok {
-			return v
-		}
-		t := types[name]
-		if t == nil || depth > len(types) {
-			return 0
-		}
-		n := t.Count
-		if t.Parent != nil {
-			mean := float64(t.Parent.Per.Min+t.Parent.Per.Max) / 2
-			n = int(math.Round(float64(count(t.Parent.Type, depth+1)) * mean))
-		}
-		memo[name] = n
-		return n
-	}
-	out := map[string]int{}
-	for name := range types {
-		out[name] = count(name, 0)
-	}
-	return out
-}
-
 // RunCostSummary is the line printed before a run on an account starts.
-func RunCostSummary(d *design.Design, samples int) string {
-	c := EstimateRunCost(d, samples)
+func RunCostSummary(d *design.Design, samples int, counts map[string]int) string {
+	c := EstimateRunCost(d, samples, counts)
 	return fmt.Sprintf("expected cost of this run on the account: about $%.2f (%s; ~%d documents seeded, ~%.0f RU to seed, ~%.0f RU to probe; list prices, one region)",
 		c.USD, c.Formula, c.Documents, c.SeedRU, c.ProbeRU)
 }

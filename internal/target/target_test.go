@@ -143,7 +143,8 @@ func TestEstimateRunCost(t *testing.T) {
 			{ID: "2", Container: "audit", Estimate: design.Estimate{RU: 3}, Samples: 5},
 		},
 	}
-	c := EstimateRunCost(d, 20)
+	counts := map[string]int{"user": 1000, "order": 2000, "event": 10} // the seed plan's
+	c := EstimateRunCost(d, 20, counts)
 	if c.Containers != 2 || c.RUPerSecond != 400 {
 		t.Errorf("containers/RU = %d/%d", c.Containers, c.RUPerSecond)
 	}
@@ -160,7 +161,7 @@ func TestEstimateRunCost(t *testing.T) {
 	if want := 2 * 4 * 0.008; c.USD < want-1e-9 || c.USD > want+1e-9 {
 		t.Errorf("USD = %v, want %v", c.USD, want)
 	}
-	if s := RunCostSummary(d, 20); !strings.Contains(s, "$0.06") {
+	if s := RunCostSummary(d, 20, counts); !strings.Contains(s, "$0.06") {
 		t.Errorf("summary %q lacks the amount", s)
 	}
 }
