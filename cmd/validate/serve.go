@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"os"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cosmosdv/validate/internal/outfile"
 
 	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/engine"
@@ -139,7 +140,7 @@ labelled as modeled (docs/calibration.md).`,
 				return infraErr(err) // the engine names the stage ("start engine: ...")
 			}
 			if certOut != "" {
-				if err := os.WriteFile(certOut, srv.CertificatePEM(), 0o644); err != nil {
+				if err := outfile.Replace(certOut, srv.CertificatePEM(), 0o644); err != nil {
 					_ = srv.Close(context.Background())
 					return infraErr(fmt.Errorf("--cert-out: %w", err))
 				}

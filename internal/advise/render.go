@@ -3,6 +3,7 @@ package advise
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/cosmosdv/validate/internal/outfile"
 
 	"github.com/cosmosdv/validate/internal/design"
 )
@@ -236,7 +239,7 @@ func signedN(x float64, prec int) string {
 // WriteVariants writes each recommended variant of a as a design file in dir
 // (<design>.<variant>.yaml), headed by what it changes and what advise claims, and returns the
 // paths written.
-func WriteVariants(dir string, a *Advice) ([]string, error) {
+func WriteVariants(dir string, a *Advice, force bool) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -257,7 +260,14 @@ func WriteVariants(dir string, a *Advice) ([]string, error) {
 		if err != nil {
 			return out, fmt.Errorf("variant %s: %w", v.Name, err)
 		}
-		if err := os.WriteFile(name, data, 0o644); err != nil {
+		write := outfile.Create
+		if force {
+			write = outfile.Replace
+		}
+		if err := write(name, data, 0o644); err != nil {
+			if errors.Is(err, outfile.ErrExists) {
+				return out, fmt.Errorf("%w; give --force to overwrite it", err)
+			}
 			return out, err
 		}
 		out = append(out, name)
