@@ -113,7 +113,7 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 				b.WriteString("\n")
 			}
 			if md {
-				b.WriteString("```yaml\n" + ia.PolicyYAML + "```\n")
+				b.WriteString(fenced("yaml", strings.TrimRight(ia.PolicyYAML, "\n")))
 			} else {
 				for _, l := range strings.Split(strings.TrimRight(ia.PolicyYAML, "\n"), "\n") {
 					b.WriteString("    " + l + "\n")
@@ -125,7 +125,7 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 				}
 				fmt.Fprintf(&b, "With it, write %s's query as (the same results in the same order, served by the index):\n", q.Pattern)
 				if md {
-					b.WriteString("\n```sql\n" + q.Query + "\n```\n")
+					b.WriteString("\n" + fenced("sql", q.Query))
 				} else {
 					b.WriteString("    " + q.Query + "\n")
 				}
@@ -273,4 +273,20 @@ func WriteVariants(dir string, a *Advice, force bool) ([]string, error) {
 		out = append(out, name)
 	}
 	return out, nil
+}
+
+// fenced is body in a Markdown code block whose fence is longer than any run of backticks in it,
+// so a query or path holding backticks cannot close the block early.
+func fenced(info, body string) string {
+	longest, run := 0, 0
+	for _, r := range body {
+		if r != '`' {
+			run = 0
+			continue
+		}
+		run++
+		longest = max(longest, run)
+	}
+	fence := strings.Repeat("`", max(3, longest+1))
+	return fence + info + "\n" + body + "\n" + fence + "\n"
 }
