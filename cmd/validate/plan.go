@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/cosmosdv/validate/internal/outfile"
 
 	"github.com/cosmosdv/validate/internal/pipeline"
 	"github.com/cosmosdv/validate/internal/plan"
@@ -90,13 +93,10 @@ price in the wrong unit, a hot partition, a design-review finding), 2 when a des
 					}
 					ext := map[string]string{"text": "txt", "json": "json"}[f]
 					name := filepath.Join(out, report.FileStem(d.Name)+".plan."+ext)
-					fh, err := os.Create(name)
-					if err != nil {
-						return infraErr(err)
-					}
-					err = plan.Render(fh, p, f)
-					if cerr := fh.Close(); err == nil {
-						err = cerr
+					var buf bytes.Buffer
+					err := plan.Render(&buf, p, f)
+					if err == nil {
+						err = outfile.Replace(name, buf.Bytes(), 0o644)
 					}
 					if err != nil {
 						return infraErr(fmt.Errorf("write %s: %w", name, err))
