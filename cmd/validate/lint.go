@@ -56,6 +56,10 @@ parsed or validated.`,
 				return err
 			}
 			asJSON := contains(formats, "json")
+			lintOpts, err := lintOptions(v.GetFloat64("negligible-share"))
+			if err != nil {
+				return err
+			}
 			worst := ExitOK
 			for _, path := range args {
 				if pipeline.IsMarkdown(path) {
@@ -65,7 +69,7 @@ parsed or validated.`,
 				}
 				d, err := design.Load(path)
 				if asJSON {
-					doc, code := lintDocument(path, d, err)
+					doc, code := lintDocument(path, d, err, lintOpts)
 					worst = max(worst, code)
 					if err := pipeline.WriteJSONLine(a.stdout, doc); err != nil {
 						return infraErr(err)
@@ -77,7 +81,7 @@ parsed or validated.`,
 					worst = ExitUsage
 					continue
 				}
-				fs := lint.Check(d)
+				fs := lint.CheckWith(d, lintOpts)
 				mistakes := 0
 				for _, f := range fs {
 					fmt.Fprintln(a.stdout, f)
@@ -123,7 +127,7 @@ type lintDoc struct {
 	Findings []lintProblem `json:"findings,omitempty"`
 }
 
-func lintDocument(path string, d *design.Design, loadErr error) (lintDoc, int) {
+func lintDocument(path string, d *design.Design, loadErr error, opts lint.Options) (lintDoc, int) {
 	doc := lintDoc{File: path, Valid: loadErr == nil}
 	if loadErr != nil {
 		var es design.Errors
@@ -141,7 +145,7 @@ func lintDocument(path string, d *design.Design, loadErr error) (lintDoc, int) {
 		return doc, ExitUsage
 	}
 	mistakes := 0
-	for _, f := range lint.Check(d) {
+	for _, f := range lint.CheckWith(d, opts) {
 		doc.Findings = append(doc.Findings, lintProblem{Line: f.Pos.Line, Col: f.Pos.Col, Path: f.Path, Code: f.Code, Message: f.Message, Note: f.Note})
 		if !f.Note {
 			mistakes++
@@ -159,4 +163,12 @@ func countTypes(d *design.Design) int {
 		n += len(c.Documents)
 	}
 	return n
+}
+
+// lintOptions reads --negligible-share (percent).
+func lintOptions(pctShare float64) (lint.Options, error) {
+	if pctShare <= 0 || pctShare >= 100 {
+		return lint.Options{}, usageErr("--negligible-share %g: give a percent between 0 and 100 (default 1)", pctShare)
+	}
+	return lint.Options{NegligibleShare: pctShare / 100}, nil
 }

@@ -53,6 +53,10 @@ price in the wrong unit, a hot partition, a design-review finding), 2 when a des
 			if err != nil {
 				return err
 			}
+			lintOpts, err := lintOptions(v.GetFloat64("negligible-share"))
+			if err != nil {
+				return err
+			}
 			designs, ok := pipeline.LoadDesigns(a.stderr, args)
 			if !ok {
 				return &exitError{code: ExitUsage, printed: true}
@@ -60,7 +64,7 @@ price in the wrong unit, a hot partition, a design-review finding), 2 when a des
 			out := v.GetString("out")
 			warnings := 0
 			for _, d := range designs {
-				p, err := pipeline.Plan(d, plan.Options{Seed: v.GetInt64("seed"), RateCard: card})
+				p, err := pipeline.PlanWith(d, plan.Options{Seed: v.GetInt64("seed"), RateCard: card}, lintOpts)
 				if err != nil {
 					return usageErr("%s: %v", d.File, err)
 				}

@@ -485,10 +485,10 @@ func (l *linter) fanOuts() {
 				}
 			}
 		}
-		l.add(path+".query", "lost-partition-key",
+		l.addWeighed(path+".query", ap.ID, "lost-partition-key", fmt.Sprintf(
 			"query has no partition-key filter while the other queries of %s (%s) give %s: it fans out to every physical partition, %d at production (each pays at least the ~2.3 RU query floor, every execution); if the key was lost, give partitionKey: [%s] (or filter c.%s = @%s); if the fan-out is meant, say so: expect: {singlePartition: false}",
 			c.Name, strings.Join(keyed, ", "), strings.Join(c.PartitionKey, ", "), max(parts, 1), strings.Join(templatesFor(c), ", "),
-			strings.Join(c.KeyPaths()[0], "."), c.KeyPaths()[0][len(c.KeyPaths()[0])-1])
+			strings.Join(c.KeyPaths()[0], "."), c.KeyPaths()[0][len(c.KeyPaths()[0])-1]))
 	}
 }
 
