@@ -79,6 +79,8 @@ func CheckWith(d *design.Design, opts Options) []Finding {
 	l.keyTemplates()
 	l.keyPathPatches()
 	l.fanOuts()
+	l.hpkGaps()
+	l.crossAggregates()
 	l.compositeDuplicates()
 	l.unusedIncluded()
 	l.unmatchedFilters()

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/cosmosdv/validate/internal/cost"
+	"github.com/cosmosdv/validate/internal/plan"
 )
 
 // DefaultNegligibleShare is the share of its container's average load under which a fan-out, scan
@@ -55,7 +56,9 @@ func (l *linter) weigh(id string) weight {
 		}
 		w.known = true
 		w.ru, w.at = pp.Judged()
-		w.avg = pp.AvgRUs
+		// The plan's AvgRUs is rounded to hundredths; a nightly report's is 0 there. The same
+		// product (cost.RUPerSecond of the judged charge and the average rate) unrounded.
+		w.avg = cost.RUPerSecond(w.ru, pp.AvgRPS)
 		for _, pc := range l.plan.Containers {
 			if pc.Name != pp.Container {
 				continue
@@ -92,8 +95,8 @@ func (w weight) words() string {
 	if !w.known {
 		return ""
 	}
-	s := fmt.Sprintf("each execution costs %s RU %s and reaches all %d physical partition(s) at once; on average %s RU/s, %s of %s's %s RU/s",
-		num(w.ru), w.at, w.partitions, num(w.avg), pct(w.share), w.container, num(w.cAvg))
+	s := fmt.Sprintf("each execution costs %s RU %s and reaches all %d physical partition(s) at once (about %s RU in each); on average %s RU/s, %s of the %s RU/s average load of %s",
+		num(w.ru), w.at, w.partitions, num(w.ru/float64(w.partitions)), num(w.avg), pct(w.share), num(w.cAvg), w.container)
 	switch {
 	case w.burst && w.mode == cost.Autoscale:
 		s += fmt.Sprintf("; its burst of %s RU in about a second is over the %s RU/s left above the peak (autoscale max %d): it can throttle other traffic, and it lifts the hour it runs in to autoscale's maximum (the hour is billed at its highest RU/s)",
@@ -144,13 +147,26 @@ func (l *linter) addWeighed(path, id, code, msg string) {
 	w := l.weigh(id)
 	limit := l.negligibleShare()
 	if w.negligible(limit) {
-		l.add(path, code, "%s — weighed at production it is negligible: %s; under %s of the container's load with its burst in the headroom it is a note, not a finding (lint --negligible-share)",
+		l.add(path, code, "%s — weighed by the plan's figures it is negligible: %s; under %s of the container's load with its burst in the headroom it is a note, not a finding (lint --negligible-share)",
 			msg, w.words(), pct(limit))
 		l.out[len(l.out)-1].Note = true
 		return
 	}
 	if w.known {
-		msg += " — at production: " + w.words()
+		msg += " — what it costs: " + w.words()
 	}
 	l.add(path, code, "%s", msg)
+}
+
+// planPattern is pattern id's figures in the plan; nil without a plan.
+func (l *linter) planPattern(id string) *plan.Pattern {
+	if l.plan == nil {
+		return nil
+	}
+	for i := range l.plan.Patterns {
+		if l.plan.Patterns[i].ID == id {
+			return &l.plan.Patterns[i]
+		}
+	}
+	return nil
 }
