@@ -81,6 +81,7 @@ func CheckWith(d *design.Design, opts Options) []Finding {
 	l.fanOuts()
 	l.hpkGaps()
 	l.crossAggregates()
+	l.lowCardinality()
 	l.compositeDuplicates()
 	l.unusedIncluded()
 	l.unmatchedFilters()
