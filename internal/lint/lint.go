@@ -82,6 +82,7 @@ func CheckWith(d *design.Design, opts Options) []Finding {
 	l.hpkGaps()
 	l.crossAggregates()
 	l.lowCardinality()
+	l.unboundedArrays()
 	l.compositeDuplicates()
 	l.unusedIncluded()
 	l.unmatchedFilters()
