@@ -83,6 +83,7 @@ func CheckWith(d *design.Design, opts Options) []Finding {
 	l.crossAggregates()
 	l.lowCardinality()
 	l.unboundedArrays()
+	l.prefixTrap()
 	l.compositeDuplicates()
 	l.unusedIncluded()
 	l.unmatchedFilters()

@@ -20,7 +20,7 @@ var ReviewCodes = []string{
 	"ttl-ignored", "ttl-expires-all", "ttl-range", "ttl-change-feed",
 	"partition-key-template", "partition-key-order", "partition-key-patch", "lost-partition-key", "expect-single-partition",
 	"over-provisioned", "composite-duplicate", "index-unused", "hpk-order", "filter-unmatched",
-	"hpk-level-skipped", "cross-partition-aggregate", "low-cardinality-key", "unbounded-array",
+	"hpk-level-skipped", "cross-partition-aggregate", "low-cardinality-key", "unbounded-array", "hpk-prefix-options",
 }
 
 // maxTTL is the largest time to live the service accepts, in seconds (articles/cosmos-db/
