@@ -71,3 +71,180 @@ func TestUnboundedArray_Guild(t *testing.T) {
 		t.Errorf("append with removal: codes %v, want none", got)
 	}
 }
+
+// TestFanOut_WeighedByCost: a fan-out at a negligible share of its container's load whose burst
+// fits the headroom is a note that says what it costs; the same query every second is a finding;
+// --negligible-share moves the line; and a rare fan-out whose one execution is over the headroom
+// is a finding whatever its average.
+func TestFanOut_WeighedByCost(t *testing.T) {
+	nightly := lintFile(t, filepath.Join(corpusDir, "nightly-report.yaml"))
+	var note *Finding
+	for i := range nightly {
+		if nightly[i].Code == "lost-partition-key" {
+			note = &nightly[i]
+		}
+	}
+	if note == nil || !note.Note {
+		t.Fatalf("nightly report: want a lost-partition-key note:\n%s", join(nightly))
+	}
+	// 0.0000116 executions/s of a ~14 RU query against Orders' ~75 RU/s: far under 0.1%.
+	for _, want := range []string{"under 0.1%", "fits in the", "a note, not a finding", "1.0%"} {
+		if !strings.Contains(note.Message, want) {
+			t.Errorf("nightly note lacks %q: %s", want, note.Message)
+		}
+	}
+	d, err := design.Load(filepath.Join(corpusDir, "report-every-second.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every second: ~14 RU/s of ~89 RU/s is 16%: a finding at the default 1%, a note at 50%.
+	fs := CheckWith(d, Options{})
+	if got := codes38(fs, false); strings.Join(got, ",") != "lost-partition-key" {
+		t.Errorf("every second, default share: %v, want [lost-partition-key]", got)
+	}
+	if got := codes38(CheckWith(d, Options{NegligibleShare: 0.5}), true); strings.Join(got, ",") != "lost-partition-key" {
+		t.Errorf("every second, 50%% share: notes %v, want [lost-partition-key]", got)
+	}
+	// expect: {singlePartition: false} still silences it.
+	src := readFile(t, filepath.Join(corpusDir, "report-every-second.yaml"))
+	meant := strings.Replace(src, "    rps: {avg: 1, peak: 5}\n", "    expect: {singlePartition: false}\n    rps: {avg: 1, peak: 5}\n", 1)
+	if fs := parseVariant(t, meant); len(fs) != 0 {
+		t.Errorf("meant fan-out: want nothing:\n%s", join(fs))
+	}
+}
+
+// burstDesign: 10 million orders at production, 2,000 RU/s; a nightly report scans every open
+// order across partitions. Its average is nothing, but one execution loads ~2 million documents:
+// thousands of RU against the few hundred RU/s left above the peak.
+const burstDesign = `version: 1
+name: burst
+app: {sdk: dotnet}
+containers:
+  - name: Orders
+    partitionKey: [/customerId]
+    throughput: {manual: 2000}
+    documents:
+      - type: order
+        count: 1000
+        production: 10000000
+        fields:
+          customerId: {gen: code, prefix: cus-, cardinality: 200, productionCardinality: 1000000}
+          status: {oneOf: [open, paid, cancelled], weights: [2, 7, 1]}
+          total: {gen: money, min: 20, max: 900}
+accessPatterns:
+  - id: AP1
+    name: A customer's orders
+    container: Orders
+    op: query
+    sample: order
+    query: SELECT * FROM c WHERE c.customerId = @c
+    params: {"@c": "{customerId}"}
+    partitionKey: ["{customerId}"]
+    rps: {avg: 300, peak: 600}
+    estimate: {ru: 3}
+  - id: AP2
+    name: Nightly report of open orders
+    container: Orders
+    op: query
+    query: SELECT c.id, c.total FROM c WHERE c.status = 'open'
+    rps: {avg: 0.0000116, peak: 0.0000116}
+    estimate: {ru: 20000}
+`
+
+func TestFanOut_BurstOverHeadroom(t *testing.T) {
+	fs := parseVariant(t, burstDesign)
+	var f *Finding
+	for i := range fs {
+		if fs[i].Code == "lost-partition-key" {
+			f = &fs[i]
+		}
+	}
+	if f == nil || f.Note {
+		t.Fatalf("want a lost-partition-key finding (not a note) for the burst:\n%s", join(fs))
+	}
+	for _, want := range []string{"under 0.1%", "is over the", "throttles other traffic"} {
+		if !strings.Contains(f.Message, want) {
+			t.Errorf("burst finding lacks %q: %s", want, f.Message)
+		}
+	}
+}
+
+// threeLevels: a container keyed /tenantId, /userId, /sessionId.
+const threeLevels = `version: 1
+name: hpk3
+app: {sdk: dotnet}
+containers:
+  - name: Activity
+    partitionKey: [/tenantId, /userId, /sessionId]
+    throughput: {manual: 4000}
+    documents:
+      - type: event
+        count: 2000
+        fields:
+          tenantId: {gen: code, prefix: ten-, cardinality: 20}
+          userId: {gen: code, prefix: usr-, cardinality: 400}
+          sessionId: {gen: code, prefix: ses-, cardinality: 1000}
+          kind: {oneOf: [click, view]}
+accessPatterns:
+  - id: AP1
+    name: A session's events
+    container: Activity
+    op: query
+    sample: event
+    query: SELECT * FROM c WHERE c.kind = 'click'
+    partitionKey: ["{tenantId}", "{userId}", "{sessionId}"]
+    rps: {avg: 50, peak: 100}
+    estimate: {ru: 3}
+  - id: AP2
+    name: QUERY_NAME
+    container: Activity
+    op: query
+    sample: event
+    query: QUERY
+    params: PARAMS
+PREFIX    rps: {avg: 20, peak: 40}
+    estimate: {ru: 5}
+`
+
+// TestHPKLevelSkipped: a filter on a lower key level without the levels above it is named as a
+// fan-out with the prefix to add; a complete prefix is not.
+func TestHPKLevelSkipped(t *testing.T) {
+	for _, tc := range []struct {
+		name, query, params, prefix string
+		want                        []string // substrings of the one hpk-level-skipped finding; nil = none
+	}{
+		{"second level without the first", "SELECT * FROM c WHERE c.userId = @u", `{"@u": "{userId}"}`, "",
+			[]string{"key level /userId but not /tenantId", "every physical partition of Activity", "add c.tenantId = @tenantId", `partitionKey: ["{tenantId}"]`}},
+		{"third level under a one-level prefix", "SELECT * FROM c WHERE c.sessionId = @s", `{"@s": "{sessionId}"}`, `    partitionKey: ["{tenantId}"]` + "\n",
+			[]string{"key level /sessionId but not /userId", "its /tenantId prefix", "add c.userId = @userId", `partitionKey: ["{tenantId}", "{userId}"]`}},
+		{"third level without both above", "SELECT * FROM c WHERE c.sessionId = @s", `{"@s": "{sessionId}"}`, "",
+			[]string{"key level /sessionId but not /tenantId, /userId", "c.tenantId = @tenantId AND c.userId = @userId"}},
+		{"first two levels", "SELECT * FROM c WHERE c.tenantId = @t AND c.userId = @u", `{"@t": "{tenantId}", "@u": "{userId}"}`, "", nil},
+		{"meant", "SELECT * FROM c WHERE c.userId = @u", `{"@u": "{userId}"}`, "    expect: {singlePartition: false}\n", nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := strings.NewReplacer("QUERY_NAME", tc.name, "QUERY", tc.query, "PARAMS", tc.params, "PREFIX", tc.prefix).Replace(threeLevels)
+			fs := parseVariant(t, src)
+			var got []Finding
+			for _, f := range fs {
+				if f.Code == "hpk-level-skipped" {
+					got = append(got, f)
+				}
+			}
+			if tc.want == nil {
+				if len(got) > 0 {
+					t.Fatalf("want no hpk-level-skipped:\n%s", join(got))
+				}
+				return
+			}
+			if len(got) != 1 || got[0].Note || got[0].Path != "accessPatterns[1].query" {
+				t.Fatalf("want one hpk-level-skipped finding at accessPatterns[1].query:\n%s", join(fs))
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(got[0].Message, w) {
+					t.Errorf("message lacks %q: %s", w, got[0].Message)
+				}
+			}
+		})
+	}
+}
