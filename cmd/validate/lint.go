@@ -35,8 +35,15 @@ partitionKey template or key parameter that reads another field than the contain
 HPK levels out of order), a patch of a key path, a query that lost its partition key (with its
 fan-out at production), expect.singlePartition decided before the run, a filter value no
 generator produces; throughput over 3x the peak (with the idle capacity's monthly cost), a
-composite index listed twice, an included path no query reads, HPK levels from narrow to broad.
-Each says what to paste; docs/design-format.md lists them with examples.
+composite index listed twice, an included path no query reads, HPK levels from narrow to broad;
+a hierarchical key filtered on a lower level without the levels above it, GROUP BY or aggregates
+across partitions (what the SDKs do and cost), a key with few distinct values, an embedded array
+that grows without bound towards the 2 MB item limit, a key prefix sent in the request options (the
+SDKs' partial-key trap). Each says what to paste; docs/design-format.md lists them with examples.
+
+A fan-out, scan or missing index is weighed by what it costs at production (the plan's figures):
+at most --negligible-share percent of its container's average load (default 1) with its burst
+inside the headroom over the peak, it is a note that says what it costs, and lint passes.
 'validate run' explains the same problems in the same words.
 
 With --format json, standard output is JSON Lines: one document per design file, one per line, with
