@@ -248,3 +248,58 @@ func TestHPKLevelSkipped(t *testing.T) {
 		})
 	}
 }
+
+// TestLowCardinality_OnlyWhereItCosts: five key values in a container of one physical partition at
+// a few RU/s is no finding (nothing is hot, no partition goes empty); the same key under the
+// ticketing on-sale peak is (testdata/review/low-cardinality-key.yaml, TestCorpus).
+func TestLowCardinality_OnlyWhereItCosts(t *testing.T) {
+	src := `version: 1
+name: small
+app: {sdk: dotnet}
+containers:
+  - name: Settings
+    partitionKey: [/region]
+    throughput: {manual: 400}
+    documents:
+      - type: setting
+        count: 100
+        fields:
+          region: {oneOf: [eu, us, apac, latam, mea]}
+          value: {gen: word}
+accessPatterns:
+  - id: AP1
+    name: A region's settings
+    container: Settings
+    op: query
+    sample: setting
+    query: SELECT * FROM c WHERE c.region = @r
+    params: {"@r": "{region}"}
+    partitionKey: ["{region}"]
+    rps: {avg: 2, peak: 5}
+    estimate: {ru: 3}
+`
+	if fs := parseVariant(t, src); len(fs) != 0 {
+		t.Errorf("five regions at 5 requests/s: want nothing:\n%s", join(fs))
+	}
+}
+
+// TestLowCardinality_FiveEvents: five events are five logical partitions; the on-sale peak spreads
+// evenly over them (a fifth each, 20 %), and the key caps the container at 5 × 10,000 RU/s.
+func TestLowCardinality_FiveEvents(t *testing.T) {
+	fs := lintFile(t, filepath.Join(corpusDir, "low-cardinality-key.yaml"))
+	for _, f := range fs {
+		if f.Code != "low-cardinality-key" {
+			continue
+		}
+		if f.Path != "containers[0].partitionKey" {
+			t.Errorf("at %s, want containers[0].partitionKey", f.Path)
+		}
+		for _, want := range []string{"/eventId has 5 distinct value(s)", "20% of the peak", "about 50000 RU/s and 100 GB"} {
+			if !strings.Contains(f.Message, want) {
+				t.Errorf("message lacks %q: %s", want, f.Message)
+			}
+		}
+		return
+	}
+	t.Fatalf("no low-cardinality-key:\n%s", join(fs))
+}
