@@ -303,3 +303,72 @@ func TestLowCardinality_FiveEvents(t *testing.T) {
 	}
 	t.Fatalf("no low-cardinality-key:\n%s", join(fs))
 }
+
+// TestCrossPartitionAggregate_Named: GROUP BY across partitions is named for what it is (not
+// lost-partition-key), with what the SDKs do; a COUNT over an indexed filter is answered from the
+// index (index-overview.md), a GROUP BY loads the documents.
+func TestCrossPartitionAggregate_Named(t *testing.T) {
+	src := readFile(t, filepath.Join(corpusDir, "cross-partition-group-by.yaml"))
+	for _, tc := range []struct {
+		query string
+		want  []string
+	}{
+		{"SELECT c.tenantId, COUNT(1) AS open FROM c WHERE c.status = 'open' GROUP BY c.tenantId",
+			[]string{"GROUP BY across partitions", "partial aggregate of each of its groups", "fetch the query plan", "refuses it (400)", "does not answer it completely"}},
+		{"SELECT VALUE COUNT(1) FROM c WHERE c.status = 'open'",
+			[]string{"aggregates across partitions", "the index answers it completely"}},
+	} {
+		text := strings.Replace(src, "SELECT c.tenantId, COUNT(1) AS open FROM c WHERE c.status = 'open' GROUP BY c.tenantId", tc.query, 1)
+		fs := parseVariant(t, text)
+		var got *Finding
+		for i := range fs {
+			if fs[i].Code == "lost-partition-key" {
+				t.Errorf("%s: named as a lost key: %s", tc.query, fs[i])
+			}
+			if fs[i].Code == "cross-partition-aggregate" {
+				got = &fs[i]
+			}
+		}
+		if got == nil || got.Note {
+			t.Errorf("%s: no cross-partition-aggregate finding:\n%s", tc.query, join(fs))
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(got.Message, w) {
+				t.Errorf("%s: message lacks %q: %s", tc.query, w, got.Message)
+			}
+		}
+	}
+}
+
+// TestPrefixTrap_Figures: the options-only form carries the published figures side by side and the
+// correctness reports; prefixIn: where clears it; prefixIn on a one-level key is a design error.
+func TestPrefixTrap_Figures(t *testing.T) {
+	fs := lintFile(t, filepath.Join(corpusDir, "hpk-prefix-options.yaml"))
+	var got *Finding
+	for i := range fs {
+		if fs[i].Code == "hpk-prefix-options" {
+			got = &fs[i]
+		}
+	}
+	if got == nil {
+		t.Fatalf("no hpk-prefix-options:\n%s", join(fs))
+	}
+	for _, w := range []string{"73.16 RU in the options vs 4.63 RU in WHERE", "1,400×", "#4248", "#5404", "#5859", "c.tenantId = @tenantId", "assumed"} {
+		if !strings.Contains(got.Message, w) {
+			t.Errorf("message lacks %q: %s", w, got.Message)
+		}
+	}
+	src := readFile(t, filepath.Join(corpusDir, "hpk-prefix-options.yaml"))
+	where := strings.Replace(src, "    partitionKey: [\"{tenantId}\"]\n    rps: {avg: 5, peak: 20}", "    partitionKey: [\"{tenantId}\"]\n    prefixIn: where\n    rps: {avg: 5, peak: 20}", 1)
+	for _, f := range parseVariant(t, where) {
+		if f.Code == "hpk-prefix-options" {
+			t.Errorf("prefixIn: where: %s", f)
+		}
+	}
+	one := strings.Replace(readFile(t, filepath.Join(corpusDir, "clean.yaml")), "    query: SELECT c.id, c.status FROM c WHERE c.eventId = @eventId AND c.type = 'ticket'\n",
+		"    query: SELECT c.id, c.status FROM c WHERE c.eventId = @eventId AND c.type = 'ticket'\n    prefixIn: both\n", 1)
+	if _, err := design.Parse([]byte(one), "t.yaml"); err == nil || !strings.Contains(err.Error(), "prefixIn") || !strings.Contains(err.Error(), "hierarchical") {
+		t.Errorf("prefixIn on a one-level key: want a design error naming prefixIn, got %v", err)
+	}
+}
