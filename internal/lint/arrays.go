@@ -10,6 +10,11 @@ import (
 	"github.com/cosmosdv/validate/internal/plan"
 )
 
+// arrayHorizon is how far ahead lint looks for an array to reach the item limit, in seconds:
+// beyond it the growth is a note, not a finding (assumed: three years, the longest term Azure sells
+// reserved capacity for — reserved-capacity.md — as the longest a design's rates are planned for).
+const arrayHorizon = 3 * 365 * 86400
+
 // arrayAppend is one pattern's appends to one array of one document type.
 type arrayAppend struct {
 	pattern int    // index of the access pattern
@@ -132,10 +137,16 @@ func (l *linter) arrayGrowth(c *design.Container, dt *design.DocType, pd *plan.D
 	at := func(size float64) float64 {
 		return cost.Current.Point(cost.PointOp{Kind: cost.Patch, SizeBytes: int(size), OldSizeBytes: int(size - float64(first.perExec)*(elem+1)), PatchOps: nOps})
 	}
+	note := toLimit > arrayHorizon
 	l.addAt(first.opPath, design.Pos{}, "unbounded-array",
 		"%s appends to %s of %s (%s) and no pattern removes from it or rewrites it, %s: the array grows without bound — at %.3g element(s)/s over %.0f %s documents, ~%.0f B each, an average %s reaches the %s item limit in %s (one that gets more of the appends sooner), and then every append fails (413); each append rewrites the whole item: %.1f RU today (the plan's figure), %.0f RU at 1 MB, %.0f RU near 2 MB; keep the elements as documents of their own under the same partition key (one create each, ~constant charge), or cap the array and move old elements out (a remove with each add, or a bin per period)",
 		ap.ID, path, dt.Type, fp, lifeWords, addRate-removeRate, docs, dt.Type, elem, dt.Type, kb(limit), days(toLimit),
 		today, at(1024*1024), at(limit-1024))
+	if note {
+		f := &l.out[len(l.out)-1]
+		f.Note = true
+		f.Message += fmt.Sprintf(" — a note: at the design's rates the limit is %s away, beyond the %s lint looks ahead (reserved capacity's longest term)", days(toLimit), days(arrayHorizon))
+	}
 }
 
 // lifetime is how long a document of dt lives at the design's rates, in seconds (0: for ever), and

@@ -372,3 +372,23 @@ func TestPrefixTrap_Figures(t *testing.T) {
 		t.Errorf("prefixIn on a one-level key: want a design error naming prefixIn, got %v", err)
 	}
 }
+
+// TestUnboundedArray_BeyondHorizon: the guild log at 0.02 appends/s across the 10,000 guilds: an
+// average guild gets an event every 500,000 s, and 2 MB of ~67 B events is ~31,000 of them: about
+// 500 years, beyond the 3-year horizon. A note, not a finding.
+func TestUnboundedArray_BeyondHorizon(t *testing.T) {
+	src := readFile(t, filepath.Join("..", "..", "testdata", "lint", "guild-events.yaml"))
+	slow := strings.Replace(src, "    rps: {avg: 50, peak: 200}\n", "    rps: {avg: 0.02, peak: 1}\n", 1)
+	seen := false
+	for _, f := range parseVariant(t, slow) {
+		if f.Code == "unbounded-array" {
+			seen = true
+			if !f.Note || !strings.Contains(f.Message, "500 years") {
+				t.Errorf("slow appends: want a note 500 years away: %s", f)
+			}
+		}
+	}
+	if !seen {
+		t.Error("slow appends: no unbounded-array note")
+	}
+}
