@@ -484,12 +484,20 @@ func (l *linter) fanOuts() {
 
 // othersKeyed is the IDs of the other queries of c when pattern i has some and every one of them
 // gives a key (the full key, or a prefix): nil otherwise. A fan-out among keyed queries most likely
-// lost its key.
+// lost its key. A fan-out that says it is meant (expect: {singlePartition: false}) or costs a
+// negligible share of the load (a nightly report) is no evidence either way: it does not hide a
+// lost key beside it.
 func (l *linter) othersKeyed(i int, c *design.Container) []string {
 	var keyed []string
 	for j := range l.d.AccessPatterns {
 		o := &l.d.AccessPatterns[j]
 		if j == i || o.Container != c.Name || o.Op != design.OpQuery {
+			continue
+		}
+		if e := o.Expect; e != nil && e.SinglePartition != nil && !*e.SinglePartition {
+			continue
+		}
+		if s, ok := singlePartition(c, o); ok && !s && len(o.PartitionKey) == 0 && l.weigh(o.ID).negligible(l.negligibleShare()) {
 			continue
 		}
 		if s, ok := singlePartition(c, o); ok && (s || len(o.PartitionKey) > 0) {

@@ -392,3 +392,35 @@ func TestUnboundedArray_BeyondHorizon(t *testing.T) {
 		t.Error("slow appends: no unbounded-array note")
 	}
 }
+
+// TestLostKey_BesideNightlyReport: a negligible nightly fan-out does not hide a lost key beside it:
+// the box office that lost its tenant filter is still a finding.
+func TestLostKey_BesideNightlyReport(t *testing.T) {
+	src := readFile(t, filepath.Join(corpusDir, "nightly-report.yaml"))
+	lost := strings.Replace(src, `    query: SELECT c.id, c.total FROM c WHERE c.tenantId = @tenantId AND c.status = 'open'
+    params: {"@tenantId": "{tenantId}"}
+    partitionKey: ["{tenantId}"]
+`, `    query: SELECT c.id, c.total FROM c WHERE c.status = 'open'
+`, 1)
+	if lost == src {
+		t.Fatal("the box office query is not in nightly-report.yaml")
+	}
+	fs := parseVariant(t, lost)
+	// The report is no longer among keyed queries (the box office gives no key now): it is not
+	// named at all, and never a finding.
+	finding := false
+	for _, f := range fs {
+		if f.Code != "lost-partition-key" {
+			continue
+		}
+		switch {
+		case f.Path == "accessPatterns[5].query" && !f.Note:
+			finding = true
+		case f.Path == "accessPatterns[8].query" && !f.Note:
+			t.Errorf("the nightly report is a finding: %s", f)
+		}
+	}
+	if !finding {
+		t.Errorf("want a lost-partition-key finding on the box office (AP6):\n%s", join(fs))
+	}
+}
