@@ -58,6 +58,7 @@ var settings = []setting{
 	{key: "partitions", def: 0, usage: "physical partitions of each container on the embedded engine (0 = from the design)", cmds: []string{"run"}},
 	{key: "throttle", def: false, usage: "embedded engine: enforce provisioned RU/s per physical partition (429s)", cmds: []string{"run"}},
 	// Verdicts.
+	{key: "negligible-share", def: 1.0, usage: "percent of a container's average load under which a fan-out, scan or missing index whose burst fits the container's headroom is a note, not a finding", cmds: []string{"lint", "plan"}},
 	{key: "tolerance-point", def: 25.0, usage: "tolerance of point operations, percent of the estimate", cmds: []string{"run"}},
 	{key: "tolerance-query", def: 50.0, usage: "tolerance of queries, percent of the estimate", cmds: []string{"run"}},
 	{key: "tolerance-ru", def: 1.0, usage: "smallest tolerance in RU, whatever the percentage", cmds: []string{"run"}},
