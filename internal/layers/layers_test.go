@@ -65,6 +65,7 @@ var roles = map[string]string{
 	"internal/target/procwalk":   "helper",
 	"internal/testenv":           "helper",
 	"scripts/skipcheck":          "helper",
+	"scripts/mutate":             "helper",
 }
 
 type pkg struct {
