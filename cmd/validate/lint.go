@@ -38,8 +38,16 @@ partitionKey template or key parameter that reads another field than the contain
 HPK levels out of order), a patch of a key path, a query that lost its partition key (with its
 fan-out at production), expect.singlePartition decided before the run, a filter value no
 generator produces; throughput over 3x the peak (with the idle capacity's monthly cost), a
-composite index listed twice, an included path no query reads, a hierarchical key with a handful of values in its first level or logical partitions near 20 GB without a unique last level.
-Each says what to paste; docs/design-format.md lists them with examples.
+composite index listed twice, an included path no query reads, a hierarchical key with a handful of
+values in its first level or logical partitions near 20 GB without a unique last level;
+a hierarchical key filtered on a lower level without the levels above it, GROUP BY or aggregates
+across partitions (what the SDKs do and cost), a key with few distinct values, an embedded array
+that grows without bound towards the 2 MB item limit, a key prefix sent in the request options (the
+SDKs' partial-key trap). Each says what to paste; docs/design-format.md lists them with examples.
+
+A fan-out, scan or missing index is weighed by what it costs at production (the plan's figures):
+at most --negligible-share percent of its container's average load (default 1) with its burst
+inside the headroom over the peak, it is a note that says what it costs, and lint passes.
 'validate run' explains the same problems in the same words.
 
 With --format json, standard output is JSON Lines: one document per design file, one per line, with
@@ -79,6 +87,10 @@ parsed or validated.`,
 				}
 			}
 			format := formats[0]
+			lintOpts, err := lintOptions(v.GetFloat64("negligible-share"))
+			if err != nil {
+				return err
+			}
 			worst := ExitOK
 			expired := map[*waiver.Waiver]lint.Finding{}
 			var results []sarif.Finding
@@ -91,14 +103,14 @@ parsed or validated.`,
 				d, err := design.Load(path)
 				switch format {
 				case "json":
-					doc, code := lintDocument(path, d, err, ws, failOn, expired)
+					doc, code := lintDocument(path, d, err, lintOpts, ws, failOn, expired)
 					worst = max(worst, code)
 					if err := pipeline.WriteJSONLine(a.stdout, doc); err != nil {
 						return infraErr(err)
 					}
 					continue
 				case "sarif":
-					rs, code := lintSARIF(path, d, err, ws, failOn, expired)
+					rs, code := lintSARIF(path, d, err, lintOpts, ws, failOn, expired)
 					results = append(results, rs...)
 					worst = max(worst, code)
 					continue
@@ -109,7 +121,7 @@ parsed or validated.`,
 					continue
 				}
 				failing := 0
-				for _, j := range judge(ws, d, lint.Check(d), expired) {
+				for _, j := range judge(ws, d, lint.CheckWith(d, lintOpts), expired) {
 					switch {
 					case j.Waiver != nil:
 						fmt.Fprintln(a.stdout, j.Finding.String()+waivedText(j.Waiver))
@@ -201,7 +213,7 @@ type lintDoc struct {
 // lintHelpURI is the page that explains lint's codes.
 const lintHelpURI = "https://github.com/cosmosdv/validate/blob/main/docs/design-format.md"
 
-func lintDocument(path string, d *design.Design, loadErr error, ws *waiver.Set, failOn string, expired map[*waiver.Waiver]lint.Finding) (lintDoc, int) {
+func lintDocument(path string, d *design.Design, loadErr error, opts lint.Options, ws *waiver.Set, failOn string, expired map[*waiver.Waiver]lint.Finding) (lintDoc, int) {
 	doc := lintDoc{File: path, Valid: loadErr == nil}
 	if loadErr != nil {
 		for _, e := range loadErrors(loadErr) {
@@ -210,7 +222,7 @@ func lintDocument(path string, d *design.Design, loadErr error, ws *waiver.Set, 
 		return doc, ExitUsage
 	}
 	failing := 0
-	for _, j := range judge(ws, d, lint.Check(d), expired) {
+	for _, j := range judge(ws, d, lint.CheckWith(d, opts), expired) {
 		f := j.Finding
 		p := lintProblem{Line: f.Pos.Line, Col: f.Pos.Col, Path: f.Path, Code: f.Code, Message: f.Message, Note: f.Note}
 		if j.Waiver != nil {
@@ -245,7 +257,7 @@ func loadErrors(err error) []design.Error {
 
 // lintSARIF is lint's findings of one file as SARIF results: an invalid design is one error result
 // per problem (rule invalid-design), a waived finding keeps an accepted suppression.
-func lintSARIF(path string, d *design.Design, loadErr error, ws *waiver.Set, failOn string, expired map[*waiver.Waiver]lint.Finding) ([]sarif.Finding, int) {
+func lintSARIF(path string, d *design.Design, loadErr error, opts lint.Options, ws *waiver.Set, failOn string, expired map[*waiver.Waiver]lint.Finding) ([]sarif.Finding, int) {
 	var out []sarif.Finding
 	if loadErr != nil {
 		for _, e := range loadErrors(loadErr) {
@@ -254,7 +266,7 @@ func lintSARIF(path string, d *design.Design, loadErr error, ws *waiver.Set, fai
 		return out, ExitUsage
 	}
 	code := ExitOK
-	for _, j := range judge(ws, d, lint.Check(d), expired) {
+	for _, j := range judge(ws, d, lint.CheckWith(d, opts), expired) {
 		f := j.Finding
 		r := sarif.Finding{Rule: f.Code, Level: level(f), Message: f.Message, File: path, Line: f.Pos.Line, Col: f.Pos.Col, Path: f.Path}
 		if j.Waiver != nil {
@@ -281,4 +293,12 @@ func countTypes(d *design.Design) int {
 		n += len(c.Documents)
 	}
 	return n
+}
+
+// lintOptions reads --negligible-share (percent).
+func lintOptions(pctShare float64) (lint.Options, error) {
+	if pctShare <= 0 || pctShare >= 100 {
+		return lint.Options{}, usageErr("--negligible-share %g: give a percent between 0 and 100 (default 1)", pctShare)
+	}
+	return lint.Options{NegligibleShare: pctShare / 100}, nil
 }
