@@ -103,3 +103,28 @@ func TestHPKOrder_UniqueLastLevel(t *testing.T) {
 		t.Errorf("a key that ends with /id: got hpk-order: %s", msg)
 	}
 }
+
+// TestHPKOrder_LowFirstLevelEdge holds hpkLowFirstLevel at its edge both ways: a first level of 9
+// values under 50,000 merchants is told to put the merchant first, one of 10 is not (×0.6 and ×1.5
+// of the constant each fail here).
+func TestHPKOrder_LowFirstLevelEdge(t *testing.T) {
+	for _, tc := range []struct {
+		regions int
+		flagged bool
+	}{{9, true}, {10, false}} { // literal: the edge of hpkLowFirstLevel (10)
+		src := strings.NewReplacer("KEY_VALUES", `["{region}", "{merchantId}"]`, "KEY", "[/region, /merchantId]", "PRODUCTION", "1000000", "SIZE", "200",
+			`month: {oneOf: ["2026-09", "2026-10", "2026-11"]}`, "month: {const: x}\n          region: {gen: code, prefix: r-, cardinality: "+strconv.Itoa(tc.regions)+", productionCardinality: "+strconv.Itoa(tc.regions)+"}",
+			"c.month = @mo", "c.region = @mo", `"@mo": "{month}"`, `"@mo": "{region}"`).Replace(payments)
+		d, err := design.Parse([]byte(src), "payments.yaml")
+		if err != nil {
+			t.Fatalf("design: %v", err)
+		}
+		p, err := Build(d, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if msg := hpkMessage(p); (msg != "") != tc.flagged {
+			t.Errorf("%d regions first: hpk-order %q, want flagged %v", tc.regions, msg, tc.flagged)
+		}
+	}
+}
