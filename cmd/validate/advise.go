@@ -51,7 +51,7 @@ Exit 0 when advice is given (or there is nothing to improve), 2 when a design ca
 			if err != nil {
 				return err
 			}
-			card, err := rateCard(v, false)
+			card, _, err := rateCard(v, false)
 			if err != nil {
 				return err
 			}

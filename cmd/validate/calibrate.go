@@ -130,8 +130,9 @@ func (a *app) calibrateCmd() *cobra.Command {
 }
 
 // rateCard is the card of --calibration (a profile) or, for serve, --rate-card (a card file); nil
-// for the built-in card. A profile that does not check is a usage error that says why.
-func rateCard(v *viper.Viper, cardFile bool) (*cost.RateCard, error) {
+// for the built-in card; and the rules a profile decided (cost.Profile.Selection; nil = none). A
+// profile that does not check is a usage error that says why.
+func rateCard(v *viper.Viper, cardFile bool) (*cost.RateCard, *cost.Selection, error) {
 	cal := v.GetString("calibration")
 	file := ""
 	if cardFile {
@@ -139,19 +140,19 @@ func rateCard(v *viper.Viper, cardFile bool) (*cost.RateCard, error) {
 	}
 	switch {
 	case cal != "" && file != "":
-		return nil, usageErr("--calibration and --rate-card: give one (a profile gives its own card)")
+		return nil, nil, usageErr("--calibration and --rate-card: give one (a profile gives its own card)")
 	case cal != "":
-		card, _, err := cost.LoadCalibration(cal, target.SDKVersion)
+		card, p, err := cost.LoadCalibration(cal, target.SDKVersion)
 		if err != nil {
-			return nil, usageErr("--calibration: %v", err)
+			return nil, nil, usageErr("--calibration: %v", err)
 		}
-		return card, nil
+		return card, p.Selection(), nil
 	case file != "":
 		card, err := cost.LoadRateCard(file)
 		if err != nil {
-			return nil, usageErr("--rate-card: %v", err)
+			return nil, nil, usageErr("--rate-card: %v", err)
 		}
-		return card, nil
+		return card, nil, nil
 	}
-	return nil, nil
+	return nil, nil, nil
 }
