@@ -72,22 +72,34 @@ func (a *app) calibrateCmd() *cobra.Command {
 			}
 			setStopping("deleting the calibration's database")
 			defer setStopping("")
-			setInflight("the calibration's database (cdv-calibrate-*)")
+			setInflight("the calibration's database (cdv-calibrate-*; with --scale cdv-calibrate-scale-*)")
 			defer setInflight("")
-			p, err := calibrate.Run(a.ctx, calibrate.Config{
-				Target: target.Config{
-					Kind:             record.Kind(kind),
-					Insecure:         v.GetBool("insecure"),
-					Endpoint:         v.GetString("endpoint"),
-					Key:              v.GetString("key"),
-					ConnectionString: v.GetString("connection-string"),
-					Log:              logger,
-				},
-				Yes:        v.GetBool("yes"),
-				Serverless: v.GetBool("serverless"),
-				RunID:      v.GetString("run-id"),
-				Status:     a.stderr,
-			})
+			tcfg := target.Config{
+				Kind:             record.Kind(kind),
+				Insecure:         v.GetBool("insecure"),
+				Endpoint:         v.GetString("endpoint"),
+				Key:              v.GetString("key"),
+				ConnectionString: v.GetString("connection-string"),
+				Log:              logger,
+			}
+			var p *cost.Profile
+			if v.GetBool("scale") {
+				if v.GetInt("scale-docs") < 10 {
+					return usageErr("--scale-docs: want at least 10 documents (got %d)", v.GetInt("scale-docs"))
+				}
+				p, err = calibrate.Scale(a.ctx, calibrate.ScaleConfig{
+					Target: tcfg, Yes: v.GetBool("yes"), Serverless: v.GetBool("serverless"),
+					Documents: v.GetInt("scale-docs"), RunID: v.GetString("run-id"), Status: a.stderr,
+				})
+			} else {
+				p, err = calibrate.Run(a.ctx, calibrate.Config{
+					Target:     tcfg,
+					Yes:        v.GetBool("yes"),
+					Serverless: v.GetBool("serverless"),
+					RunID:      v.GetString("run-id"),
+					Status:     a.stderr,
+				})
+			}
 			switch {
 			case errors.Is(err, calibrate.ErrNeedsYes), errors.Is(err, calibrate.ErrNotMeasured):
 				return usageErr("%v", err)
@@ -107,6 +119,17 @@ func (a *app) calibrateCmd() *cobra.Command {
 			}
 			if err := os.WriteFile(out, append(b, '\n'), 0o644); err != nil {
 				return infraErr(fmt.Errorf("write %s: %w", out, err))
+			}
+			if p.Scale != nil {
+				for _, r := range p.Rules {
+					fmt.Fprintf(a.stdout, "  rule %-30s %s (%s %g)\n", r.Rule, r.Alternative, r.Metric, r.Measured)
+				}
+				for _, g := range p.Growth {
+					fmt.Fprintf(a.stdout, "  growth %-9s %g → %g RU from %d to %d documents (exponent %g)\n", g.Shape,
+						g.Points[0].RU, g.Points[len(g.Points)-1].RU, g.Points[0].Documents, g.Points[len(g.Points)-1].Documents, g.Exponent)
+				}
+				fmt.Fprintf(a.stdout, "calibrate --scale: %s: %d rules decided on %s (%s); wrote %s\n", p.Date, len(p.Rules), p.Account, p.Scale.CapacityMode, out)
+				return nil
 			}
 			pinned, drift := 0, 0
 			for _, c := range p.Coefficients {

@@ -202,7 +202,7 @@ func production(p Pattern) string {
 			return num(p.ProductionRU) + " (" + w + ")"
 		}
 		if len(p.ProductionPinned) > 0 {
-			return num(p.ProductionRU) + " (calibrated)"
+			return num(p.ProductionRU) + " (" + p.ProductionPinned[0].By + ")"
 		}
 		return num(p.ProductionRU)
 	case p.Op == "query":

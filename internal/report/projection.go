@@ -119,7 +119,11 @@ func projectedCell(p PatternResult) string {
 		return fmtRU(ru) + " " + SourceLabel(source) + " (estimated; " + w + ")"
 	}
 	if len(pj.PinnedRules) > 0 {
-		return fmtRU(ru) + " " + SourceLabel(source) + " (estimated; rules calibrated)"
+		var rs []string
+		for _, r := range pj.PinnedRules {
+			rs = append(rs, r.Name+"="+r.Alternative)
+		}
+		return fmtRU(ru) + " " + SourceLabel(source) + " (estimated; rule " + strings.Join(rs, ", ") + " " + pj.PinnedRules[0].By + ")"
 	}
 	return fmtRU(ru) + " " + SourceLabel(source) + " (estimated)"
 }
