@@ -218,3 +218,50 @@ func writeText(t *testing.T, text string) string {
 	}
 	return path
 }
+
+// TestLoadCalibration_ScaleRules: a scale calibration's profile decides rules and fits no figure:
+// it loads with the built-in card (nil, not labelled calibrated) and a selection that pins each
+// decided rule with the profile's label; a rule or alternative this build does not know, a rule
+// decided twice and a growth point without a charge are refused, one line each.
+func TestLoadCalibration_ScaleRules(t *testing.T) {
+	const good = `{"schemaVersion": 1, "account": "127.0.0.1:8081", "date": "2026-11-28", "sdkVersion": "v1.5.0",
+ "coefficients": [], "measurements": [],
+ "scale": {"documents": [50, 200], "documentBytes": 200, "capacityMode": "provisioned"},
+ "rules": [{"rule": "order-top-unserved-filter", "alternative": "scans", "query": "q", "documents": 50,
+   "metric": "retrievedDocumentCount", "measured": 50, "alternatives": {"scans": 50, "stops": 10}}],
+ "growth": [{"shape": "range", "query": "q", "points": [{"documents": 50, "ru": 2.8, "retrieved": 0, "indexLookupMs": 0},
+   {"documents": 200, "ru": 3.1, "retrieved": 0, "indexLookupMs": 0}], "exponent": 0.07}]}`
+	card, p, err := LoadCalibration(writeText(t, good), "v1.5.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if card != nil {
+		t.Errorf("a profile that fits no figure gave a card labelled %q", card.Label())
+	}
+	sel := p.Selection()
+	if !sel.Is(RuleTopUnservedFilter, AltScans) || !sel.Is(RuleAggregateNoFilter, AltLoads) {
+		t.Errorf("selection %v", sel)
+	}
+	if by, ok := sel.PinnedBy(RuleTopUnservedFilter); !ok || by != "calibrated: 127.0.0.1:8081, 2026-11-28" {
+		t.Errorf("pinned by %q %v", by, ok)
+	}
+	if _, ok := sel.PinnedBy(RuleAggregateNoFilter); ok {
+		t.Error("a rule the profile did not decide is pinned")
+	}
+	for name, tc := range map[string]struct{ text, want string }{
+		"unknown rule":        {strings.Replace(good, `"rule": "order-top-unserved-filter"`, `"rule": "nope"`, 1), `rules[0]: rule "nope": no such rule`},
+		"unknown alternative": {strings.Replace(good, `"alternative": "scans"`, `"alternative": "maybe"`, 1), `no alternative "maybe"`},
+		"decided twice": {strings.Replace(good, `"alternatives": {"scans": 50, "stops": 10}}]`,
+			`"alternatives": {"scans": 50, "stops": 10}}, {"rule": "order-top-unserved-filter", "alternative": "stops"}]`, 1), "is decided again"},
+		"growth without charge": {strings.Replace(good, `"ru": 2.8`, `"ru": 0`, 1), "growth[0].points[0]"},
+		"nothing decided":       {strings.Replace(good, `"rules": [{"rule": "order-top-unserved-filter", "alternative": "scans", "query": "q", "documents": 50,
+   "metric": "retrievedDocumentCount", "measured": 50, "alternatives": {"scans": 50, "stops": 10}}],`, ``, 1), "no rule decided"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, _, err := LoadCalibration(writeText(t, tc.text), "v1.5.0")
+			if !errors.Is(err, ErrProfile) || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("err = %v, want ErrProfile with %q on one line", err, tc.want)
+			}
+		})
+	}
+}
