@@ -254,7 +254,7 @@ func TestLoadCalibration_ScaleRules(t *testing.T) {
 		"decided twice": {strings.Replace(good, `"alternatives": {"scans": 50, "stops": 10}}]`,
 			`"alternatives": {"scans": 50, "stops": 10}}, {"rule": "order-top-unserved-filter", "alternative": "stops"}]`, 1), "is decided again"},
 		"growth without charge": {strings.Replace(good, `"ru": 2.8`, `"ru": 0`, 1), "growth[0].points[0]"},
-		"nothing decided":       {strings.Replace(good, `"rules": [{"rule": "order-top-unserved-filter", "alternative": "scans", "query": "q", "documents": 50,
+		"nothing decided": {strings.Replace(good, `"rules": [{"rule": "order-top-unserved-filter", "alternative": "scans", "query": "q", "documents": 50,
    "metric": "retrievedDocumentCount", "measured": 50, "alternatives": {"scans": 50, "stops": 10}}],`, ``, 1), "no rule decided"},
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -96,4 +96,3 @@ func TestBand_PinnedRuleHasNone(t *testing.T) {
 		t.Error("a rule the profile did not decide lost its band")
 	}
 }
-

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -51,5 +53,27 @@ func TestBand_CellAndVerdict(t *testing.T) {
 	project(c2, pj2)
 	if got := projectedCell(PatternResult{ID: "AP1", Modeled: c2, Projection: pj2}); !strings.Contains(got, "rule order-top-unserved-filter=scans calibrated: acct, 2026-11-28") || strings.Contains(got, "unvalidated") {
 		t.Errorf("pinned cell %q", got)
+	}
+}
+
+// TestBand_Schema: a projection's band and pinned rules are documented in schema/report.schema.json.
+func TestBand_Schema(t *testing.T) {
+	raw, err := os.ReadFile("../../schema/report.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema map[string]any
+	if err := json.Unmarshal(raw, &schema); err != nil {
+		t.Fatal(err)
+	}
+	pj := record.Projection{ID: "AP1", Production: true, SeededRU: 3, ProjectedRU: 14,
+		Band: &record.Band{LowRU: 9, HighRU: 31, Rules: []record.BandRule{{Name: "r", Alternative: "a", RU: 14}, {Name: "r", Alternative: "b", RU: 31}}},
+		PinnedRules: []record.PinnedRule{{Name: "q", Alternative: "c", By: "calibrated: acct, 2026-11-28"}}}
+	b, _ := json.Marshal(pj)
+	var doc any
+	_ = json.Unmarshal(b, &doc)
+	defs := schema["$defs"].(map[string]any)
+	for _, e := range validate(schema, defs["projection"].(map[string]any), doc, "$.projection") {
+		t.Error(e)
 	}
 }
