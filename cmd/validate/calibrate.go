@@ -39,6 +39,18 @@ Use the profile with --calibration FILE (or 'calibration:' in validate.yaml) on 
 modeled charges are then labelled "model (calibrated: <account>, <date>)", never as measured.
 docs/calibration.md says who should run it, what it costs and where to keep the profile.
 
+With --scale it decides instead the rules of the query model no published figure settles ('validate
+rules'): it seeds two probe containers of --scale-docs and 4× as many documents in a run-scoped
+database cdv-calibrate-scale-*, prints their sizes, the seeding RU and time and what they cost in the
+account's capacity mode (provisioned: each container billed for at least an hour; serverless: per RU,
+a container topping out at 5,000 RU/s) before it starts, runs the shape that decides each rule and
+the shapes that show how index work grows, reads the query metrics of every page
+(retrievedDocumentCount, indexLookupTimeInMs), and writes the decisions and the growth to the
+profile. With that profile, --calibration runs the engine and the estimator under the decided
+alternatives: their production figures show no band and are labelled "calibrated: <account>, <date>".
+Against 'validate serve --rules NAME=ALT' it must pin ALT: that proves the pipeline, not fidelity to
+the service (serve is our engine).
+
 Exit codes: 0 profile written, 2 usage (no --yes on an account, a wrong target), 3 infrastructure.`
 
 func (a *app) calibrateCmd() *cobra.Command {
@@ -48,7 +60,8 @@ func (a *app) calibrateCmd() *cobra.Command {
 		Long:  calibrateLong,
 		Example: `  CDV_KEY=... validate calibrate --target account --endpoint https://myacct.documents.azure.com:443/ --yes
   validate calibrate --target endpoint --endpoint http://127.0.0.1:8081/ --out calibration.json
-  validate run --calibration calibration.json designs/shop.yaml`,
+  validate run --calibration calibration.json designs/shop.yaml
+  validate calibrate --scale --target account --endpoint https://myacct.documents.azure.com:443/ --out scale.json --yes`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, err := a.viper(cmd)

@@ -200,3 +200,22 @@ func TestCalibrate_ScaleAgainstServeRules(t *testing.T) {
 		t.Errorf("plan with the profile: exit %d, a band left or no calibration named:\n%s", code, stdout)
 	}
 }
+
+// TestRules_Lists: `validate rules` names every rule with alternatives, its default and what pins
+// it; --format json is the registry.
+func TestRules_Lists(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "rules")
+	if code != ExitOK {
+		t.Fatalf("rules exit %d: %s", code, stderr)
+	}
+	for _, r := range cost.Rules() {
+		if !strings.Contains(stdout, r.Name) || !strings.Contains(stdout, "* "+r.Default) || !strings.Contains(stdout, r.Pins) {
+			t.Errorf("rules does not list %s with its default and what pins it:\n%s", r.Name, stdout)
+		}
+	}
+	code, stdout, _ = runCLI(t, "rules", "--format", "json")
+	var got []cost.Rule
+	if err := json.Unmarshal([]byte(stdout), &got); code != ExitOK || err != nil || len(got) != len(cost.Rules()) {
+		t.Errorf("rules --format json: exit %d, %v, %d rules", code, err, len(got))
+	}
+}

@@ -62,8 +62,9 @@ var settings = []setting{
 	{key: "tolerance-query", def: 50.0, usage: "tolerance of queries, percent of the estimate", cmds: []string{"run"}},
 	{key: "tolerance-ru", def: 1.0, usage: "smallest tolerance in RU, whatever the percentage", cmds: []string{"run"}},
 	// Reports.
-	{key: "format", def: []string{"text"}, usage: "report formats: text, md, json, junit, html (comma separated)", cmds: []string{"run", "plan", "compare", "lint", "advise"},
+	{key: "format", def: []string{"text"}, usage: "report formats: text, md, json, junit, html (comma separated)", cmds: []string{"run", "plan", "compare", "lint", "advise", "rules"},
 		cmdUsage: map[string]string{
+			"rules":   "output format: text or json",
 			"advise":  "output formats: text, md, json (comma separated; json without --out is JSON Lines, the others then go to standard error)",
 			"lint":    "output format: text, or json (JSON Lines: one document per design file)",
 			"plan":    "report formats: text, json (comma separated)",
