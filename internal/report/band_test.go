@@ -67,7 +67,7 @@ func TestBand_Schema(t *testing.T) {
 		t.Fatal(err)
 	}
 	pj := record.Projection{ID: "AP1", Production: true, SeededRU: 3, ProjectedRU: 14,
-		Band: &record.Band{LowRU: 9, HighRU: 31, Rules: []record.BandRule{{Name: "r", Alternative: "a", RU: 14}, {Name: "r", Alternative: "b", RU: 31}}},
+		Band:        &record.Band{LowRU: 9, HighRU: 31, Rules: []record.BandRule{{Name: "r", Alternative: "a", RU: 14}, {Name: "r", Alternative: "b", RU: 31}}},
 		PinnedRules: []record.PinnedRule{{Name: "q", Alternative: "c", By: "calibrated: acct, 2026-11-28"}}}
 	b, _ := json.Marshal(pj)
 	var doc any
