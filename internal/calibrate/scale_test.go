@@ -4,10 +4,17 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/cosmosdv/validate/internal/cost"
+	"github.com/cosmosdv/validate/internal/engine"
 	"github.com/cosmosdv/validate/internal/record"
 	"github.com/cosmosdv/validate/internal/target"
 )
@@ -78,5 +85,59 @@ func TestScale_PreviewThenYes(t *testing.T) {
 		if !strings.Contains(out, mode) {
 			t.Errorf("serverless %v: preview lacks %q:\n%s", serverless, mode, out)
 		}
+	}
+}
+
+// scaleAgainst runs a scale calibration of 20-document probes against url.
+func scaleAgainst(ctx context.Context, url string) (*cost.Profile, error, string) {
+	var status strings.Builder
+	p, err := Scale(ctx, ScaleConfig{Target: target.Config{Kind: record.KindEndpoint, Endpoint: url, Key: engine.EmulatorKey},
+		Documents: 20, RunID: "faults", Status: &status, CleanupWithin: 2 * time.Second})
+	return p, err, status.String()
+}
+
+// TestScale_NoMetricsNoProfile: a target that returns no query metrics decides nothing: the
+// calibration fails saying so, and deletes what it created.
+func TestScale_NoMetricsNoProfile(t *testing.T) {
+	eng := serve(t, nil)
+	u, _ := url.Parse(eng)
+	rp := httputil.NewSingleHostReverseProxy(u)
+	rp.ModifyResponse = func(r *http.Response) error {
+		r.Header.Del("x-ms-documentdb-query-metrics")
+		return nil
+	}
+	srv := httptest.NewServer(rp)
+	t.Cleanup(srv.Close)
+	p, err, status := scaleAgainst(context.Background(), srv.URL)
+	if err == nil || p != nil || !strings.Contains(err.Error(), "no query metrics") {
+		t.Fatalf("profile %v, err %v", p, err)
+	}
+	if dbs := databases(t, eng); len(dbs) != 0 || !strings.Contains(status, "deleted database cdv-calibrate-scale-faults") {
+		t.Errorf("left %v; status:\n%s", dbs, status)
+	}
+}
+
+// TestScale_InterruptedDeletes: Ctrl-C while the probes are seeded ends the calibration and
+// deletes the database all the same.
+func TestScale_InterruptedDeletes(t *testing.T) {
+	eng := serve(t, nil)
+	u, _ := url.Parse(eng)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	rp := httputil.NewSingleHostReverseProxy(u)
+	var once sync.Once
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.Contains(r.URL.Path, "/docs") && r.Method == http.MethodPost {
+			once.Do(cancel) // the first document written: the user presses Ctrl-C
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	_, err, status := scaleAgainst(ctx, srv.URL)
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v, want context.Canceled", err)
+	}
+	if dbs := databases(t, eng); len(dbs) != 0 || !strings.Contains(status, "deleted database cdv-calibrate-scale-faults") {
+		t.Errorf("left %v; status:\n%s", dbs, status)
 	}
 }
