@@ -194,9 +194,9 @@ func Scale(ctx context.Context, cfg ScaleConfig) (*cost.Profile, error) {
 		fmt.Fprintf(status, "calibrate --scale: serverless (the account's capacity mode): billed per RU, $%.4f at $%g per million RU; a serverless container tops out at %d RU/s, so seeding takes at least %.0f s\n",
 			total/1e6*cost.Current.ServerlessPrice.Value, cost.Current.ServerlessPrice.Value, serverlessMaxRUs, secs)
 	} else {
-		largeRU := seedRU * scaleFactor / (1 + scaleFactor)
+		// The containers are seeded one after the other, each at its own throughput.
 		fmt.Fprintf(status, "calibrate --scale: provisioned throughput (the account's capacity mode): 2 containers × %d RU/s, each billed for at least one hour even when deleted at once: $%.2f at $%g per 100 RU/s-hour (the RU above are inside that throughput); seeding takes at least %.0f s at %d RU/s\n",
-			scaleThroughput, 2*scaleThroughput/100.0*cost.Current.ManualPrice.Value, cost.Current.ManualPrice.Value, largeRU/scaleThroughput, scaleThroughput)
+			scaleThroughput, 2*scaleThroughput/100.0*cost.Current.ManualPrice.Value, cost.Current.ManualPrice.Value, seedRU/scaleThroughput, scaleThroughput)
 	}
 	if cfg.Target.Kind == record.KindAccount && !cfg.Yes {
 		return nil, ErrNeedsYes
