@@ -97,8 +97,8 @@ func (a *app) calibrateCmd() *cobra.Command {
 			}
 			var p *cost.Profile
 			if v.GetBool("scale") {
-				if v.GetInt("scale-docs") < 10 {
-					return usageErr("--scale-docs: want at least 10 documents (got %d)", v.GetInt("scale-docs"))
+				if v.GetInt("scale-docs") < 50 {
+					return usageErr("--scale-docs: want at least 50 documents, so that the probes tell the alternatives apart (got %d)", v.GetInt("scale-docs"))
 				}
 				p, err = calibrate.Scale(a.ctx, calibrate.ScaleConfig{
 					Target: tcfg, Yes: v.GetBool("yes"), Serverless: v.GetBool("serverless"),
