@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -96,17 +97,44 @@ func scaleDoc(i, n int) map[string]any {
 const scaleDocBytes = 200
 
 // ruleProbe is the shape that decides one rule: its query over the smaller container and the query
-// metric that tells the alternatives apart.
+// metric that tells the alternatives apart (a query-metrics name, or metricCharge for the request
+// charge). A growth probe runs on both containers and is decided by how the metric grew from the
+// smaller to the larger one (a rule about work that grows with the documents, where no count in the
+// query metrics tells the alternatives apart).
 type ruleProbe struct {
 	rule, query, metric string
+	growth              bool
+}
+
+// metricCharge names the request charge as a probe's metric.
+const metricCharge = "requestCharge"
+
+// value is a probe's metric in a result.
+func (q queryResult) value(metric string) float64 {
+	if metric == metricCharge {
+		return q.ru
+	}
+	return q.metrics[metric]
+}
+
+// decides is what decides rp: its metric on the smaller container, or, for a growth probe, the
+// metric's ratio from the smaller container to the larger one.
+func (rp ruleProbe) decides(small, large queryResult) float64 {
+	if !rp.growth {
+		return small.value(rp.metric)
+	}
+	if s := small.value(rp.metric); s > 0 {
+		return large.value(rp.metric) / s
+	}
+	return 0
 }
 
 // ruleProbes has one shape per rule with alternatives; TestScale_CoversTheRules holds them to the
 // registry.
 var ruleProbes = []ruleProbe{
-	{cost.RuleTopUnservedFilter, "SELECT TOP 2 * FROM c WHERE c.u = 'x' ORDER BY c.s", "retrievedDocumentCount"},
-	{cost.RulePKOrderComposite, "SELECT TOP 10 * FROM c WHERE c.pk = '" + scaleKey + "' ORDER BY c.s", "retrievedDocumentCount"},
-	{cost.RuleAggregateNoFilter, "SELECT VALUE COUNT(1) FROM c", "retrievedDocumentCount"},
+	{cost.RuleTopUnservedFilter, "SELECT TOP 2 * FROM c WHERE c.u = 'x' ORDER BY c.s", "retrievedDocumentCount", false},
+	{cost.RulePKOrderComposite, "SELECT TOP 10 * FROM c WHERE c.pk = '" + scaleKey + "' ORDER BY c.s", "retrievedDocumentCount", false},
+	{cost.RuleAggregateNoFilter, "SELECT VALUE COUNT(1) FROM c", "retrievedDocumentCount", false},
 }
 
 // growthProbes are the shapes whose charge, at each container size, shows how index work grows:
@@ -162,29 +190,30 @@ func Scale(ctx context.Context, cfg ScaleConfig) (*cost.Profile, error) {
 		r, _ := cost.LookupRule(rp.rule)
 		predict[rp.rule] = map[string]float64{}
 		for _, alt := range r.AlternativeNames() {
-			res, err := embeddedProbes(ctx, n, (*cost.Selection)(nil).With(rp.rule, alt), []string{rp.query}, false)
+			var large []string
+			if rp.growth {
+				large = []string{rp.query}
+			}
+			res, err := embeddedProbes(ctx, n, (*cost.Selection)(nil).With(rp.rule, alt), []string{rp.query}, large)
 			if err != nil {
 				return nil, err
 			}
-			predict[rp.rule][alt] = res.queries[0].metrics[rp.metric]
+			var l queryResult
+			if rp.growth {
+				l = res.large[0]
+			}
+			predict[rp.rule][alt] = rp.decides(res.small[0], l)
 		}
 	}
-	var all []string
-	for _, rp := range ruleProbes {
-		all = append(all, rp.query)
-	}
-	for _, g := range growthProbes {
-		all = append(all, g.query)
-	}
-	base, err := embeddedProbes(ctx, n, nil, all, true)
+	small, large := probeQueries()
+	base, err := embeddedProbes(ctx, n, nil, small, large)
 	if err != nil {
 		return nil, err
 	}
 	seedRU = base.seedRU
-	for _, q := range base.queries {
+	for _, q := range append(slices.Clone(base.small), base.large...) {
 		probeRU += q.ru
 	}
-	probeRU += base.growthLargeRU
 	total := seedRU + probeRU
 	docs := n + n*scaleFactor
 	fmt.Fprintf(status, "calibrate --scale: 2 probe containers of %d and %d documents (~%d bytes each, one logical partition), %d documents to seed: ~%.0f RU to seed, ~%.0f RU of probe queries (modeled)\n",
@@ -226,7 +255,7 @@ func Scale(ctx context.Context, cfg ScaleConfig) (*cost.Profile, error) {
 	if !cfg.Serverless {
 		b.billed = fmt.Sprintf("; its 2 containers' %d RU/s each are billed by the hour while it stays", scaleThroughput)
 	}
-	m, err := measureScale(ctx, tgt.Client, dbName, n, all, !cfg.Serverless, status, b)
+	m, err := measureScale(ctx, tgt.Client, dbName, n, small, large, !cfg.Serverless, status, b)
 	if err != nil {
 		return nil, err
 	}
@@ -245,18 +274,26 @@ func Scale(ctx context.Context, cfg ScaleConfig) (*cost.Profile, error) {
 		Scale:        &cost.ScaleProbe{Documents: []int{n, n * scaleFactor}, DocumentBytes: scaleDocBytes, CapacityMode: capacityMode(cfg.Serverless)},
 	}
 	for i, rp := range ruleProbes {
-		measured := m.small[i].metrics[rp.metric]
-		alt, ok := nearest(measured, predict[rp.rule])
+		var l queryResult
+		if j := largeIndex(rp.query, large); j >= 0 {
+			l = m.large[j]
+		}
+		measured := rp.decides(m.small[i], l)
+		alt, ok := nearest(measured, predict[rp.rule], rp.growth)
 		if !ok {
 			fmt.Fprintf(status, "calibrate --scale: rule %s: its alternatives give the same %s (%v) on these documents: not decided\n", rp.rule, rp.metric, predict[rp.rule])
 			continue
 		}
+		metric := rp.metric
+		if rp.growth {
+			metric += fmt.Sprintf(" growth (%d documents ÷ %d)", n*scaleFactor, n)
+		}
 		p.Rules = append(p.Rules, cost.RuleDecision{Rule: rp.rule, Alternative: alt, Query: rp.query, Documents: n,
-			Metric: rp.metric, Measured: measured, Alternatives: predict[rp.rule]})
-		fmt.Fprintf(status, "calibrate --scale: rule %s=%s (%s %g; the alternatives give %s)\n", rp.rule, alt, rp.metric, measured, altWords(predict[rp.rule]))
+			Metric: metric, Measured: round4(measured), Alternatives: roundAll(predict[rp.rule])})
+		fmt.Fprintf(status, "calibrate --scale: rule %s=%s (%s %.4g; the alternatives give %s)\n", rp.rule, alt, metric, measured, altWords(predict[rp.rule]))
 	}
 	for j, g := range growthProbes {
-		s, l := m.small[len(ruleProbes)+j], m.large[j]
+		s, l := m.small[len(ruleProbes)+j], m.large[largeIndex(g.query, large)]
 		gr := cost.Growth{Shape: g.shape, Query: g.query, Points: []cost.GrowthPoint{
 			{Documents: n, RU: round2(s.ru), Retrieved: s.metrics["retrievedDocumentCount"], IndexLookupMs: s.metrics["indexLookupTimeInMs"]},
 			{Documents: n * scaleFactor, RU: round2(l.ru), Retrieved: l.metrics["retrievedDocumentCount"], IndexLookupMs: l.metrics["indexLookupTimeInMs"]},
@@ -272,6 +309,35 @@ func Scale(ctx context.Context, cfg ScaleConfig) (*cost.Profile, error) {
 	return p, nil
 }
 
+// probeQueries are the queries run on the smaller container (every rule probe, then the growth
+// shapes) and on the larger one (the growth rule probes, then the growth shapes).
+func probeQueries() (small, large []string) {
+	for _, rp := range ruleProbes {
+		small = append(small, rp.query)
+		if rp.growth {
+			large = append(large, rp.query)
+		}
+	}
+	for _, g := range growthProbes {
+		small = append(small, g.query)
+		large = append(large, g.query)
+	}
+	return small, large
+}
+
+// largeIndex is query's place among the larger container's queries, -1 if it is not one.
+func largeIndex(query string, large []string) int { return slices.Index(large, query) }
+
+func round4(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+
+func roundAll(m map[string]float64) map[string]float64 {
+	out := make(map[string]float64, len(m))
+	for k, v := range m {
+		out[k] = round4(v)
+	}
+	return out
+}
+
 func capacityMode(serverless bool) string {
 	if serverless {
 		return "serverless"
@@ -280,8 +346,13 @@ func capacityMode(serverless bool) string {
 }
 
 // nearest is the alternative whose prediction is nearest to measured in ratio (counts plus one, so
-// that 0 compares); ok is false when the alternatives predict nearly the same.
-func nearest(measured float64, preds map[string]float64) (string, bool) {
+// that 0 compares; a growth ratio as it is); ok is false when the alternatives predict nearly the
+// same: counts within half of the larger, growth ratios within 5% of each other.
+func nearest(measured float64, preds map[string]float64, growth bool) (string, bool) {
+	shift := 1.0
+	if growth {
+		shift = 0
+	}
 	names := make([]string, 0, len(preds))
 	for a := range preds {
 		names = append(names, a)
@@ -291,7 +362,7 @@ func nearest(measured float64, preds map[string]float64) (string, bool) {
 	distinct := map[float64]bool{}
 	for _, a := range names {
 		distinct[preds[a]] = true
-		if d := math.Abs(math.Log((measured + 1) / (preds[a] + 1))); d < bestD {
+		if d := math.Abs(math.Log((measured + shift) / (preds[a] + shift))); d < bestD {
 			best, bestD = a, d
 		}
 	}
@@ -300,6 +371,9 @@ func nearest(measured float64, preds map[string]float64) (string, bool) {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for v := range distinct {
 		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	if growth {
+		return best, lo > 0 && hi/lo >= 1.05
 	}
 	return best, hi-lo >= hi/2
 }
@@ -312,21 +386,20 @@ func altWords(preds map[string]float64) string {
 	sort.Strings(names)
 	var parts []string
 	for _, a := range names {
-		parts = append(parts, fmt.Sprintf("%s %g", a, preds[a]))
+		parts = append(parts, fmt.Sprintf("%s %.4g", a, preds[a]))
 	}
 	return strings.Join(parts, ", ")
 }
 
 // embeddedResult is what the probes gave on the embedded engine.
 type embeddedResult struct {
-	queries       []queryResult // on the smaller container, in the order asked
-	seedRU        float64       // seeding both containers (growth) or the smaller one
-	growthLargeRU float64       // the growth probes on the larger container
+	small, large []queryResult // on each container, in the order asked
+	seedRU       float64       // seeding the containers
 }
 
 // embeddedProbes seeds the probe containers on an embedded engine running under rules and runs
-// queries on the smaller one (and, with growth, the growth probes on the larger one).
-func embeddedProbes(ctx context.Context, n int, rules *cost.Selection, queries []string, growth bool) (embeddedResult, error) {
+// small on the smaller one and large on the larger one (seeded only when there is one).
+func embeddedProbes(ctx context.Context, n int, rules *cost.Selection, small, large []string) (embeddedResult, error) {
 	var out embeddedResult
 	tgt, err := target.Open(ctx, target.Config{Kind: record.KindEmbedded, Engine: engine.Options{
 		RateCard: cost.Current, Rules: rules,
@@ -336,7 +409,7 @@ func embeddedProbes(ctx context.Context, n int, rules *cost.Selection, queries [
 		return out, err
 	}
 	defer func() { _ = tgt.Close(context.WithoutCancel(ctx)) }()
-	db, cs, err := provisionScale(ctx, tgt.Client, "scale-facts", n, growth, false, 0)
+	db, cs, err := provisionScale(ctx, tgt.Client, "scale-facts", n, len(large) > 0, false, 0)
 	if err != nil {
 		return out, fmt.Errorf("embedded engine: %w", err)
 	}
@@ -352,21 +425,18 @@ func embeddedProbes(ctx context.Context, n int, rules *cost.Selection, queries [
 		}
 		out.seedRU += ru
 	}
-	small := cs[scaleContainers(n)[0].name]
-	for _, q := range queries {
-		r, err := runProbe(ctx, small, q, 0)
-		if err != nil {
-			return out, fmt.Errorf("embedded engine: %s: %w", q, err)
-		}
-		out.queries = append(out.queries, r)
-	}
-	if growth {
-		for _, g := range growthProbes {
-			r, err := runProbe(ctx, cs[scaleContainers(n)[1].name], g.query, 0)
+	for i, qs := range [][]string{small, large} {
+		cc := cs[scaleContainers(n)[i].name]
+		for _, q := range qs {
+			r, err := runProbe(ctx, cc, q, 0)
 			if err != nil {
-				return out, fmt.Errorf("embedded engine: %s: %w", g.query, err)
+				return out, fmt.Errorf("embedded engine: %s: %w", q, err)
 			}
-			out.growthLargeRU += r.ru
+			if i == 0 {
+				out.small = append(out.small, r)
+			} else {
+				out.large = append(out.large, r)
+			}
 		}
 	}
 	return out, nil
@@ -481,15 +551,15 @@ func runProbe(ctx context.Context, cc *azcosmos.ContainerClient, query string, t
 	return res, nil
 }
 
-// scaleMeasured is what the probes measured on the target.
+// scaleMeasured is what the probes measured on the target (probeQueries' order).
 type scaleMeasured struct {
-	small []queryResult // the rule probes then the growth probes, on the smaller container
-	large []queryResult // the growth probes on the larger container
+	small []queryResult // the rule probes then the growth shapes, on the smaller container
+	large []queryResult // the growth rule probes then the growth shapes, on the larger container
 }
 
 // measureScale provisions and seeds the probe containers on the target, runs the probes, and
 // deletes the database on every exit path (deleteDatabase: Ctrl-C, errors and throttling too).
-func measureScale(ctx context.Context, cl *azcosmos.Client, name string, n int, queries []string, throughput bool, status io.Writer, b bounds) (m scaleMeasured, err error) {
+func measureScale(ctx context.Context, cl *azcosmos.Client, name string, n int, queries, largeQueries []string, throughput bool, status io.Writer, b bounds) (m scaleMeasured, err error) {
 	db, cs, err := provisionScale(ctx, cl, name, n, true, throughput, b.request)
 	if db != nil {
 		defer func() {
@@ -523,12 +593,12 @@ func measureScale(ctx context.Context, cl *azcosmos.Client, name string, n int, 
 		}
 		m.small = append(m.small, r)
 	}
-	for _, g := range growthProbes {
-		r, err := runProbe(ctx, large, g.query, b.request)
+	for _, q := range largeQueries {
+		r, err := runProbe(ctx, large, q, b.request)
 		if err != nil {
-			return m, fmt.Errorf("%s: %w", g.query, late(ctx, err, b.request))
+			return m, fmt.Errorf("%s: %w", q, late(ctx, err, b.request))
 		}
-		if err := chargeOK(g.query, r.ru); err != nil {
+		if err := chargeOK(q, r.ru); err != nil {
 			return m, err
 		}
 		m.large = append(m.large, r)

@@ -34,31 +34,65 @@ func TestScale_CoversTheRules(t *testing.T) {
 			}
 			continue
 		}
-		preds := map[string]float64{}
-		for _, alt := range r.AlternativeNames() {
-			res, err := embeddedProbes(context.Background(), 50, (*cost.Selection)(nil).With(r.Name, alt), []string{rp.query}, false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			preds[alt] = res.queries[0].metrics[rp.metric]
+		checkProbe(t, r, rp, 50)
+	}
+}
+
+// checkProbe holds that each alternative of r, run on the embedded engine over n-document probes,
+// is the one rp decides.
+func checkProbe(t *testing.T, r cost.Rule, rp ruleProbe, n int) {
+	t.Helper()
+	preds := map[string]float64{}
+	for _, alt := range r.AlternativeNames() {
+		var large []string
+		if rp.growth {
+			large = []string{rp.query}
 		}
-		for alt, v := range preds {
-			if got, ok := nearest(v, preds); !ok || got != alt {
-				t.Errorf("rule %s: %s gives %s %g, which decides %q (ok %v); the alternatives give %v", r.Name, alt, rp.metric, v, got, ok, preds)
-			}
+		res, err := embeddedProbes(context.Background(), n, (*cost.Selection)(nil).With(r.Name, alt), []string{rp.query}, large)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var l queryResult
+		if rp.growth {
+			l = res.large[0]
+		}
+		preds[alt] = rp.decides(res.small[0], l)
+	}
+	for alt, v := range preds {
+		if got, ok := nearest(v, preds, rp.growth); !ok || got != alt {
+			t.Errorf("rule %s: %s gives %s %g, which decides %q (ok %v); the alternatives give %v", r.Name, alt, rp.metric, v, got, ok, preds)
 		}
 	}
+}
+
+// TestScale_GrowthProbe: a rule decided by how the request charge grows from the smaller container
+// to the larger one (the form a rule about work that grows with the documents takes, where no
+// count of the query metrics differs) tells its alternatives apart: aggregate-without-filter's
+// COUNT grows with the documents loaded under loads, far less under index.
+func TestScale_GrowthProbe(t *testing.T) {
+	r, _ := cost.LookupRule(cost.RuleAggregateNoFilter)
+	checkProbe(t, r, ruleProbe{rule: r.Name, query: "SELECT VALUE COUNT(1) FROM c", metric: metricCharge, growth: true}, 50)
 }
 
 func TestScale_Nearest(t *testing.T) {
 	preds := map[string]float64{"stops": 10, "scans": 1000}
 	for measured, want := range map[float64]string{0: "stops", 12: "stops", 90: "stops", 120: "scans", 5000: "scans"} {
-		if got, ok := nearest(measured, preds); !ok || got != want {
+		if got, ok := nearest(measured, preds, false); !ok || got != want {
 			t.Errorf("nearest(%g) = %s %v, want %s", measured, got, ok, want)
 		}
 	}
-	if _, ok := nearest(10, map[string]float64{"a": 10, "b": 12}); ok {
+	if _, ok := nearest(10, map[string]float64{"a": 10, "b": 12}, false); ok {
 		t.Error("alternatives 10 and 12 were told apart")
+	}
+	growth := map[string]float64{"postings": 1.3, "seek": 1.0}
+	if got, ok := nearest(1.01, growth, true); !ok || got != "seek" {
+		t.Errorf("growth 1.01: %s %v", got, ok)
+	}
+	if got, ok := nearest(1.25, growth, true); !ok || got != "postings" {
+		t.Errorf("growth 1.25: %s %v", got, ok)
+	}
+	if _, ok := nearest(1.0, map[string]float64{"a": 1.0, "b": 1.02}, true); ok {
+		t.Error("growth 1.0 and 1.02 were told apart")
 	}
 }
 
