@@ -126,6 +126,13 @@ func (a *app) calibrateCmd() *cobra.Command {
 				}
 				return infraErr(errors.New(target.Explain(err)))
 			}
+			// One profile holds both: an earlier profile of the account at --out keeps what this
+			// calibration does not measure (the fitted figures, or the decided rules).
+			if _, old, lerr := cost.LoadCalibration(out, target.SDKVersion); lerr == nil {
+				if kept := p.Keep(old); kept != "" {
+					fmt.Fprintf(a.stderr, "calibrate: %s already holds %s for %s: kept\n", out, kept, p.Account)
+				}
+			}
 			b, err := json.MarshalIndent(p, "", "  ")
 			if err != nil {
 				return infraErr(err)

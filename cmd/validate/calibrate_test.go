@@ -199,6 +199,24 @@ func TestCalibrate_ScaleAgainstServeRules(t *testing.T) {
 	if (code != ExitOK && code != ExitFindings) || strings.Contains(stdout, "unvalidated") || !strings.Contains(stdout, "order-top-unserved-filter=scans ("+label+")") {
 		t.Errorf("plan with the profile: exit %d, a band left or no calibration named:\n%s", code, stdout)
 	}
+
+	// Into a file that holds the account's fitted figures: one profile holds both, each with its date.
+	both := filepath.Join(dir, "both.json")
+	fit := cost.Profile{SchemaVersion: cost.ProfileSchemaVersion, Account: p.Account, Date: "2026-01-02", SDKVersion: p.SDKVersion,
+		Coefficients: []cost.FittedParam{{Key: "queryMin", Published: 2.3, Fitted: 2.6, Pinned: true}}, Measurements: []cost.Measurement{}}
+	fb, _ := json.Marshal(fit)
+	if err := os.WriteFile(both, fb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = runCLI(t, "calibrate", "--scale", "--scale-docs", "50", "--target", "endpoint", "--endpoint", url, "--out", both, "--run-id", "s2")
+	if code != ExitOK || !strings.Contains(stderr, "already holds the 1 figures fitted on 2026-01-02") {
+		t.Fatalf("calibrate --scale into a fitted profile: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = runCLI(t, "run", "--calibration", both, "--samples", "2", "--progress", "none", designFile)
+	if (code != ExitOK && code != ExitFindings) || strings.Contains(stdout, "unvalidated") ||
+		!strings.Contains(stdout, "model (calibrated: "+p.Account+", 2026-01-02)") || !strings.Contains(stdout, "scans "+label) {
+		t.Errorf("run with both: exit %d, want the figures' label and the rules' label and no band:\n%s\n%s", code, stdout, stderr)
+	}
 }
 
 // TestRules_Lists: `validate rules` names every rule with alternatives, its default and what pins

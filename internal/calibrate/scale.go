@@ -271,7 +271,8 @@ func Scale(ctx context.Context, cfg ScaleConfig) (*cost.Profile, error) {
 			"documents is nearest (in ratio) to the one the target returned; growth from the charges at two container sizes",
 		Coefficients: []cost.FittedParam{},
 		Measurements: []cost.Measurement{},
-		Scale:        &cost.ScaleProbe{Documents: []int{n, n * scaleFactor}, DocumentBytes: scaleDocBytes, CapacityMode: capacityMode(cfg.Serverless)},
+		Scale: &cost.ScaleProbe{Documents: []int{n, n * scaleFactor}, DocumentBytes: scaleDocBytes,
+			CapacityMode: capacityMode(cfg.Serverless), Date: now().UTC().Format("2006-01-02")},
 	}
 	for i, rp := range ruleProbes {
 		var l queryResult

@@ -381,6 +381,9 @@ type ScaleProbe struct {
 	DocumentBytes int   `json:"documentBytes"`
 	// CapacityMode is the account's: "provisioned" or "serverless".
 	CapacityMode string `json:"capacityMode"`
+	// Date is the day the rules were decided (YYYY-MM-DD): the decided rules' label, which may
+	// differ from the fitted figures' date when one profile holds both.
+	Date string `json:"date,omitempty"`
 }
 
 // RuleDecision is how a scale calibration decided one rule: the query metric measured on the
@@ -419,8 +422,42 @@ type GrowthPoint struct {
 	IndexLookupMs float64 `json:"indexLookupMs"`
 }
 
-// Label is how a figure a profile decided is labelled: "calibrated: <account>, <date>".
-func (p *Profile) Label() string { return "calibrated: " + p.Account + ", " + p.Date }
+// Label is how a rule a profile decided is labelled: "calibrated: <account>, <date>", the date the
+// rules were decided.
+func (p *Profile) Label() string {
+	date := p.Date
+	if p.Scale != nil && p.Scale.Date != "" {
+		date = p.Scale.Date
+	}
+	return "calibrated: " + p.Account + ", " + date
+}
+
+// Keep carries into p what old, an earlier profile of the same account written to the same file,
+// holds and p does not: a scale calibration keeps the figures an earlier calibration fitted (with
+// their date), a calibration keeps the rules an earlier scale calibration decided (with theirs), so
+// that one profile holds both. It returns what it kept, in words ("" when nothing: another account,
+// or nothing to keep).
+func (p *Profile) Keep(old *Profile) string {
+	if old == nil || old.Account != p.Account {
+		return ""
+	}
+	switch {
+	case p.Scale != nil && old.pinnedFigures() > 0:
+		if p.Scale.Date == "" {
+			p.Scale.Date = p.Date
+		}
+		p.Date, p.Consistency, p.StrongMeasured, p.Method = old.Date, old.Consistency, old.StrongMeasured, old.Method
+		p.Coefficients, p.Measurements = old.Coefficients, old.Measurements
+		return fmt.Sprintf("the %d figures fitted on %s", old.pinnedFigures(), old.Date)
+	case p.Scale == nil && old.Scale != nil && len(old.Rules) > 0:
+		p.Scale, p.Rules, p.Growth = old.Scale, old.Rules, old.Growth
+		if p.Scale.Date == "" {
+			p.Scale.Date = old.Date
+		}
+		return fmt.Sprintf("the %d rules decided on %s", len(old.Rules), p.Scale.Date)
+	}
+	return ""
+}
 
 // Selection is the rules the profile decided, pinned with its label: the engine and the estimator
 // take them, and their production figures carry no band. nil when it decided none.
@@ -517,6 +554,11 @@ func (p *Profile) Check(sdkVersion string) error {
 			return fmt.Errorf("%w: coefficients[%d] (%s): fitted %g %s is outside the sane range %g..%g "+
 				"(built-in %g): check the measurements (throttling, another account) and calibrate again",
 				ErrProfile, i, fp.Key, fp.Fitted, pr.Unit, pr.Lo, pr.Hi, pr.Value(Current))
+		}
+	}
+	if p.Scale != nil && p.Scale.Date != "" {
+		if _, err := time.Parse(time.DateOnly, p.Scale.Date); err != nil {
+			return fmt.Errorf("%w: scale.date: %q is not a date (YYYY-MM-DD, as validate calibrate --scale writes it)", ErrProfile, printable(p.Scale.Date))
 		}
 	}
 	ruled := map[string]int{}

@@ -265,3 +265,29 @@ func TestLoadCalibration_ScaleRules(t *testing.T) {
 		})
 	}
 }
+
+// TestProfile_Keep: a scale calibration written over the account's fitted profile keeps its
+// figures and their date, a calibration written over its scale profile keeps the rules and theirs;
+// another account's profile keeps nothing.
+func TestProfile_Keep(t *testing.T) {
+	fit := &Profile{Account: "a.example", Date: "2026-01-02", Consistency: "Session", Method: "fit",
+		Coefficients: []FittedParam{{Key: "queryMin", Fitted: 2.6, Pinned: true}}}
+	scale := &Profile{Account: "a.example", Date: "2026-03-04", Scale: &ScaleProbe{Date: "2026-03-04"},
+		Rules: []RuleDecision{{Rule: RuleTopUnservedFilter, Alternative: AltScans}}}
+	s := *scale
+	if kept := s.Keep(fit); !strings.Contains(kept, "1 figures fitted on 2026-01-02") || s.Date != "2026-01-02" ||
+		len(s.Coefficients) != 1 || s.Label() != "calibrated: a.example, 2026-03-04" {
+		t.Errorf("scale over fit: kept %q, date %s, %d figures, label %q", kept, s.Date, len(s.Coefficients), s.Label())
+	}
+	f := *fit
+	f.Date = "2026-05-06"
+	if kept := f.Keep(scale); !strings.Contains(kept, "1 rules decided on 2026-03-04") || len(f.Rules) != 1 ||
+		f.Label() != "calibrated: a.example, 2026-03-04" || f.Date != "2026-05-06" {
+		t.Errorf("fit over scale: kept %q, %d rules, label %q, date %s", kept, len(f.Rules), f.Label(), f.Date)
+	}
+	other := *scale
+	other.Account = "b.example"
+	if kept := (&Profile{Account: "a.example", Scale: &ScaleProbe{}}).Keep(&other); kept != "" {
+		t.Errorf("another account's profile kept %q", kept)
+	}
+}
