@@ -290,14 +290,14 @@ func Scale(ctx context.Context, cfg ScaleConfig) (*cost.Profile, error) {
 			metric += fmt.Sprintf(" growth (%d documents ÷ %d)", n*scaleFactor, n)
 		}
 		p.Rules = append(p.Rules, cost.RuleDecision{Rule: rp.rule, Alternative: alt, Query: rp.query, Documents: n,
-			Metric: metric, Measured: round4(measured), Alternatives: roundAll(predict[rp.rule])})
+			Metric: metric, Measured: round4(measured), Alternatives: roundAll(predict[rp.rule]), QueryMetrics: roundAll(m.small[i].metrics)})
 		fmt.Fprintf(status, "calibrate --scale: rule %s=%s (%s %.4g; the alternatives give %s)\n", rp.rule, alt, metric, measured, altWords(predict[rp.rule]))
 	}
 	for j, g := range growthProbes {
 		s, l := m.small[len(ruleProbes)+j], m.large[largeIndex(g.query, large)]
 		gr := cost.Growth{Shape: g.shape, Query: g.query, Points: []cost.GrowthPoint{
-			{Documents: n, RU: round2(s.ru), Retrieved: s.metrics["retrievedDocumentCount"], IndexLookupMs: s.metrics["indexLookupTimeInMs"]},
-			{Documents: n * scaleFactor, RU: round2(l.ru), Retrieved: l.metrics["retrievedDocumentCount"], IndexLookupMs: l.metrics["indexLookupTimeInMs"]},
+			{Documents: n, RU: round2(s.ru), Retrieved: s.metrics["retrievedDocumentCount"], Output: s.metrics["outputDocumentCount"], IndexLookupMs: s.metrics["indexLookupTimeInMs"]},
+			{Documents: n * scaleFactor, RU: round2(l.ru), Retrieved: l.metrics["retrievedDocumentCount"], Output: l.metrics["outputDocumentCount"], IndexLookupMs: l.metrics["indexLookupTimeInMs"]},
 		}}
 		if s.ru > 0 && l.ru > 0 {
 			gr.Exponent = math.Round(math.Log(l.ru/s.ru)/math.Log(scaleFactor)*1000) / 1000

@@ -400,6 +400,10 @@ type RuleDecision struct {
 	Measured  float64 `json:"measured"`
 	// Alternatives is the metric under each alternative, by name (the embedded engine's).
 	Alternatives map[string]float64 `json:"alternatives"`
+	// QueryMetrics is every query metric the target returned for the probe on the smaller
+	// container, summed over its pages (retrievedDocumentCount, indexLookupTimeInMs,
+	// outputDocumentCount, …): the evidence beside the one metric compared.
+	QueryMetrics map[string]float64 `json:"queryMetrics,omitempty"`
 }
 
 // Growth is one probe shape's charge and index work at each probe container's size.
@@ -416,9 +420,10 @@ type Growth struct {
 type GrowthPoint struct {
 	Documents int     `json:"documents"`
 	RU        float64 `json:"ru"`
-	// Retrieved and IndexLookupMs are the query metrics' retrievedDocumentCount and
-	// indexLookupTimeInMs, summed over the pages.
+	// Retrieved, Output and IndexLookupMs are the query metrics' retrievedDocumentCount,
+	// outputDocumentCount and indexLookupTimeInMs, summed over the pages.
 	Retrieved     float64 `json:"retrieved"`
+	Output        float64 `json:"output"`
 	IndexLookupMs float64 `json:"indexLookupMs"`
 }
 

@@ -229,7 +229,7 @@ func TestLoadCalibration_ScaleRules(t *testing.T) {
  "scale": {"documents": [50, 200], "documentBytes": 200, "capacityMode": "provisioned"},
  "rules": [{"rule": "order-top-unserved-filter", "alternative": "scans", "query": "q", "documents": 50,
    "metric": "retrievedDocumentCount", "measured": 50, "alternatives": {"scans": 50, "stops": 10}}],
- "growth": [{"shape": "range", "query": "q", "points": [{"documents": 50, "ru": 2.8, "retrieved": 0, "indexLookupMs": 0},
+ "growth": [{"shape": "range", "query": "q", "points": [{"documents": 50, "ru": 2.8, "retrieved": 0, "output": 1, "indexLookupMs": 0},
    {"documents": 200, "ru": 3.1, "retrieved": 0, "indexLookupMs": 0}], "exponent": 0.07}]}`
 	card, p, err := LoadCalibration(writeText(t, good), "v1.5.0")
 	if err != nil {
