@@ -30,7 +30,8 @@ func TestScale_CoversTheRules(t *testing.T) {
 		rp, ok := probes[r.Name]
 		if !ok {
 			if r.Assumed() {
-				t.Errorf("rule %s is assumed and has no probe in ruleProbes", r.Name)
+				t.Errorf("rule %s is assumed and has no probe in ruleProbes (internal/calibrate/scale.go): add the shape its pins names (%q), "+
+					"as a growth probe when no count of the query metrics tells its alternatives apart", r.Name, r.Pins)
 			}
 			continue
 		}
