@@ -97,8 +97,8 @@ func (a *app) calibrateCmd() *cobra.Command {
 			}
 			var p *cost.Profile
 			if v.GetBool("scale") {
-				if v.GetInt("scale-docs") < 50 {
-					return usageErr("--scale-docs: want at least 50 documents, so that the probes tell the alternatives apart (got %d)", v.GetInt("scale-docs"))
+				if n := v.GetInt("scale-docs"); n < calibrate.ScaleMinDocs {
+					return usageErr("--scale-docs: want at least %d documents, so that the probes tell the alternatives apart (got %d)", calibrate.ScaleMinDocs, n)
 				}
 				p, err = calibrate.Scale(a.ctx, calibrate.ScaleConfig{
 					Target: tcfg, Yes: v.GetBool("yes"), Serverless: v.GetBool("serverless"),

@@ -104,7 +104,16 @@ const scaleDocBytes = 200
 type ruleProbe struct {
 	rule, query, metric string
 	growth              bool
+	// minDocs is the least --scale-docs at which the alternatives differ enough to be told apart
+	// (0 = ScaleMinDocs); with fewer the rule is left undecided, and calibrate says so.
+	minDocs int
 }
+
+// ScaleMinDocs is the least --scale-docs: what every probe without a minDocs of its own decides at.
+const ScaleMinDocs = 50
+
+// need is the least documents rp decides at.
+func (rp ruleProbe) need() int { return max(rp.minDocs, ScaleMinDocs) }
 
 // metricCharge names the request charge as a probe's metric.
 const metricCharge = "requestCharge"
@@ -132,9 +141,9 @@ func (rp ruleProbe) decides(small, large queryResult) float64 {
 // ruleProbes has one shape per rule with alternatives; TestScale_CoversTheRules holds them to the
 // registry.
 var ruleProbes = []ruleProbe{
-	{cost.RuleTopUnservedFilter, "SELECT TOP 2 * FROM c WHERE c.u = 'x' ORDER BY c.s", "retrievedDocumentCount", false},
-	{cost.RulePKOrderComposite, "SELECT TOP 10 * FROM c WHERE c.pk = '" + scaleKey + "' ORDER BY c.s", "retrievedDocumentCount", false},
-	{cost.RuleAggregateNoFilter, "SELECT VALUE COUNT(1) FROM c", "retrievedDocumentCount", false},
+	{cost.RuleTopUnservedFilter, "SELECT TOP 2 * FROM c WHERE c.u = 'x' ORDER BY c.s", "retrievedDocumentCount", false, 0},
+	{cost.RulePKOrderComposite, "SELECT TOP 10 * FROM c WHERE c.pk = '" + scaleKey + "' ORDER BY c.s", "retrievedDocumentCount", false, 0},
+	{cost.RuleAggregateNoFilter, "SELECT VALUE COUNT(1) FROM c", "retrievedDocumentCount", false, 0},
 }
 
 // growthProbes are the shapes whose charge, at each container size, shows how index work grows:
@@ -187,6 +196,9 @@ func Scale(ctx context.Context, cfg ScaleConfig) (*cost.Profile, error) {
 	predict := map[string]map[string]float64{}
 	var seedRU, probeRU float64
 	for _, rp := range ruleProbes {
+		if n < rp.need() {
+			continue
+		}
 		r, _ := cost.LookupRule(rp.rule)
 		predict[rp.rule] = map[string]float64{}
 		for _, alt := range r.AlternativeNames() {
@@ -275,6 +287,10 @@ func Scale(ctx context.Context, cfg ScaleConfig) (*cost.Profile, error) {
 			CapacityMode: capacityMode(cfg.Serverless), Date: now().UTC().Format("2006-01-02")},
 	}
 	for i, rp := range ruleProbes {
+		if n < rp.need() {
+			fmt.Fprintf(status, "calibrate --scale: rule %s: its alternatives differ enough to be told apart from --scale-docs %d: not decided\n", rp.rule, rp.need())
+			continue
+		}
 		var l queryResult
 		if j := largeIndex(rp.query, large); j >= 0 {
 			l = m.large[j]

@@ -35,7 +35,7 @@ func TestScale_CoversTheRules(t *testing.T) {
 			}
 			continue
 		}
-		checkProbe(t, r, rp, 50)
+		checkProbe(t, r, rp, rp.need())
 	}
 }
 
