@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -228,7 +229,7 @@ func (s *Server) advise(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, AdviceView{Error: err.Error()})
 		return
 	}
-	variants, err := variantTexts(adv)
+	variants, err := s.variantTexts(adv)
 	if err != nil {
 		writeJSON(w, http.StatusOK, AdviceView{Advice: adv, Error: err.Error()})
 		return
@@ -237,8 +238,9 @@ func (s *Server) advise(w http.ResponseWriter, r *http.Request) {
 }
 
 // variantTexts are the variants as advise.WriteVariants writes them, by variant name: written to a
-// scratch folder and read back, so the page applies byte for byte what --write-variants writes.
-func variantTexts(adv *advise.Advice) (map[string]string, error) {
+// scratch folder and read back, so the page applies what --write-variants writes, byte for byte but
+// for the folder the header names (the design's own, where Save puts a variant).
+func (s *Server) variantTexts(adv *advise.Advice) (map[string]string, error) {
 	dir, err := os.MkdirTemp("", "validate-studio-")
 	if err != nil {
 		return nil, err
@@ -256,7 +258,7 @@ func variantTexts(adv *advise.Advice) (map[string]string, error) {
 				if err != nil {
 					return nil, err
 				}
-				out[v.Name] = string(data)
+				out[v.Name] = strings.ReplaceAll(string(data), p, s.display(filepath.Base(p)))
 			}
 		}
 	}

@@ -195,9 +195,17 @@ text.addEventListener("keyup", (ev) => { if (ev.key.startsWith("Arrow")) hover()
 
 let timer = null, adviseTimer = null;
 
+// bump numbers a new edit; the body's data-seq and data-analyzed let a test (or a person's eye)
+// tell when the figures shown are those of the text shown.
+function bump() {
+  const seq = ++state.seq;
+  document.body.dataset.seq = String(seq);
+  return seq;
+}
+
 function edited() {
   paint();
-  const seq = ++state.seq;
+  const seq = bump();
   status("editing…");
   clearTimeout(timer);
   clearTimeout(adviseTimer);
@@ -391,7 +399,7 @@ function toggle(name, on) {
     state.applied = "";
   }
   for (const b of document.querySelectorAll("#variants input")) b.checked = b.dataset.variant === state.applied;
-  const seq = ++state.seq;
+  const seq = bump();
   paint();
   analyze(seq);
 }
