@@ -76,6 +76,9 @@ func screenshots(t *testing.T) string {
 // jsNum is a figure as the page shows it: the JSON number as JavaScript prints it.
 func jsNum(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }
 
+// usd is a monthly cost as the page shows it (to the cent).
+func usd(x float64) string { return fmt.Sprintf("$%.2f", x) }
+
 // TestBrowser_DesignSession is the scripted task of issue 43, done in Chromium as a person would: open
 // a design, see the plan's monthly cost; type a bad field and see its finding at its line; fix it
 // and see the finding go; find the hot key in the partition chart; apply advise's top change and
@@ -133,7 +136,7 @@ func TestBrowser_DesignSession(t *testing.T) {
 	}
 	shot := func(name string) {
 		t.Helper()
-		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 		if err != nil {
 			t.Fatalf("screenshot %s: %v", name, err)
 		}
@@ -153,7 +156,7 @@ func TestBrowser_DesignSession(t *testing.T) {
 	// Open the design: plan's monthly cost.
 	run("open", chromedp.Navigate(srv.URL()))
 	settled("first analysis", `document.querySelector("#patterns tbody tr") !== null`)
-	if got, want := text("#monthly"), "$"+jsNum(p.MonthlyUSD); got != want {
+	if got, want := text("#monthly"), usd(p.MonthlyUSD); got != want {
 		t.Errorf("monthly cost shown %q, want plan's %q", got, want)
 	}
 	url, err := chromedp.Run(ctx, chromedp.Evaluate[string]("location.href"))
@@ -199,7 +202,7 @@ func TestBrowser_DesignSession(t *testing.T) {
 	sel := fmt.Sprintf(`#variants input[data-variant=%q]`, top.Name)
 	run("advice", chromedp.WaitVisible(chromedp.CSS(sel)))
 	run("apply "+top.Name, chromedp.Click(chromedp.CSS(sel)))
-	want := "$" + jsNum(top.Totals.MonthlyUSD)
+	want := usd(top.Totals.MonthlyUSD)
 	settled("the variant's figures", fmt.Sprintf(`document.querySelector("#monthly").textContent === %q`, want))
 	editor, err := chromedp.Run(ctx, chromedp.Value(chromedp.CSS("#text")))
 	if err != nil {

@@ -307,3 +307,7 @@ func (s *Server) read(name string) ([]byte, error) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// The page's completion and hover read the design schema; it is a copy of schema/design.schema.json
+// (make schema refreshes both; TestSchemaIsTheRepositorys holds them equal).
+//go:generate cp ../../schema/design.schema.json static/design.schema.json

@@ -247,3 +247,72 @@ func sameJSON(t *testing.T, what string, got json.RawMessage, want any) {
 		t.Errorf("%s: the studio's document differs from the CLI's:\n got %.400s\nwant %.400s", what, ga, gb)
 	}
 }
+
+// TestSchemaIsTheRepositorys: the schema the page completes and describes keys from is
+// schema/design.schema.json (make schema copies it).
+func TestSchemaIsTheRepositorys(t *testing.T) {
+	want, err := os.ReadFile("../../schema/design.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := static.ReadFile("static/design.schema.json")
+	if err != nil || !bytes.Equal(got, want) {
+		t.Errorf("internal/studio/static/design.schema.json is not schema/design.schema.json (%v): run make schema", err)
+	}
+}
+
+// cancelOnProgress is a ResponseWriter that cancels the request at the run's first progress line,
+// as the page's Cancel button does.
+type cancelOnProgress struct {
+	header http.Header
+	body   bytes.Buffer
+	cancel func()
+}
+
+func (w *cancelOnProgress) Header() http.Header { return w.header }
+func (w *cancelOnProgress) WriteHeader(int)     {}
+func (w *cancelOnProgress) Write(p []byte) (int, error) {
+	if bytes.Contains(p, []byte(`"progress"`)) {
+		w.cancel()
+	}
+	return w.body.Write(p)
+}
+
+// TestServer_RunIsCancellable: a run stops when the page cancels it (the request's context), and
+// says so in its last event; a run left alone ends with the report; compare shows the design's
+// changes and compare's text.
+func TestServer_RunIsCancellable(t *testing.T) {
+	srv, _, dir := start(t)
+	data, _ := os.ReadFile(filepath.Join(dir, "ticketing.yaml"))
+	body, _ := json.Marshal(edit{Name: "ticketing.yaml", Text: string(data)})
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "POST", "/api/run", bytes.NewReader(body))
+	w := &cancelOnProgress{header: http.Header{}, cancel: cancel}
+	srv.run(w, req) // returns once the run has stopped
+	lines := strings.Split(strings.TrimSpace(w.body.String()), "\n")
+	last := lines[len(lines)-1]
+	if !strings.Contains(last, `"error"`) || !strings.Contains(last, "interrupted") {
+		t.Errorf("a cancelled run's last event: %s", last)
+	}
+
+	edited := strings.Replace(string(data), "throughput: {manual: 30000}", "throughput: {manual: 24000}", 1)
+	body, _ = json.Marshal(edit{Name: "ticketing.yaml", Text: edited})
+	req, _ = http.NewRequest("POST", "/api/compare", bytes.NewReader(body))
+	w = &cancelOnProgress{header: http.Header{}, cancel: func() {}}
+	srv.compare(w, req)
+	lines = strings.Split(strings.TrimSpace(w.body.String()), "\n")
+	var res struct {
+		Result CompareView `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &res); err != nil || res.Result.Comparison == nil {
+		t.Fatalf("compare's last event: %.300s (%v)", lines[len(lines)-1], err)
+	}
+	if !strings.Contains(strings.Join(res.Result.Changes, "\n"), "24000") {
+		t.Errorf("compare's design changes do not show the throughput: %q", res.Result.Changes)
+	}
+	if !strings.Contains(res.Result.Text, "AP1") {
+		t.Errorf("compare's text: %.300s", res.Result.Text)
+	}
+}

@@ -264,6 +264,8 @@ const fmt = (x) => {
   if (a >= 1) return String(Number(x.toFixed(2)));
   return String(Number(x.toPrecision(2)));
 };
+// usd shows a monthly cost in cents, as plan's text report does.
+const usd = (x) => (typeof x === "number" ? "$" + x.toFixed(2) : "–");
 
 function renderPlan(a) {
   const p = a.plan;
@@ -277,7 +279,7 @@ function renderPlan(a) {
   }
   view.classList.remove("stale");
   err.hidden = true;
-  $("#monthly").textContent = "$" + p.monthlyUSD;
+  $("#monthly").textContent = usd(p.monthlyUSD);
   const tb = $("#patterns tbody");
   tb.innerHTML = "";
   for (const pp of p.patterns) {
@@ -296,7 +298,7 @@ function renderPlan(a) {
       el("td", { text: c.name }), el("td", { text: `${c.designed.mode} ${c.designed.ru || ""}` }),
       el("td", { text: `${c.recommended.mode} ${c.recommended.ru || ""}`, title: c.recommendedNote || "" }),
       el("td", { text: fmt(c.peakRUs) }), el("td", { text: fmt(c.storageGB) }),
-      el("td", { text: fmt(c.partitions) }), el("td", { text: "$" + c.monthlyUSD })));
+      el("td", { text: fmt(c.partitions) }), el("td", { text: usd(c.monthlyUSD) })));
   }
   const wl = $("#warnings");
   wl.innerHTML = "";
@@ -374,7 +376,7 @@ function renderAdvice(r) {
   state.variants = r.variants || {};
   $("#advise-status").textContent = a.nothingToImprove
     ? "advise: nothing to improve"
-    : `advise: ${a.recommended.length} change(s); the design costs $${a.baseline.monthlyUSD}/month (${a.basis})`;
+    : `advise: ${a.recommended.length} change(s); the design costs ${usd(a.baseline.monthlyUSD)}/month (${a.basis})`;
   for (const v of a.recommended) {
     const id = "variant-" + v.name;
     const box = el("input", { type: "checkbox", id, "data-variant": v.name });
@@ -382,7 +384,7 @@ function renderAdvice(r) {
     box.addEventListener("change", () => toggle(v.name, box.checked));
     list.append(el("li", {}, box, el("label", { for: id },
       el("strong", { text: v.name }), ` ${v.what} — `,
-      el("span", { class: "saving", text: `${v.change.monthlyUSD} $/month, ${v.change.rus} RU/s` }))));
+      el("span", { class: "saving", text: `${v.change.monthlyUSD > 0 ? "+" : ""}${v.change.monthlyUSD.toFixed(2)} $/month, ${fmt(v.change.rus)} RU/s` }))));
   }
   document.body.dataset.advised = String(state.seq);
 }
