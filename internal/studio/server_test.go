@@ -316,3 +316,48 @@ func TestServer_RunIsCancellable(t *testing.T) {
 		t.Errorf("compare's text: %.300s", res.Result.Text)
 	}
 }
+
+// TestServer_EveryExample: each example of designs/ opens, is linted, planned (with its partitions)
+// and advised in the studio (`validate studio designs/`).
+func TestServer_EveryExample(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	srv, err := Start(ctx, Options{Path: "../../designs"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() {
+		cancel()
+		srv.Close()
+	}()
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar}
+	resp, err := c.Get(srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	names, err := srv.names()
+	if err != nil || len(names) < 5 {
+		t.Fatalf("designs/: %v %v", names, err)
+	}
+	base := "http://" + srv.Addr()
+	for _, name := range names {
+		resp, err := c.Get(base + "/api/file?name=" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var f struct{ Text string }
+		json.NewDecoder(resp.Body).Decode(&f)
+		resp.Body.Close()
+		code, body := post(t, c, base+"/api/analyze", edit{Name: name, Text: f.Text})
+		var a Analysis
+		if err := json.Unmarshal(body, &a); code != http.StatusOK || err != nil || a.Plan == nil || len(a.Partitions) == 0 || !a.Lint.Valid {
+			t.Errorf("%s: analyze %d: %.300s", name, code, body)
+		}
+		code, body = post(t, c, base+"/api/advise", edit{Name: name, Text: f.Text})
+		var av AdviceView
+		if err := json.Unmarshal(body, &av); code != http.StatusOK || err != nil || av.Advice == nil || av.Error != "" || len(av.Variants) != len(av.Advice.Recommended) {
+			t.Errorf("%s: advise %d: %.300s", name, code, body)
+		}
+	}
+}
