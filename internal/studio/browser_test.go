@@ -168,6 +168,13 @@ func TestBrowser_DesignSession(t *testing.T) {
 	}
 	shot("plan")
 
+	// The schema describes the key under the caret.
+	run("caret on partitionKey",
+		chromedp.Evaluate[chromedp.Void](`(() => { const t = document.querySelector("#text");
+			t.focus(); const at = t.value.indexOf("partitionKey:"); t.setSelectionRange(at, at); })()`),
+		chromedp.KeyEvent(kb.ArrowRight))
+	wait("the key's description", `document.querySelector("#hover").textContent.startsWith("containers.partitionKey: partitionKey holds 1 to 3 paths")`)
+
 	// Type a bad field at the top: its finding appears at line 1, marked in the gutter.
 	run("type a bad field",
 		chromedp.Evaluate[chromedp.Void](`(() => { const t = document.querySelector("#text"); t.focus(); t.setSelectionRange(0, 0); })()`),

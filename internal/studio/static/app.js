@@ -415,7 +415,13 @@ async function open(name) {
   edited();
 }
 
-$("#file").addEventListener("change", (ev) => open(ev.target.value));
+$("#file").addEventListener("change", (ev) => {
+  if (text.value !== state.saved && !confirm(`Leave ${state.name}? Its edits are not saved.`)) {
+    ev.target.value = state.name;
+    return;
+  }
+  open(ev.target.value);
+});
 
 $("#save").addEventListener("click", async () => {
   const body = { name: state.name, text: text.value };
@@ -489,7 +495,8 @@ function show(view) {
 for (const b of document.querySelectorAll("nav button")) b.addEventListener("click", () => show(b.dataset.view));
 
 (async function start() {
-  fetch("/static/design.schema.json").then((r) => r.json()).then((s) => { state.schema = s; }).catch(() => {});
+  // The schema first: completion and descriptions are there by the time the design is.
+  state.schema = await fetch("/static/design.schema.json").then((r) => r.json()).catch(() => null);
   const { files } = await api("/api/files");
   const sel = $("#file");
   for (const f of files) sel.append(el("option", { value: f, text: f }));
