@@ -381,6 +381,8 @@ func (s *Server) run(w http.ResponseWriter, r *http.Request) {
 // CompareView is `validate compare SAVED EDITED` on the two designs: what changed in the design
 // and the comparison of their runs, as compare prints them (JSON and text).
 type CompareView struct {
+	// Diff is the saved file against the edited text, line by line.
+	Diff       []string           `json:"diff"`
 	Changes    []string           `json:"changes"`
 	Comparison *report.Comparison `json:"comparison"`
 	Text       string             `json:"text"`
@@ -407,6 +409,8 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st := newStream(w)
+	diff := lineDiff(strings.Split(string(data), "\n"), strings.Split(e.Text, "\n"))
+	st.send(map[string]any{"diff": diff})
 	var sides [2]*report.Report
 	for i, d := range []*design.Design{saved, edited} {
 		st.send(map[string]string{"progress": fmt.Sprintf("running the %s design on the embedded engine", []string{"saved", "edited"}[i])})
@@ -429,5 +433,5 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	changes := design.Diff(saved, edited)
-	st.send(map[string]any{"result": CompareView{Changes: changes, Comparison: cmp, Text: b.String()}})
+	st.send(map[string]any{"result": CompareView{Diff: diff, Changes: changes, Comparison: cmp, Text: b.String()}})
 }

@@ -9,6 +9,7 @@ import (
 	"net/http/cookiejar"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -311,6 +312,11 @@ func TestServer_RunIsCancellable(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(res.Result.Changes, "\n"), "24000") {
 		t.Errorf("compare's design changes do not show the throughput: %q", res.Result.Changes)
+	}
+	wantDiff := []string{"@@ line 7", "    - name: Tickets", "      partitionKey: [/eventId]",
+		"-     throughput: {manual: 30000}", "+     throughput: {manual: 24000}", "      defaultTtl: -1", "      documents:"}
+	if !reflect.DeepEqual(res.Result.Diff, wantDiff) {
+		t.Errorf("compare's line diff:\n got %q\nwant %q", res.Result.Diff, wantDiff)
 	}
 	if !strings.Contains(res.Result.Text, "AP1") {
 		t.Errorf("compare's text: %.300s", res.Result.Text)

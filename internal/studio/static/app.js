@@ -444,6 +444,7 @@ async function streamed(path, onResult) {
   $("#run-progress").textContent = "";
   $("#run-output").textContent = "";
   $("#compare-changes").innerHTML = "";
+  $("#compare-diff").innerHTML = "";
   try {
     const r = await fetch(path, {
       method: "POST", headers: { "Content-Type": "application/json" },
@@ -462,6 +463,7 @@ async function streamed(path, onResult) {
         const ev = JSON.parse(buf.slice(0, nl));
         buf = buf.slice(nl + 1);
         if (ev.progress) $("#run-progress").textContent = ev.progress;
+        if (ev.diff) renderDiff(ev.diff);
         if (ev.error) $("#run-output").textContent = "failed: " + ev.error;
         if (ev.result) onResult(ev.result);
       }
@@ -486,6 +488,13 @@ $("#compare").addEventListener("click", () => streamed("/api/compare", (res) => 
   if (!(res.changes || []).length) ul.append(el("li", { text: "the design is as saved" }));
   $("#run-output").textContent = res.text;
 }));
+function renderDiff(lines) {
+  const pre = $("#compare-diff");
+  pre.innerHTML = "";
+  if (!lines.length) { pre.textContent = "the editor's text is the saved file"; return; }
+  for (const l of lines) pre.append(el("span", { class: "d" + (l[0] === "@" ? "h" : l[0] === "+" ? "a" : l[0] === "-" ? "r" : ""), text: l + "\n" }));
+}
+
 $("#cancel").addEventListener("click", () => state.running && state.running.abort());
 
 function show(view) {
