@@ -80,7 +80,12 @@ type Server struct {
 	done    chan error
 }
 
-const cookieName = "validate_studio"
+// cookieName is the session cookie's name: one per port, since cookies do not tell ports apart and
+// two studios on one machine must not sign each other out.
+func (s *Server) cookieName() string {
+	_, port, _ := net.SplitHostPort(s.ln.Addr().String())
+	return "validate_studio_" + port
+}
 
 // Start checks the options, listens and serves until ctx is done or Close is called.
 func Start(ctx context.Context, opts Options) (*Server, error) {
@@ -222,7 +227,7 @@ func (s *Server) handler() http.Handler {
 			s.exchange(w, r)
 			return
 		}
-		c, err := r.Cookie(cookieName)
+		c, err := r.Cookie(s.cookieName())
 		if err != nil || subtle.ConstantTimeCompare([]byte(c.Value), []byte(s.session)) != 1 {
 			http.Error(w, "validate studio: not signed in: open the URL validate studio printed when it started (it carries this start's token)", http.StatusForbidden)
 			return
@@ -242,7 +247,7 @@ func (s *Server) exchange(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "validate studio: wrong token: open the URL validate studio printed when it started (each start has its own)", http.StatusForbidden)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: cookieName, Value: s.session, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	http.SetCookie(w, &http.Cookie{Name: s.cookieName(), Value: s.session, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
 
