@@ -9,8 +9,6 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 
@@ -237,30 +235,19 @@ func (s *Server) advise(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, AdviceView{Advice: adv, Variants: variants})
 }
 
-// variantTexts are the variants as advise.WriteVariants writes them, by variant name: written to a
-// scratch folder and read back, so the page applies what --write-variants writes, byte for byte but
-// for the folder the header names (the design's own, where Save puts a variant).
+// variantTexts are the variants as `validate advise --write-variants` would write them into the
+// design's folder (advise.VariantFile), by variant name; nothing is written.
 func (s *Server) variantTexts(adv *advise.Advice) (map[string]string, error) {
-	dir, err := os.MkdirTemp("", "validate-studio-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	paths, err := advise.WriteVariants(dir, adv)
-	if err != nil {
-		return nil, err
-	}
 	out := map[string]string{}
 	for _, v := range adv.Recommended {
-		for _, p := range paths {
-			if strings.HasSuffix(p, "."+v.Name+".yaml") {
-				data, err := os.ReadFile(p)
-				if err != nil {
-					return nil, err
-				}
-				out[v.Name] = strings.ReplaceAll(string(data), p, s.display(filepath.Base(p)))
-			}
+		if v.Design == nil {
+			continue
 		}
+		_, data, err := advise.VariantFile(s.dir, adv, v)
+		if err != nil {
+			return nil, err
+		}
+		out[v.Name] = string(data)
 	}
 	return out, nil
 }
