@@ -157,9 +157,6 @@ func (s *Server) Close() error {
 	return err
 }
 
-// Wait blocks until the server has stopped.
-func (s *Server) Wait() error { return s.Close() }
-
 func (s *Server) shutdown() {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
