@@ -29,7 +29,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -308,7 +307,6 @@ func (s *Server) read(name string) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, maxDesignBytes))
 }
 
-func itoa(n int) string { return strconv.Itoa(n) }
 
 // The page's completion and hover read the design schema; it is a copy of schema/design.schema.json
 // (make schema refreshes both; TestSchemaIsTheRepositorys holds them equal).
