@@ -307,7 +307,6 @@ func (s *Server) read(name string) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, maxDesignBytes))
 }
 
-
 // The page's completion and hover read the design schema; it is a copy of schema/design.schema.json
 // (make schema refreshes both; TestSchemaIsTheRepositorys holds them equal).
 //go:generate cp ../../schema/design.schema.json static/design.schema.json
