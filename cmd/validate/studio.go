@@ -61,6 +61,10 @@ func (a *app) studioCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			lintOpts, err := lintOptions(v.GetFloat64("negligible-share"))
+			if err != nil {
+				return err
+			}
 			path := "."
 			if len(args) == 1 {
 				path = args[0]
@@ -72,6 +76,7 @@ func (a *app) studioCmd() *cobra.Command {
 				Addr:     v.GetString("listen"),
 				RateCard: card,
 				Seed:     v.GetInt64("seed"),
+				Lint:     lintOpts,
 				Version:  version,
 			})
 			if err != nil {

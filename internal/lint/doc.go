@@ -30,8 +30,8 @@ type Doc struct {
 }
 
 // Document is the lint document of the design file at path: its load error's problems when
-// design.Load or design.Parse failed (loadErr), else d's findings.
-func Document(path string, d *design.Design, loadErr error) Doc {
+// design.Load or design.Parse failed (loadErr), else d's findings (CheckWith opts).
+func Document(path string, d *design.Design, loadErr error, opts Options) Doc {
 	doc := Doc{File: path, Valid: loadErr == nil}
 	if loadErr != nil {
 		var es design.Errors
@@ -48,7 +48,7 @@ func Document(path string, d *design.Design, loadErr error) Doc {
 		}
 		return doc
 	}
-	for _, f := range Check(d) {
+	for _, f := range CheckWith(d, opts) {
 		doc.Findings = append(doc.Findings, Problem{Line: f.Pos.Line, Col: f.Pos.Col, Path: f.Path, Code: f.Code, Message: f.Message, Note: f.Note})
 		if !f.Note {
 			doc.Mistakes++

@@ -149,11 +149,11 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
 	d, err := s.parse(e)
 	card := s.card()
 	a := Analysis{
-		Lint:   lint.Document(s.display(e.Name), d, err),
+		Lint:   lint.Document(s.display(e.Name), d, err, s.opts.Lint),
 		Limits: Limits{PhysicalRU: card.PartitionMaxRU.Value, PhysicalGB: card.PartitionMaxGB.Value, LogicalGB: card.LogicalMaxGB.Value},
 	}
 	if err == nil {
-		p, perr := pipeline.Plan(d, plan.Options{Seed: s.opts.Seed, RateCard: s.opts.RateCard})
+		p, perr := pipeline.PlanWith(d, plan.Options{Seed: s.opts.Seed, RateCard: s.opts.RateCard}, s.opts.Lint)
 		if perr != nil {
 			a.PlanError = perr.Error()
 		} else {

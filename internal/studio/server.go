@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"github.com/cosmosdv/validate/internal/cost"
+	"github.com/cosmosdv/validate/internal/lint"
 )
 
 //go:embed static
@@ -48,6 +49,9 @@ type Options struct {
 	// RateCard prices plan, advise and runs (nil = the built-in card); Seed is the generator seed.
 	RateCard *cost.RateCard
 	Seed     int64
+	// Lint weighs lint's findings (and so plan's warnings) as `validate lint` and `validate plan`
+	// do with --negligible-share; the zero value is their default.
+	Lint lint.Options
 	// Version is the tool version the run reports carry.
 	Version string
 }

@@ -172,7 +172,7 @@ func TestServer_FiguresAreTheCLIs(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameJSON(t, "plan", got.Plan, p)
-	sameJSON(t, "lint", got.Lint, lint.Document(file, d, nil))
+	sameJSON(t, "lint", got.Lint, lint.Document(file, d, nil, lint.Options{}))
 	for i, c := range p.Containers {
 		pt := got.Partitions[i]
 		if pt.Physical != c.Partitions || pt.BusiestRUs != c.BusiestRUs || pt.Hot.Risk != c.Hot.Risk || pt.Hot.CapacityRU != c.Hot.CapacityRU {
@@ -209,7 +209,7 @@ func TestServer_FiguresAreTheCLIs(t *testing.T) {
 	}
 	sameJSON(t, "advise", av.Advice, adv)
 	wdir := t.TempDir()
-	written, err := advise.WriteVariants(wdir, adv)
+	written, err := advise.WriteVariants(wdir, adv, false)
 	if err != nil || len(written) == 0 {
 		t.Fatalf("advise wrote %v: %v", written, err)
 	}
