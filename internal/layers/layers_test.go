@@ -67,6 +67,7 @@ var roles = map[string]string{
 	"internal/target/procwalk":   "helper",
 	"internal/testenv":           "helper",
 	"scripts/skipcheck":          "helper",
+	"scripts/mutate":             "helper",
 }
 
 type pkg struct {
