@@ -9,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"sync"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/lint"
+	"github.com/cosmosdv/validate/internal/outfile"
 	"github.com/cosmosdv/validate/internal/pipeline"
 	"github.com/cosmosdv/validate/internal/plan"
 	"github.com/cosmosdv/validate/internal/record"
@@ -269,14 +271,18 @@ func (s *Server) save(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusForbidden, err.Error())
 		return
 	}
-	if _, err := s.root.Stat(e.Name); err == nil && !e.Overwrite {
+	// Lstat: a link (dangling or not) at the name is something there too.
+	if _, err := s.root.Lstat(e.Name); err == nil && !e.Overwrite {
 		writeError(w, http.StatusConflict, s.display(e.Name)+" exists: confirm to overwrite it")
 		return
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return
 	}
-	if err := s.root.WriteFile(e.Name, []byte(e.Text), 0o644); err != nil {
+	// checkName allows only a file name directly in the folder; outfile writes beside it and renames
+	// over it, so a link at the name is replaced, never written through (the rule of every file
+	// validate writes for a user).
+	if err := outfile.Replace(filepath.Join(s.dir, e.Name), []byte(e.Text), 0o644); err != nil {
 		writeError(w, http.StatusInternalServerError, err.Error())
 		return
 	}

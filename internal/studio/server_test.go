@@ -134,6 +134,26 @@ func TestServer_Guards(t *testing.T) {
 	if got, _ := os.ReadFile(filepath.Join(dir, "ticketing.yaml")); string(got) != text {
 		t.Errorf("after the save the file holds %q", got)
 	}
+	// A link at the name, dangling or pointing out of the folder, is never written through: a save
+	// needs confirmation, then replaces the link itself.
+	outside = filepath.Join(t.TempDir(), "victim.yaml")
+	if err := os.WriteFile(outside, []byte("keep\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "linked.yaml")); err == nil {
+		if code, body := post(t, c, base+"/api/save", edit{Name: "linked.yaml", Text: text}); code != http.StatusConflict {
+			t.Errorf("a save over a link without confirmation: %d %s, want 409", code, body)
+		}
+		if code, body := post(t, c, base+"/api/save", edit{Name: "linked.yaml", Text: text, Overwrite: true}); code != http.StatusOK {
+			t.Errorf("a confirmed save over a link: %d %s", code, body)
+		}
+		if got, _ := os.ReadFile(outside); string(got) != "keep\n" {
+			t.Errorf("the save wrote through the link: its target holds %q", got)
+		}
+		if fi, err := os.Lstat(filepath.Join(dir, "linked.yaml")); err != nil || !fi.Mode().IsRegular() {
+			t.Errorf("after the save linked.yaml is not a regular file: %v", err)
+		}
+	}
 
 	for _, addr := range []string{"0.0.0.0:0", "192.0.2.1:0", "example.com:0"} {
 		if _, err := Start(context.Background(), Options{Path: dir, Addr: addr}); err == nil || !IsUsage(err) {
