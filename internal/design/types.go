@@ -31,6 +31,10 @@ type Design struct {
 	Pricing *Pricing `yaml:"pricing,omitempty" json:"pricing,omitempty"`
 	// App describes the application that runs the access patterns (app.go).
 	App *App `yaml:"app,omitempty" json:"app,omitempty"`
+	// Traffic is the shape of the load over the day and the billed month: hourly factors of every
+	// pattern's rps.avg, the highest second's share over the hour's average, and dated events
+	// (traffic.go). Plan bills and judges throttling hour by hour with it; without it the load is flat.
+	Traffic *Traffic `yaml:"traffic,omitempty" json:"traffic,omitempty"`
 
 	Containers     []Container     `yaml:"containers" json:"containers"`
 	AccessPatterns []AccessPattern `yaml:"accessPatterns" json:"accessPatterns"`
@@ -390,6 +394,10 @@ type RPS struct {
 	// Traffic skew, apart from data skew: it does not change the generated documents. Default: the
 	// requests follow the documents' key distribution (the share of the commonest key value).
 	HotKeyShare float64 `yaml:"hotKeyShare,omitempty" json:"hotKeyShare,omitempty"`
+	// Shape names this pattern's shape over the day (flat, business, evening), overriding the
+	// design's traffic shape; Hourly gives its 24 factors instead (they average 1).
+	Shape  string    `yaml:"shape,omitempty" json:"shape,omitempty"`
+	Hourly []float64 `yaml:"hourly,omitempty" json:"hourly,omitempty"`
 }
 
 // Estimate is the designer's promised charge per execution.

@@ -170,6 +170,7 @@ func (v *validator) run() {
 	}
 	v.checkTypesAcrossContainers(d)
 	v.checkSeedTotal()
+	v.checkTraffic()
 	if len(d.AccessPatterns) == 0 {
 		v.errf("accessPatterns", "at least one access pattern is required")
 	}

@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/cosmosdv/validate/internal/design"
@@ -56,6 +57,19 @@ var enums = map[string][]string{
 	"Field.gen":                 design.Generators,
 	"PatchOp.op":                design.PatchOps,
 	"BatchOp.op":                design.BatchOps,
+	"Traffic.autoscale":         design.AutoscaleScalings,
+	"Traffic.shape":             shapes(),
+	"RPS.shape":                 shapes(),
+}
+
+// shapes lists the named traffic shapes in order.
+func shapes() []string {
+	out := make([]string, 0, len(design.NamedShapes))
+	for k := range design.NamedShapes {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // extra holds constraints and descriptions the types cannot express, by "GoType.yamlKey".
@@ -95,6 +109,13 @@ var extra = map[string]map[string]any{
 	"Field.optional":          {"minimum": 0, "exclusiveMaximum": 1},
 	"ArraySpec.max":           {"maximum": design.MaxArrayLen},
 	"DocType.count":           {"maximum": design.MaxSeedDocuments},
+	"Traffic.hourly":          {"minItems": 24, "maxItems": 24, "items": map[string]any{"type": "number", "minimum": 0}},
+	"RPS.hourly":              {"minItems": 24, "maxItems": 24, "items": map[string]any{"type": "number", "minimum": 0}, "description": "24 factors of rps.avg, one per hour from 00:00, averaging 1; overrides the design's traffic shape for this pattern."},
+	"Traffic.intraHourPeak":   {"minimum": 1},
+	"TrafficEvent.day":        {"minimum": 1, "maximum": 31},
+	"TrafficEvent.hour":       {"minimum": 0, "maximum": 23},
+	"TrafficEvent.hours":      {"minimum": 1},
+	"TrafficEvent.factor":     {"exclusiveMinimum": 0},
 	"DocType.targetBytes":     {"maximum": design.MaxDocumentBytes},
 }
 
