@@ -296,6 +296,24 @@ type cstate struct {
 	// rps.hotKeyShare ("AP3 0.9"), in design order; the others follow the documents' key spread.
 	trafficSkew    []string
 	singlePatterns int // how many single-partition patterns
+	// avgLoads is each pattern's load at its average rate, split the way partitions see it, for the
+	// hour-by-hour traffic (traffic.go).
+	avgLoads []patternLoad
+	// noMode: no throughput mode serves the busiest logical partition at any setting.
+	noMode bool
+}
+
+// peakLoad is the container's load at peak, split the way partitions see it: the busiest logical
+// partition's, every single-partition pattern's and the cross-partition ones'.
+func (st *cstate) peakLoad() cost.PartLoad {
+	return cost.PartLoad{Busiest: st.single, KeyScoped: st.singleTotal, Cross: st.cross}
+}
+
+// patternLoad is one pattern's load at rps.avg.
+type patternLoad struct {
+	ap   *design.AccessPattern
+	load cost.PartLoad
+	rps  float64
 }
 
 // sizeContainers estimates every document type of every container: size, index terms, count at
@@ -477,8 +495,11 @@ func (b *builder) addPatterns() error {
 			st.single += pp.PeakRUs * share
 			st.singleTotal += pp.PeakRUs
 			st.singlePatterns++
+			st.avgLoads = append(st.avgLoads, patternLoad{ap: ap, rps: pp.AvgRPS,
+				load: cost.PartLoad{Busiest: pp.AvgRUs * share, KeyScoped: pp.AvgRUs}})
 		} else {
 			st.cross += pp.PeakRUs
+			st.avgLoads = append(st.avgLoads, patternLoad{ap: ap, rps: pp.AvgRPS, load: cost.PartLoad{Cross: pp.AvgRUs}})
 		}
 		p.Warnings = append(p.Warnings, qw...)
 		p.Warnings = append(p.Warnings, patternWarnings(pp)...)
@@ -493,21 +514,28 @@ func (b *builder) price(st *cstate) {
 	cp := st.plan
 	c := st.s.c
 	cp.AvgRUs, cp.PeakRUs = round(cp.AvgRUs, 2), round(cp.PeakRUs, 2)
-	opts, best := rc.Cheapest(cp.AvgRUs, cp.PeakRUs, cp.StorageGB, acct)
+	// The cheapest mode that serves the busiest physical partition, not only the container's peak
+	// (#38: a mode whose per-partition share is below the busiest partition's need is not
+	// recommended).
+	opts, best := rc.CheapestServing(cp.AvgRUs, st.peakLoad(), cp.StorageGB, acct)
+	if best < 0 {
+		// No mode serves the busiest key at any setting: recommend what carries the container's
+		// peak, and say the key must change (hotKeyNoMode).
+		opts, best = rc.Cheapest(cp.AvgRUs, cp.PeakRUs, cp.StorageGB, acct)
+		st.noMode = true
+	}
 	cp.Options = opts
 	if best >= 0 {
-		cp.Recommended = Throughput{Mode: opts[best].Mode, RU: int(opts[best].BilledRU)}
-		if opts[best].Mode == cost.Serverless {
-			cp.Recommended.RU = 0
-		} else if opts[best].Mode == cost.Autoscale {
-			cp.Recommended.RU = rc.AutoscaleFor(cp.PeakRUs, cp.StorageGB)
-		}
+		cp.Recommended = Throughput{Mode: opts[best].Mode, RU: opts[best].Provisioned}
 		cp.MonthlyUSD = opts[best].Total
 	}
 	cp.DesignedCost = rc.MonthlyCost(cost.Usage{Mode: cp.Designed.Mode, Provisioned: cp.Designed.RU,
 		AvgRU: cp.AvgRUs, PeakRU: cp.PeakRUs, StorageGB: cp.StorageGB}, acct)
 	if best >= 0 && cp.MonthlyUSD > cp.DesignedCost.Total+0.005 {
 		cp.RecommendedNote = costlierNote(rc, cp, opts[best])
+	}
+	if best >= 0 && opts[best].Sizing != "" {
+		cp.RecommendedNote = strings.TrimPrefix(cp.RecommendedNote+"; ", "; ") + "sized for the busiest partition: " + opts[best].Sizing
 	}
 	p.MonthlyUSD += cp.MonthlyUSD
 	p.DesignedMonthlyUSD += cp.DesignedCost.Total
@@ -614,10 +642,9 @@ func (b *builder) hotPartitions(st *cstate) {
 		prefixGB += bytes * prefix.Share
 	}
 	cp.BusiestGB = sig(busiestGB, 3)
-	np := float64(max(cp.Partitions, 1))
 	cp.BusiestRUs = sig(st.single, 3)
 	cp.BusiestBasis = busiestBasis(st)
-	physical := st.single + (st.singleTotal-st.single)/np + st.cross/np
+	physical := st.peakLoad().Hottest(cp.Partitions)
 	prov := float64(cp.Designed.RU)
 	cp.Hot = rc.HotPartition(cost.HotInput{ProvisionedRU: prov, Partitions: cp.Partitions,
 		BusiestRU: st.single, PartitionRU: physical, BusiestGB: busiestGB, PrefixGB: prefixGB,
@@ -637,7 +664,7 @@ func (b *builder) hotPartitions(st *cstate) {
 		// The throughput the peak needs may need more physical partitions, which spread the shared
 		// load thinner.
 		npPeak := float64(max(cp.Partitions, rc.PartitionsFor(cp.Designed.Mode, cp.StorageGB, cost.CeilInt(cp.PeakRUs))))
-		atPeak := st.single + (st.singleTotal-st.single)/npPeak + st.cross/npPeak
+		atPeak := st.peakLoad().Hottest(int(npPeak))
 		sharedOnly = atPeak <= math.Min(limit, cp.PeakRUs/npPeak)*(1+hotMargin)
 	}
 	for _, f := range cp.Hot.Findings {
@@ -650,6 +677,9 @@ func (b *builder) hotPartitions(st *cstate) {
 		}
 		p.Warnings = append(p.Warnings, Warning{Code: "hot-partition", Subject: c.Name, Message: msg})
 	}
+	if w, ok := noRobustMode(rc, st, c); ok {
+		p.Warnings = append(p.Warnings, w)
+	}
 	if w, ok := hpkOrder(ks, c); ok {
 		p.Warnings = append(p.Warnings, w)
 	}
@@ -658,6 +688,28 @@ func (b *builder) hotPartitions(st *cstate) {
 	if cp.Hot.Utilization > 1 && cp.Hot.Risk != cost.RiskHigh {
 		cp.Hot.Risk = cost.RiskHigh
 	}
+}
+
+// robustShare is the share of the 10,000 RU/s a logical partition can ever have above which plan says
+// a key has no robust throughput mode (assumed: "most of" it; above half, an intra-hour spike or a
+// year's growth takes the key past what any setting can give it).
+const robustShare = 0.5
+
+// noRobustMode warns when the busiest logical partition needs most of what a logical partition can
+// ever have, or more than any mode's physical partition gets at any setting: no throughput setting
+// fixes it, the key must change.
+func noRobustMode(rc *cost.RateCard, st *cstate, c *design.Container) (Warning, bool) {
+	limit := rc.PartitionMaxRU.Value
+	if !st.noMode && st.single <= robustShare*limit {
+		return Warning{}, false
+	}
+	what := fmt.Sprintf("most (over %.0f%%) of the %.0f RU/s a logical partition can ever have", robustShare*100, limit)
+	if st.noMode {
+		what = "more than a physical partition gets in any throughput mode at any setting"
+	}
+	return Warning{Code: "hot-key-no-mode", Subject: c.Name, Message: fmt.Sprintf(
+		"the busiest logical partition needs %.0f RU/s at peak, %s: no throughput setting serves it robustly (more throughput adds partitions, not capacity for one key; %s); change the partition key so that this traffic spreads over many values (a key with more distinct values, a hierarchical key, or a synthetic suffix)",
+		st.single, what, busiestBasis(st))}, true
 }
 
 // hpkOrder warns when a hierarchical key's levels go from narrow to broad: a level with more
