@@ -162,6 +162,11 @@ type Container struct {
 	// by pattern) and, for the other patterns, the data skew (the documents' key spread).
 	// BusiestGB always rests on the data skew.
 	BusiestBasis string `json:"busiestBasis"`
+	// Traffic is the month hour by hour when the design states its traffic's shape (design
+	// traffic): the designed throughput billed and judged each hour, every mode at the least setting
+	// that serves every hour, and the hours that throttle. Recommended, MonthlyUSD and DesignedCost
+	// then follow it; Options keep the flat-rate figures for comparison.
+	Traffic *Traffic `json:"traffic,omitempty"`
 }
 
 // The charges a container's load rests on (Container.LoadBasis).
@@ -231,6 +236,9 @@ func Build(d *design.Design, opts Options) (*Plan, error) {
 	}
 	seedN := cmp.Or(opts.Seed, DefaultSeed)
 	p.Assumptions = assumptions(rc, acct, seedN)
+	if d.Traffic != nil {
+		p.Assumptions = append(p.Assumptions, TrafficBilling)
+	}
 
 	b := &builder{d: d, rc: rc, rules: opts.Rules, acct: acct, p: p, states: map[string]*cstate{}, seedN: seedN}
 	// Document counts: the ones `run` seeds with the same seed, so that plan and run agree.
@@ -251,6 +259,7 @@ func Build(d *design.Design, opts Options) (*Plan, error) {
 	for _, st := range b.order {
 		b.price(st)
 		b.hotPartitions(st)
+		b.traffic(st)
 		st.plan.StorageGB = round(st.plan.StorageGB, 3)
 		p.Containers = append(p.Containers, *st.plan)
 	}
@@ -767,6 +776,11 @@ func busiestBasis(st *cstate) string {
 // (articles/cosmos-db/autoscale-faq.md, "How does pricing work with autoscale?").
 const AutoscaleBilling = "autoscale bills each hour for the highest RU/s it scaled to in that hour, at least 10% of max; " +
 	"with no hourly profile known, plan takes the average RU/s as every hour's highest (a lower bound when the rate varies within the hour)"
+
+// TrafficBilling is what plan assumes when the design states its traffic's shape.
+const TrafficBilling = "with a traffic shape (design traffic), every hour of the 730-hour billed month is priced and judged on its own: each pattern's average load × its hourly factor × any event's factor, its highest second × intraHourPeak; " +
+	"autoscale bills each hour's highest RU/s at least 10% of max, by default scaling every partition and region with the hottest one (hottest partition × partitions × regions), with dynamic scaling each on its own (autoscale-per-partition-region.md); " +
+	"every region carries the same load (assumed); a physical partition gets the throughput split evenly (at most 10,000 RU/s; serverless 5,000) and throttles beyond it; burst capacity is a cushion, never capacity; partitions are those a container created at the setting has (RU/s ÷ 6,000 manual, ÷ 10,000 autoscale), and never merge back"
 
 func assumptions(rc *cost.RateCard, a cost.Account, seedN int64) []string {
 	price := rc.ManualPrice

@@ -125,6 +125,9 @@ func renderText(w io.Writer, p *Plan) error {
 		for _, n := range c.Hot.Notes {
 			ew.printf("  note: %s\n", n)
 		}
+		if c.Traffic != nil {
+			renderTraffic(ew, &c)
+		}
 	}
 	cheapest := "in the cheapest mode per container (* above)"
 	if p.MonthlyUSD > p.DesignedMonthlyUSD+0.005 {
@@ -147,6 +150,51 @@ func renderText(w io.Writer, p *Plan) error {
 		}
 	}
 	return ew.err
+}
+
+// renderTraffic prints a container's month hour by hour compactly: a day without events and every
+// event hour at the designed throughput, then each mode's month.
+func renderTraffic(ew *errWriter, c *Container) {
+	t := c.Traffic
+	ew.printf("  traffic: %s; highest second %s× the hour's average; autoscale scaling: %s\n", t.Shape, num(t.IntraHourPeak), t.Scaling)
+	ew.printf("    %-6s %9s %9s %17s %9s %9s %s\n", "HOUR", "AVG RU/s", "PEAK", "HOTTEST / SHARE", "BILLED", "429/s", "")
+	row := func(label string, h Hour) {
+		mark := ""
+		if h.ThrottledRU > 0 {
+			mark = "THROTTLED"
+			if h.BurstSeconds > 0 {
+				mark += fmt.Sprintf(" (burst cushion ~%.0f s, not counted)", h.BurstSeconds)
+			}
+		}
+		if h.Event != "" {
+			mark = strings.TrimSpace(h.Event + " " + mark)
+		}
+		ew.printf("    %-6s %9s %9s %8s / %-6s %9s %9s %s\n", label, num(h.AvgRU), num(h.PeakRU), num(h.HottestRU), num(h.ShareRU), num(h.BilledRU), num(h.ThrottledRPS), mark)
+	}
+	for _, h := range t.Day {
+		row(fmt.Sprintf("%02d", h.Hour), h)
+	}
+	for _, h := range t.Events {
+		row(fmt.Sprintf("d%d %02d", h.Day, h.Hour), h)
+	}
+	d := t.Designed
+	ew.printf("    month by the hour: designed %s %s/month, %d of 730 hours throttle\n", throughput(c.Designed), usd(d.Total), d.ThrottledHrs)
+	for i, o := range t.Options {
+		mark := " "
+		if i == t.Recommended {
+			mark = "*"
+		}
+		state := usd(o.Total) + "/month"
+		if !o.Serves {
+			state = "does not serve every hour: " + o.Reason
+		}
+		ew.printf("    %s %-30s %s  (%s)\n", mark, throughput(Throughput{Mode: o.Mode, RU: o.RU}), state, o.Formula)
+	}
+	ew.printf("    the flat-rate figures above (average and peak, no shape) say %s/month", usd(t.FlatUSD))
+	if t.WithoutEventsUSD > 0 && t.Recommended >= 0 {
+		ew.printf("; without the events the cheapest serving mode costs %s/month, so serving them costs %s", usd(t.WithoutEventsUSD), usd(t.Options[t.Recommended].Total-t.WithoutEventsUSD))
+	}
+	ew.printf("\n")
 }
 
 func num(x float64) string {
