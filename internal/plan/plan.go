@@ -162,6 +162,10 @@ type Container struct {
 	// by pattern) and, for the other patterns, the data skew (the documents' key spread).
 	// BusiestGB always rests on the data skew.
 	BusiestBasis string `json:"busiestBasis"`
+	// PeakLoad is the load at peak split the way physical partitions see it (the busiest logical
+	// partition's, every single-partition pattern's, the cross-partition ones'): what the busiest
+	// physical partition asks at any partition count (cost.PartLoad.Hottest).
+	PeakLoad cost.PartLoad `json:"peakLoad"`
 	// Traffic is the month hour by hour when the design states its traffic's shape (design
 	// traffic): the designed throughput billed and judged each hour, every mode at the least setting
 	// that serves every hour, and the hours that throttle. Recommended, MonthlyUSD and DesignedCost
@@ -653,6 +657,7 @@ func (b *builder) hotPartitions(st *cstate) {
 	cp.BusiestGB = sig(busiestGB, 3)
 	cp.BusiestRUs = sig(st.single, 3)
 	cp.BusiestBasis = busiestBasis(st)
+	cp.PeakLoad = st.peakLoad()
 	physical := st.peakLoad().Hottest(cp.Partitions)
 	prov := float64(cp.Designed.RU)
 	cp.Hot = rc.HotPartition(cost.HotInput{ProvisionedRU: prov, Partitions: cp.Partitions,
