@@ -123,8 +123,8 @@ type Monthly struct {
 	// Provisioned is the manual RU/s or autoscale max priced (0 for serverless).
 	Provisioned int     `json:"provisionedRU,omitempty"`
 	Throughput  float64 `json:"throughputUSD"`
-	Storage    float64 `json:"storageUSD"`
-	Total      float64 `json:"totalUSD"`
+	Storage     float64 `json:"storageUSD"`
+	Total       float64 `json:"totalUSD"`
 	// BilledRU is the RU/s billed each hour (manual: provisioned; autoscale: the assumed hourly
 	// highest, at least 10% of max), or for serverless the RU consumed in the month.
 	BilledRU float64 `json:"billedRU"`
