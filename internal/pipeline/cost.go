@@ -63,3 +63,40 @@ func throughputWords(mode cost.Mode, ru int) string {
 }
 
 func cents(v float64) float64 { return math.Round(v*100) / 100 }
+
+// TrafficOf is the static plan's hour-by-hour forecast of each container whose design states a
+// traffic shape, as plain data for the report: a day without events and every event hour at the
+// designed throughput (plan.Traffic; every figure the cost package's). Nil without a shape.
+func TrafficOf(p *plan.Plan) []report.Traffic {
+	if p == nil {
+		return nil
+	}
+	var out []report.Traffic
+	for _, c := range p.Containers {
+		t := c.Traffic
+		if t == nil {
+			continue
+		}
+		rt := report.Traffic{Container: c.Name, Shape: t.Shape, Designed: throughputWords(c.Designed.Mode, c.Designed.RU),
+			ProvisionedRU: float64(c.Designed.RU), ThrottledHours: t.Designed.ThrottledHrs, DesignedUSD: cents(t.Designed.Total), FlatUSD: cents(t.FlatUSD)}
+		if c.Designed.Mode == cost.Serverless {
+			rt.ProvisionedRU = 0
+		}
+		if t.Recommended >= 0 {
+			o := t.Options[t.Recommended]
+			rt.Recommended, rt.RecommendedUSD = throughputWords(o.Mode, o.RU), cents(o.Total)
+		}
+		add := func(label string, h plan.Hour) {
+			rt.Hours = append(rt.Hours, report.TrafficHour{Label: label, AvgRU: h.AvgRU, PeakRU: h.PeakRU, HottestRU: h.HottestRU,
+				ShareRU: h.ShareRU, ThrottledRPS: h.ThrottledRPS, Throttled: h.ThrottledRU > 0, Event: h.Event})
+		}
+		for _, h := range t.Day {
+			add(fmt.Sprintf("%02d:00", h.Hour), h)
+		}
+		for _, h := range t.Events {
+			add(fmt.Sprintf("day %d %02d:00", h.Day, h.Hour), h)
+		}
+		out = append(out, rt)
+	}
+	return out
+}
