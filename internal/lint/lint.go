@@ -62,6 +62,8 @@ var planCodes = map[string]bool{
 	"scale-storage":        true,
 	"over-provisioned":     true,
 	"hpk-order":            true,
+	"throttling":           true,
+	"hot-key-no-mode":      true,
 }
 
 // Check returns the findings of d, sorted by position.

@@ -209,7 +209,7 @@ type Document struct {
 // Warning is one finding of the plan.
 type Warning struct {
 	// Code is stable for tooling: estimate-below-floor, estimate-off, price-unit, price, month-length,
-	// throughput-short, hot-partition, missing-key, serverless, indexing-policy, query-syntax,
+	// throughput-short, hot-partition, hot-key-no-mode, throttling, missing-key, serverless, indexing-policy, query-syntax,
 	// query-order-by, query-scan, seed-plan.
 	Code    string `json:"code"`
 	Subject string `json:"subject,omitempty"`
