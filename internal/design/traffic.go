@@ -178,6 +178,63 @@ func (v *validator) checkTraffic() {
 	}
 }
 
+// Priorities are the request priorities of priority-based execution.
+var Priorities = []string{"high", "low"}
+
+// checkBuckets checks a container's throughput buckets (throughput-buckets.md, -faq.md: up to 5 per
+// container, ids 1 to 5, not on serverless).
+func (v *validator) checkBuckets(path string, c *Container) {
+	if len(c.ThroughputBuckets) == 0 {
+		return
+	}
+	if c.Throughput.Serverless {
+		v.errf(path+".throughputBuckets", "throughput buckets are not available on serverless containers (throughput-buckets.md); remove them or provision throughput")
+	}
+	if len(c.ThroughputBuckets) > 5 {
+		v.errf(path+".throughputBuckets", "holds %d buckets; a container has at most 5 (throughput-buckets-faq.md)", len(c.ThroughputBuckets))
+	}
+	seen := map[int]bool{}
+	for i, b := range c.ThroughputBuckets {
+		bp := fmt.Sprintf("%s.throughputBuckets[%d]", path, i)
+		if b.ID < 1 || b.ID > 5 {
+			v.errf(bp+".id", "must be a bucket id from 1 to 5 (got %d)", b.ID)
+		} else if seen[b.ID] {
+			v.errf(bp+".id", "bucket %d is configured twice", b.ID)
+		}
+		seen[b.ID] = true
+		if b.MaxPercent < 1 || b.MaxPercent > 100 {
+			v.errf(bp+".maxPercent", "must be a percentage of the container's throughput from 1 to 100 (got %d)", b.MaxPercent)
+		}
+	}
+}
+
+// checkPriorityBucket checks a pattern's priority and bucket against its container.
+func (v *validator) checkPriorityBucket(path string, p *AccessPattern) {
+	if p.RPS.Priority != "" {
+		v.checkEnum(path+".rps.priority", p.RPS.Priority, Priorities)
+	}
+	if p.RPS.Bucket == 0 {
+		if v.present(path + ".rps.bucket") {
+			v.errf(path+".rps.bucket", "must be a bucket id from 1 to 5 (got 0); omit it to send the requests without a bucket")
+		}
+		return
+	}
+	if p.RPS.Bucket < 1 || p.RPS.Bucket > 5 {
+		v.errf(path+".rps.bucket", "must be a bucket id from 1 to 5 (got %d): the service refuses others (throughput-buckets-faq.md)", p.RPS.Bucket)
+		return
+	}
+	c := v.d.Container(p.Container)
+	if c == nil {
+		return
+	}
+	for _, b := range c.ThroughputBuckets {
+		if b.ID == p.RPS.Bucket {
+			return
+		}
+	}
+	v.errf(path+".rps.bucket", "container %s configures no throughput bucket %d: its requests would not be capped (throughput-buckets-faq.md); add {id: %d, maxPercent: …} to the container's throughputBuckets or remove the bucket", p.Container, p.RPS.Bucket, p.RPS.Bucket)
+}
+
 // checkShape checks a named shape or 24 hourly factors at path (traffic, or a pattern's rps).
 func (v *validator) checkShape(path, shape string, hourly []float64) {
 	if shape != "" && len(hourly) > 0 {
