@@ -153,6 +153,18 @@ type MonthHour struct {
 	RPS float64
 	// Event names the dated event that shapes the hour ("" for none).
 	Event string
+	// Low is the part of Peak sent at low priority (priority-based execution: throttled first).
+	Low PartLoad
+	// Buckets are the peak RU/s sent with each throughput bucket, with the bucket's cap.
+	Buckets []BucketLoad
+}
+
+// BucketLoad is what one throughput bucket's requests ask at an hour's highest second and the cap
+// the container sets for it (throughput-buckets.md, preview).
+type BucketLoad struct {
+	ID         int     `json:"id"`
+	MaxPercent float64 `json:"maxPercent"`
+	RU         float64 `json:"ru"`
 }
 
 // HourVerdict is what one hour costs and where it throttles at a throughput setting.
@@ -170,6 +182,13 @@ type HourVerdict struct {
 	// ThrottledRPS the requests a second that get a 429 (at the hour's average charge per request).
 	ThrottledRU  float64 `json:"throttledRU,omitempty"`
 	ThrottledRPS float64 `json:"throttledRPS,omitempty"`
+	// ThrottledHighRU is the part of the partitions' excess that falls on high-priority requests
+	// once the low-priority ones are throttled first (priority-based execution: best effort, no
+	// reservation, so a figure, not a promise).
+	ThrottledHighRU float64 `json:"throttledHighRU,omitempty"`
+	// ThrottledBucketRU is what throughput buckets refuse beyond their caps (429 substatus 3212): a
+	// cap the design chose, apart from the partitions' throttling (not in ThrottledRU).
+	ThrottledBucketRU float64 `json:"throttledBucketRU,omitempty"`
 	// BurstSeconds is how long burst capacity might cover the hottest partition's excess (a cushion
 	// that never counts toward "no throttling").
 	BurstSeconds float64 `json:"burstSeconds,omitempty"`
@@ -209,12 +228,34 @@ func (c *RateCard) ShareAt(s Setting, n int) float64 {
 // throttles.
 func (c *RateCard) JudgeHour(h MonthHour, s Setting, n, regions int) HourVerdict {
 	share := c.ShareAt(s, n)
-	v := HourVerdict{AvgRU: h.Avg.Total(), PeakRU: h.Peak.Total(), HottestRU: h.Peak.Hottest(n), ShareRU: share, Event: h.Event}
-	v.ThrottledRU = math.Max(h.Peak.Hottest(n)-share, 0) + float64(max(n, 1)-1)*math.Max(h.Peak.Other(n)-share, 0)
-	if v.ThrottledRU > 1e-9 && v.PeakRU > 0 && h.RPS > 0 {
+	peak, low := h.Peak, h.Low
+	v := HourVerdict{AvgRU: h.Avg.Total(), PeakRU: peak.Total(), Event: h.Event}
+	// Throughput buckets refuse what a bucket asks beyond its cap, a percentage of the container's
+	// throughput (manual RU/s, autoscale max: assumed, the docs say "the container's total
+	// throughput"), taken on the whole container (assumed: the docs do not say whether the cap also
+	// holds per physical partition). What they refuse never reaches the partitions.
+	if s.Mode != Serverless {
+		for _, b := range h.Buckets {
+			v.ThrottledBucketRU += math.Max(b.RU-b.MaxPercent/100*float64(s.RU), 0)
+		}
+		if t := peak.Total(); v.ThrottledBucketRU > 1e-9 && t > 0 {
+			f := 1 - math.Min(v.ThrottledBucketRU/t, 1)
+			peak, low = peak.Scale(f), low.Scale(f)
+		} else {
+			v.ThrottledBucketRU = 0
+		}
+	}
+	v.HottestRU, v.ShareRU = peak.Hottest(n), share
+	overHot, overOther := math.Max(peak.Hottest(n)-share, 0), math.Max(peak.Other(n)-share, 0)
+	others := float64(max(n, 1) - 1)
+	v.ThrottledRU = overHot + others*overOther
+	// Priority-based execution throttles low-priority requests first, on each partition.
+	v.ThrottledHighRU = math.Max(overHot-low.Hottest(n), 0) + others*math.Max(overOther-low.Other(n), 0)
+	switch {
+	case v.ThrottledRU <= 1e-9:
+		v.ThrottledRU, v.ThrottledHighRU = 0, 0
+	case v.PeakRU > 0 && h.RPS > 0:
 		v.ThrottledRPS = v.ThrottledRU / (v.PeakRU / h.RPS)
-	} else {
-		v.ThrottledRU = 0
 	}
 	if s.Mode != Serverless {
 		v.BurstSeconds = c.BurstSeconds(share, v.HottestRU)
@@ -223,7 +264,7 @@ func (c *RateCard) JudgeHour(h MonthHour, s Setting, n, regions int) HourVerdict
 	case Serverless:
 		v.BilledRU = v.AvgRU
 	case Autoscale:
-		v.BilledRU = c.AutoscaleHourRU(float64(s.RU), h.Peak.Uses(n, regions), s.Scaling)
+		v.BilledRU = c.AutoscaleHourRU(float64(s.RU), peak.Uses(n, regions), s.Scaling)
 	default:
 		v.BilledRU = float64(s.RU) * float64(max(regions, 1))
 	}
@@ -241,6 +282,9 @@ type MonthBill struct {
 	Storage      float64 `json:"storageUSD"`
 	Total        float64 `json:"totalUSD"`
 	ThrottledHrs int     `json:"throttledHours"`
+	// BucketHrs is the hours in which a throughput bucket refuses requests beyond its cap (429
+	// substatus 3212): the cap the design chose, not counted in ThrottledHrs.
+	BucketHrs int `json:"bucketCappedHours,omitempty"`
 	// Serves is true when no hour throttles (burst capacity not counted) and the mode is possible.
 	Serves  bool   `json:"serves"`
 	Reason  string `json:"reason,omitempty"`
@@ -269,6 +313,9 @@ func (c *RateCard) BillMonth(hours []MonthHour, s Setting, storageGB float64, a 
 		billedRUh += v.BilledRU
 		if v.ThrottledRU > 0 {
 			b.ThrottledHrs++
+		}
+		if v.ThrottledBucketRU > 0 {
+			b.BucketHrs++
 		}
 	}
 	storage := math.Max(storageGB, 0)

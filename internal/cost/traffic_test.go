@@ -200,3 +200,32 @@ func TestManualVersusAutoscaleBreakEven(t *testing.T) {
 		}
 	}
 }
+
+// TestPriorityAndBuckets: priority-based execution throttles low-priority requests first
+// (priority-based-execution.md; best effort), and a throughput bucket refuses what its requests ask
+// beyond its cap, a percentage of the container's throughput (429 substatus 3212; throughput-
+// buckets.md). By hand, manual 1,000 RU/s on one partition asked 1,500: 500 over. With 400 of it low
+// priority, 100 RU/s of high-priority requests are throttled; with 800 low, none. A bucket capped at
+// 20% (200 RU/s) asked 500 refuses 300 RU/s, which no longer reach the partition: 1,200 asked, 200
+// over.
+func TestPriorityAndBuckets(t *testing.T) {
+	c := Current
+	s := Setting{Mode: Manual, RU: 1000}
+	h := MonthHour{Peak: PartLoad{KeyScoped: 1500}, Low: PartLoad{KeyScoped: 400}, RPS: 150}
+	v := c.JudgeHour(h, s, 1, 1)
+	if v.ThrottledRU != 500 || v.ThrottledHighRU != 100 || v.ThrottledRPS != 50 {
+		t.Errorf("400 low of 1,500: %+v, want 500 throttled, 100 of it high priority, 50 requests/s", v)
+	}
+	h.Low = PartLoad{KeyScoped: 800}
+	if v := c.JudgeHour(h, s, 1, 1); v.ThrottledRU != 500 || v.ThrottledHighRU != 0 {
+		t.Errorf("800 low of 1,500: %+v, want 500 throttled, none high priority", v)
+	}
+	h = MonthHour{Peak: PartLoad{KeyScoped: 1500}, RPS: 150, Buckets: []BucketLoad{{ID: 1, MaxPercent: 20, RU: 500}}}
+	v = c.JudgeHour(h, s, 1, 1)
+	if math.Abs(v.ThrottledBucketRU-300) > 1e-9 || math.Abs(v.ThrottledRU-200) > 1e-9 || math.Abs(v.HottestRU-1200) > 1e-9 {
+		t.Errorf("bucket capped at 20%%: %+v, want 300 refused by the bucket, 1,200 asked, 200 throttled", v)
+	}
+	if v := c.JudgeHour(h, Setting{Mode: Serverless}, 1, 1); v.ThrottledBucketRU != 0 {
+		t.Errorf("serverless has no buckets: %+v", v)
+	}
+}

@@ -166,6 +166,12 @@ func renderTraffic(ew *errWriter, c *Container) {
 				mark += fmt.Sprintf(" (burst cushion ~%.0f s, not counted)", h.BurstSeconds)
 			}
 		}
+		if h.ThrottledRU > 0 && h.ThrottledHighRU < h.ThrottledRU {
+			mark += fmt.Sprintf(" (high priority %s RU/s)", num(h.ThrottledHighRU))
+		}
+		if h.ThrottledBucketRU > 0 {
+			mark += fmt.Sprintf(" bucket caps refuse %s RU/s (3212)", num(h.ThrottledBucketRU))
+		}
 		if h.Event != "" {
 			mark = strings.TrimSpace(h.Event + " " + mark)
 		}

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/cosmosdv/validate/internal/cost"
@@ -57,20 +58,37 @@ func (b *builder) monthHours(st *cstate, withEvents bool) []cost.MonthHour {
 			tt.Events = nil
 			cp.Traffic = &tt
 			f, _ := cp.HourlyFactors(ap)
-			addLoad(hours, pl, f, nil, peakF)
+			addLoad(hours, pl, f, nil, peakF, st.s.c)
 			continue
 		}
 		f, ev := b.d.HourlyFactors(ap)
-		addLoad(hours, pl, f, ev, peakF)
+		addLoad(hours, pl, f, ev, peakF, st.s.c)
 	}
 	return hours
 }
 
-func addLoad(hours []cost.MonthHour, pl patternLoad, f []float64, ev []string, peakF float64) {
+func addLoad(hours []cost.MonthHour, pl patternLoad, f []float64, ev []string, peakF float64, c *design.Container) {
+	bucketCap := 0.0 // the pattern's bucket's cap, when it is sent with one the container configures
+	for _, b := range c.ThroughputBuckets {
+		if b.ID == pl.ap.RPS.Bucket {
+			bucketCap = float64(b.MaxPercent)
+		}
+	}
 	for h := range hours {
 		x := pl.load.Scale(f[h])
 		hours[h].Avg = hours[h].Avg.Add(x)
 		hours[h].Peak = hours[h].Peak.Add(x.Scale(peakF))
+		if pl.ap.RPS.Priority == "low" {
+			hours[h].Low = hours[h].Low.Add(x.Scale(peakF))
+		}
+		if bucketCap > 0 {
+			i := slices.IndexFunc(hours[h].Buckets, func(b cost.BucketLoad) bool { return b.ID == pl.ap.RPS.Bucket })
+			if i < 0 {
+				hours[h].Buckets = append(hours[h].Buckets, cost.BucketLoad{ID: pl.ap.RPS.Bucket, MaxPercent: bucketCap})
+				i = len(hours[h].Buckets) - 1
+			}
+			hours[h].Buckets[i].RU += x.Scale(peakF).Total()
+		}
 		hours[h].RPS += pl.rps * f[h] * peakF
 		if ev != nil && ev[h] != "" && hours[h].Event == "" {
 			hours[h].Event = ev[h]
@@ -138,6 +156,9 @@ func (b *builder) traffic(st *cstate) {
 	b.p.DesignedMonthlyUSD += cp.DesignedCost.Total
 	cp.Traffic = tr
 	if w, ok := throttleWarning(cp, tr, hours, verdicts); ok {
+		b.p.Warnings = append(b.p.Warnings, w)
+	}
+	if w, ok := bucketWarning(cp, tr, verdicts); ok {
 		b.p.Warnings = append(b.p.Warnings, w)
 	}
 }
@@ -236,6 +257,9 @@ func throttleWarning(cp *Container, tr *Traffic, hours []cost.MonthHour, verdict
 	msg := fmt.Sprintf("designed %s throttles in %d of %d hours of the month (%s): at worst (day %d %02d:00%s) the busiest physical partition asks %.0f RU/s of the %.0f it gets, %.0f RU/s over across the partitions, about %.0f requests/s answered 429 (the SDKs retry a 429 after the wait the service returns, up to 9 times within 30 s by default, so retries delay these requests and add attempts while the overload lasts)",
 		throughput(cp.Designed), tr.Designed.ThrottledHrs, len(verdicts), strings.Join(where, "; "), worst/24+1, worst%24, eventWords(hours[worst].Event),
 		w.HottestRU, w.ShareRU, w.ThrottledRU, w.ThrottledRPS)
+	if w.ThrottledHighRU < w.ThrottledRU-1e-9 {
+		msg += fmt.Sprintf("; low-priority requests are throttled first (priority-based execution, best effort, no reservation; announced as a preview in 2023), leaving about %.0f RU/s of high-priority requests throttled", w.ThrottledHighRU)
+	}
 	if w.BurstSeconds > 0 {
 		msg += fmt.Sprintf("; burst capacity might absorb about %.0f s of it after an idle spell (not guaranteed, never counted)", w.BurstSeconds)
 	}
@@ -251,4 +275,19 @@ func eventWords(e string) string {
 		return ""
 	}
 	return ", " + e
+}
+
+// bucketWarning says how much the container's throughput buckets refuse beyond their caps at the
+// designed throughput: by design (a cap the design chose), so a note, with what the docs say of them.
+func bucketWarning(cp *Container, tr *Traffic, verdicts []cost.HourVerdict) (Warning, bool) {
+	if tr.Designed.BucketHrs == 0 {
+		return Warning{}, false
+	}
+	worst := 0.0
+	for _, v := range verdicts {
+		worst = max(worst, v.ThrottledBucketRU)
+	}
+	return Warning{Code: "bucket-cap", Subject: cp.Name, Message: fmt.Sprintf(
+		"throughput buckets (preview) refuse requests beyond their caps in %d of %d hours at the designed %s, up to %.0f RU/s (429 substatus 3212; a cap, not a reservation; the cap is taken on the container's whole throughput: whether it also holds per physical partition the docs do not say, assumed not; bucketed requests get no burst capacity; reconfiguring buckets more often than every 10 minutes is refused with substatus 3213; buckets are not available on shared-throughput databases or serverless; the Go SDK sends them since azcosmos v1.5.0)",
+		tr.Designed.BucketHrs, len(verdicts), throughput(cp.Designed), worst)}, true
 }

@@ -171,3 +171,28 @@ func TestMonthHoursIsTheRateCards(t *testing.T) {
 		t.Errorf("design.MonthHours %d, rate card %v", design.MonthHours, cost.Current.HoursPerMonth.Value)
 	}
 }
+
+// TestTraffic_PriorityAndBucket: a low-priority pattern takes the throttling first, and a bucketed
+// pattern over its cap gets a bucket-cap note; the hours are judged as cost.JudgeHour judges them.
+func TestTraffic_PriorityAndBucket(t *testing.T) {
+	d, err := design.Load(filepath.Join("..", "..", "testdata", "designs", "traffic-evening.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := Build(d, Options{})
+	before := p.Containers[0].Traffic.Day[19]
+	d.AccessPatterns[1].RPS.Priority = "low"
+	d.AccessPatterns[1].RPS.Bucket = 1
+	d.Containers[0].ThroughputBuckets = []design.ThroughputBucket{{ID: 1, MaxPercent: 90}}
+	p, _ = Build(d, Options{})
+	h := p.Containers[0].Traffic.Day[19]
+	if !(h.ThrottledHighRU < h.ThrottledRU) || h.ThrottledBucketRU <= 0 || h.ThrottledRU >= before.ThrottledRU {
+		t.Errorf("19:00 with AP2 low priority in a 90%% bucket (3,600 RU/s of the 3,930 it asks at 19:00): %+v (before %+v)", h.HourVerdict, before.HourVerdict)
+	}
+	if w, ok := warningOf(p, "bucket-cap"); !ok || !strings.Contains(w.Message, "3212") {
+		t.Errorf("bucket-cap = %v %q", ok, w.Message)
+	}
+	if w, ok := warningOf(p, "throttling"); !ok || !strings.Contains(w.Message, "low-priority requests are throttled first") {
+		t.Errorf("throttling = %q", w.Message)
+	}
+}
