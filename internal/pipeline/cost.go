@@ -14,7 +14,7 @@ import (
 // its storage at production, the account's regions) at its designed throughput with the load the
 // report judges capacity on (report.ContainerLoad.RunLoad: queries at their projected charge when
 // the design states a production scale), and in the cheapest mode that carries that load's peak,
-// by plan's rule (cost.RateCard.Cheapest). rc is the rate card p was priced with. Nil when there is
+// by plan's rule (cost.RateCard.CheapestServing: the busiest physical partition served too). rc is the rate card p was priced with. Nil when there is
 // no plan or no container has a load.
 func MonthlyCost(rc *cost.RateCard, p *plan.Plan, rep *report.Report) *report.MonthlyCost {
 	if rc == nil || p == nil || rep == nil {
@@ -37,12 +37,21 @@ func MonthlyCost(rc *cost.RateCard, p *plan.Plan, rep *report.Report) *report.Mo
 		cc := report.ContainerCost{Name: pc.Name, Source: l.Source, Scale: l.Scale, AvgRUs: avg, PeakRUs: peak,
 			StorageGB: pc.StorageGB, Designed: throughputWords(pc.Designed.Mode, pc.Designed.RU), DesignedUSD: cents(designed.Total),
 			Formula: designed.Formula}
-		if opts, best := rc.Cheapest(avg, peak, pc.StorageGB, acct); best >= 0 {
-			ru := int(opts[best].BilledRU)
-			if opts[best].Mode == cost.Autoscale {
-				ru = rc.AutoscaleFor(peak, pc.StorageGB)
-			}
-			cc.Required, cc.RequiredUSD = throughputWords(opts[best].Mode, ru), cents(opts[best].Total)
+		// The cheapest mode that serves the busiest physical partition as well as the peak, by plan's
+		// rule (cost.RateCard.CheapestServing): plan's split of the load over the partitions, scaled
+		// to the run's peak.
+		split := pc.PeakLoad
+		if t := split.Total(); t > 0 {
+			split = split.Scale(peak / t)
+		} else {
+			split = cost.PartLoad{Cross: peak}
+		}
+		opts, best := rc.CheapestServing(avg, split, pc.StorageGB, acct)
+		if best < 0 {
+			opts, best = rc.Cheapest(avg, peak, pc.StorageGB, acct)
+		}
+		if best >= 0 {
+			cc.Required, cc.RequiredUSD = throughputWords(opts[best].Mode, opts[best].Provisioned), cents(opts[best].Total)
 		}
 		m.DesignedUSD += cc.DesignedUSD
 		m.RequiredUSD += cc.RequiredUSD
