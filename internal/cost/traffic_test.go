@@ -229,3 +229,55 @@ func TestPriorityAndBuckets(t *testing.T) {
 		t.Errorf("serverless has no buckets: %+v", v)
 	}
 }
+
+// TestBillMonthProperties: over random months, manual bills its RU/s every hour, autoscale between 10%
+// and 100% of max every hour, serverless the RU consumed (Σ hourly average × 3,600 s); a setting
+// ServingSetting returns never throttles; dynamic scaling never bills more than the default.
+func TestBillMonthProperties(t *testing.T) {
+	c := Current
+	r := rand.New(rand.NewPCG(40, 2))
+	for range 40 {
+		hours := make([]MonthHour, 730)
+		base := 100 + r.Float64()*5000
+		consumed := 0.0
+		for i := range hours {
+			f := r.Float64() * 3
+			l := PartLoad{Busiest: base * f * r.Float64() * 0.2, KeyScoped: base * f * 0.7, Cross: base * f * 0.3}
+			hours[i] = MonthHour{Avg: l, Peak: l.Scale(1.5), RPS: base * f / 5}
+			consumed += l.Total() * 3600
+		}
+		gb := r.Float64() * 200
+		a := Account{Regions: 1 + r.IntN(2)}
+		for _, mode := range []Mode{Manual, Autoscale} {
+			s, ok, why := c.ServingSetting(mode, hours, gb, ScaleContainer)
+			if !ok {
+				t.Fatalf("%s: %s", mode, why)
+			}
+			b, vs := c.BillMonth(hours, s, gb, a)
+			if b.ThrottledHrs != 0 || !b.Serves {
+				t.Fatalf("%s %d serves but throttles %d hours", mode, s.RU, b.ThrottledHrs)
+			}
+			for _, v := range vs {
+				lo, hi := float64(s.RU)*float64(a.Regions), float64(s.RU)*float64(a.Regions)
+				if mode == Autoscale {
+					lo *= 0.1
+				}
+				if v.BilledRU < lo-1e-6 || v.BilledRU > hi+1e-6 {
+					t.Fatalf("%s %d bills %v in an hour, outside [%v, %v]", mode, s.RU, v.BilledRU, lo, hi)
+				}
+			}
+			if mode == Autoscale {
+				s.Scaling = ScaleDynamic
+				if d, _ := c.BillMonth(hours, s, gb, a); d.Throughput > b.Throughput+1e-6 {
+					t.Fatalf("dynamic $%v above default $%v", d.Throughput, b.Throughput)
+				}
+			} else if want := float64(s.RU) * 730 * float64(a.Regions) / 100 * c.ManualPrice.Value; math.Abs(b.Throughput-want) > 1e-6 {
+				t.Fatalf("manual $%v, want $%v", b.Throughput, want)
+			}
+		}
+		sv, _ := c.BillMonth(hours, Setting{Mode: Serverless}, gb, Account{})
+		if want := consumed / 1e6 * c.ServerlessPrice.Value; math.Abs(sv.Throughput-want) > 1e-6*want {
+			t.Fatalf("serverless $%v, want $%v", sv.Throughput, want)
+		}
+	}
+}
