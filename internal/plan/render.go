@@ -105,9 +105,12 @@ func renderText(w io.Writer, p *Plan) error {
 		}
 		ew.printf("  load: %s RU/s average, %s RU/s peak (%s)\n", num(c.AvgRUs), num(c.PeakRUs), basis)
 		ew.printf("  designed: %s  → %s/month  (%s)\n", throughput(c.Designed), usd(c.DesignedCost.Total), c.DesignedCost.Formula)
+		if c.Traffic != nil {
+			ew.printf("  flat-rate figures (average and peak, no shape; the hour-by-hour month below decides):\n")
+		}
 		for _, o := range c.Options {
 			mark := " "
-			if o.Mode == c.Recommended.Mode && o.Feasible {
+			if o.Mode == c.Recommended.Mode && o.Feasible && c.Traffic == nil {
 				mark = "*"
 			}
 			state := usd(o.Total) + "/month"
@@ -117,7 +120,11 @@ func renderText(w io.Writer, p *Plan) error {
 			ew.printf("  %s %-10s %s  (%s)\n", mark, o.Mode, state, o.Formula)
 		}
 		if c.RecommendedNote != "" {
-			ew.printf("  more than designed: %s\n", c.RecommendedNote)
+			lead := "more than designed"
+			if c.MonthlyUSD <= c.DesignedCost.Total+0.005 {
+				lead = "why this mode"
+			}
+			ew.printf("  %s: %s\n", lead, c.RecommendedNote)
 		}
 		ew.printf("  partitions: %d physical  busiest logical partition %s RU/s, %s GB at peak; its physical partition at %.0f%% of %s RU/s  risk: %s\n",
 			c.Partitions, num(c.BusiestRUs), num(c.BusiestGB), 100*c.Hot.Utilization, num(c.Hot.CapacityRU), c.Hot.Risk)

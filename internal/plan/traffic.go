@@ -150,7 +150,11 @@ func (b *builder) traffic(st *cstate) {
 		best := tr.Options[tr.Recommended]
 		cp.Recommended = Throughput{Mode: best.Mode, RU: best.RU}
 		cp.MonthlyUSD = best.Total
-		cp.RecommendedNote = fmt.Sprintf("the cheapest mode that serves every hour of the traffic's shape (%s) without a 429 at any partition", tr.Shape)
+		cp.RecommendedNote = fmt.Sprintf("%s at %s/month is the cheapest mode that serves every hour of the traffic's shape (%s) without a 429 at any partition",
+			throughput(cp.Recommended), usd(best.Total), tr.Shape)
+		if !tr.Designed.Serves {
+			cp.RecommendedNote += fmt.Sprintf("; the designed %s does not (%s)", throughput(cp.Designed), tr.Designed.Reason)
+		}
 	}
 	b.p.MonthlyUSD += cp.MonthlyUSD
 	b.p.DesignedMonthlyUSD += cp.DesignedCost.Total
