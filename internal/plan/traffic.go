@@ -236,11 +236,21 @@ func throttleWarning(cp *Container, tr *Traffic, hours []cost.MonthHour, verdict
 			worst = h
 		}
 	}
-	var daily []string
-	for _, h := range tr.Day {
-		if h.ThrottledRU > 0 {
-			daily = append(daily, fmt.Sprintf("%02d:00", h.Hour))
+	var daily []string // runs of consecutive throttled hours: "19:00", "06:00–23:59"
+	for i := 0; i < len(tr.Day); i++ {
+		if tr.Day[i].ThrottledRU <= 0 {
+			continue
 		}
+		j := i
+		for j+1 < len(tr.Day) && tr.Day[j+1].ThrottledRU > 0 {
+			j++
+		}
+		if j == i {
+			daily = append(daily, fmt.Sprintf("%02d:00", tr.Day[i].Hour))
+		} else {
+			daily = append(daily, fmt.Sprintf("%02d:00–%02d:59", tr.Day[i].Hour, tr.Day[j].Hour))
+		}
+		i = j
 	}
 	events := map[string]bool{}
 	var evNames []string

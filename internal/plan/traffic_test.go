@@ -61,7 +61,7 @@ func TestTraffic_EveningAndSeasonEndVersusFlatTwin(t *testing.T) {
 		t.Errorf("designed manual 4,000 throttles %d hours, want 91", tr.Designed.ThrottledHrs)
 	}
 	w, ok := warningOf(p, "throttling")
-	if !ok || !strings.Contains(w.Message, "every day at 19:00, 20:00, 21:00") || !strings.Contains(w.Message, "season end") {
+	if !ok || !strings.Contains(w.Message, "every day at 19:00–21:59") || !strings.Contains(w.Message, "season end") {
 		t.Errorf("throttling warning = %q", w.Message)
 	}
 	if _, ok := warningOf(flat, "throttling"); ok {
