@@ -176,6 +176,9 @@ type HourVerdict struct {
 	// partition gets at the setting.
 	HottestRU float64 `json:"hottestPartitionRU"`
 	ShareRU   float64 `json:"partitionShareRU"`
+	// BusiestLogicalRU is the busiest logical partition's RU/s at the highest second: it can never
+	// get more than its physical partition's share (at most 10,000 RU/s).
+	BusiestLogicalRU float64 `json:"busiestLogicalRU"`
 	// BilledRU is the RU/s the hour bills (all regions; serverless: the RU/s consumed).
 	BilledRU float64 `json:"billedRU"`
 	// ThrottledRU is the RU/s asked beyond what the partitions get, summed over the partitions;
@@ -245,7 +248,7 @@ func (c *RateCard) JudgeHour(h MonthHour, s Setting, n, regions int) HourVerdict
 			v.ThrottledBucketRU = 0
 		}
 	}
-	v.HottestRU, v.ShareRU = peak.Hottest(n), share
+	v.HottestRU, v.ShareRU, v.BusiestLogicalRU = peak.Hottest(n), share, peak.Busiest
 	overHot, overOther := math.Max(peak.Hottest(n)-share, 0), math.Max(peak.Other(n)-share, 0)
 	others := float64(max(n, 1) - 1)
 	v.ThrottledRU = overHot + others*overOther

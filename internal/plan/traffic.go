@@ -188,6 +188,7 @@ func (b *builder) servingOptions(hours []cost.MonthHour, storageGB float64, scal
 
 func roundVerdict(v cost.HourVerdict) cost.HourVerdict {
 	v.AvgRU, v.PeakRU, v.HottestRU, v.ShareRU = round(v.AvgRU, 1), round(v.PeakRU, 1), round(v.HottestRU, 1), round(v.ShareRU, 1)
+	v.BusiestLogicalRU = sig(v.BusiestLogicalRU, 3)
 	v.BilledRU, v.ThrottledRU, v.ThrottledRPS, v.BurstSeconds = round(v.BilledRU, 1), round(v.ThrottledRU, 1), round(v.ThrottledRPS, 2), round(v.BurstSeconds, 1)
 	return v
 }
@@ -268,9 +269,9 @@ func throttleWarning(cp *Container, tr *Traffic, hours []cost.MonthHour, verdict
 		where = append(where, "during "+strings.Join(evNames, ", "))
 	}
 	w := verdicts[worst]
-	msg := fmt.Sprintf("designed %s throttles in %d of %d hours of the month (%s): at worst (day %d %02d:00%s) the busiest physical partition asks %.0f RU/s of the %.0f it gets, %.0f RU/s over across the partitions, about %.0f requests/s answered 429 (the SDKs retry a 429 after the wait the service returns, up to 9 times within 30 s by default, so retries delay these requests and add attempts while the overload lasts)",
+	msg := fmt.Sprintf("designed %s throttles in %d of %d hours of the month (%s): at worst (day %d %02d:00%s) the busiest physical partition asks %.0f RU/s of the %.0f it gets (its busiest logical partition %s RU/s of it), %.0f RU/s over across the partitions, about %.0f requests/s answered 429 (the SDKs retry a 429 after the wait the service returns, up to 9 times within 30 s by default, so retries delay these requests and add attempts while the overload lasts)",
 		throughput(cp.Designed), tr.Designed.ThrottledHrs, len(verdicts), strings.Join(where, "; "), worst/24+1, worst%24, eventWords(hours[worst].Event),
-		w.HottestRU, w.ShareRU, w.ThrottledRU, w.ThrottledRPS)
+		w.HottestRU, w.ShareRU, num(w.BusiestLogicalRU), w.ThrottledRU, w.ThrottledRPS)
 	if w.ThrottledHighRU < w.ThrottledRU-1e-9 {
 		msg += fmt.Sprintf("; low-priority requests are throttled first (priority-based execution, best effort, no reservation; announced as a preview in 2023), leaving about %.0f RU/s of high-priority requests throttled", w.ThrottledHighRU)
 	}
