@@ -156,6 +156,13 @@ func (b *builder) traffic(st *cstate) {
 			cp.RecommendedNote += fmt.Sprintf("; the designed %s does not (%s)", throughput(cp.Designed), tr.Designed.Reason)
 		}
 	}
+	if tr.Recommended < 0 {
+		var why []string
+		for _, o := range tr.Options {
+			why = append(why, fmt.Sprintf("%s: %s", o.Mode, o.Reason))
+		}
+		cp.RecommendedNote = fmt.Sprintf("no throughput mode serves every hour of the traffic's shape (%s); the flat-rate recommendation stands, and the hours that throttle are named below", strings.Join(why, "; "))
+	}
 	b.p.MonthlyUSD += cp.MonthlyUSD
 	b.p.DesignedMonthlyUSD += cp.DesignedCost.Total
 	cp.Traffic = tr

@@ -196,3 +196,24 @@ func TestTraffic_PriorityAndBucket(t *testing.T) {
 		t.Errorf("throttling = %q", w.Message)
 	}
 }
+
+// TestTraffic_NoModeServes: a key whose season-end spike needs more than any partition can get has no
+// mode that serves every hour; plan says so, keeps the flat recommendation and names the key problem.
+func TestTraffic_NoModeServes(t *testing.T) {
+	d, err := design.Load(filepath.Join("..", "..", "testdata", "designs", "traffic-evening.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.AccessPatterns[1].RPS.HotKeyShare = 1 // every save on one player: 8 × 4 × 1.5 × 655 RU/s at the season end
+	p, err := Build(d, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := p.Containers[0]
+	if c.Traffic.Recommended != -1 || !strings.Contains(c.RecommendedNote, "no throughput mode serves every hour") {
+		t.Errorf("recommended %d, note %q", c.Traffic.Recommended, c.RecommendedNote)
+	}
+	if _, ok := warningOf(p, "throttling"); !ok {
+		t.Error("no throttling warning")
+	}
+}
