@@ -102,6 +102,10 @@ type Account struct {
 	Regions int
 	// MultiRegionWrites is true when every region accepts writes.
 	MultiRegionWrites bool
+	// ReadShares, one per region summing to 1, is each region's share of the reads (every region
+	// replicates every write); nil = every region carries the whole load (assumed). Hour-by-hour
+	// billing and throttling only (BillMonth).
+	ReadShares []float64
 }
 
 func (a Account) regions() int { return max(a.Regions, 1) }

@@ -48,6 +48,11 @@ func (l PartLoad) Add(o PartLoad) PartLoad {
 	return PartLoad{Busiest: l.Busiest + o.Busiest, KeyScoped: l.KeyScoped + o.KeyScoped, Cross: l.Cross + o.Cross}
 }
 
+// Sub is l less o, part by part, never below 0.
+func (l PartLoad) Sub(o PartLoad) PartLoad {
+	return PartLoad{Busiest: math.Max(l.Busiest-o.Busiest, 0), KeyScoped: math.Max(l.KeyScoped-o.KeyScoped, 0), Cross: math.Max(l.Cross-o.Cross, 0)}
+}
+
 // Hottest is the RU/s of the physical partition that holds the busiest logical partition, over n
 // physical partitions: the busiest key's own load plus an even share of the rest (the other keys
 // spread by the key's hash, the cross-partition requests over every partition).
@@ -73,6 +78,20 @@ func (l PartLoad) Uses(n, regions int) [][]float64 {
 			row[i] = l.Other(n)
 		}
 		out[r] = row
+	}
+	return out
+}
+
+// regionLoads is the load of each region at an hour's highest second: every region carries the whole
+// load when a has no read shares (assumed: the design states one load); with read shares, each
+// region carries every write (replicated) and its share of the reads.
+func regionLoads(l, writes PartLoad, a Account) []PartLoad {
+	out := make([]PartLoad, a.regions())
+	for r := range out {
+		out[r] = l
+		if len(a.ReadShares) == len(out) {
+			out[r] = writes.Add(l.Sub(writes).Scale(a.ReadShares[r]))
+		}
 	}
 	return out
 }
@@ -155,6 +174,9 @@ type MonthHour struct {
 	Event string
 	// Low is the part of Peak sent at low priority (priority-based execution: throttled first).
 	Low PartLoad
+	// Writes is the part of Peak that writes: every region replicates it (autoscale-per-partition-
+	// region.md's example: a read region's 150 RU/s hold 50 RU/s of writes from the write region).
+	Writes PartLoad
 	// Buckets are the peak RU/s sent with each throughput bucket, with the bucket's cap.
 	Buckets []BucketLoad
 }
@@ -230,8 +252,24 @@ func (c *RateCard) ShareAt(s Setting, n int) float64 {
 // JudgeHour bills one hour at s over n physical partitions and regions regions and says what it
 // throttles.
 func (c *RateCard) JudgeHour(h MonthHour, s Setting, n, regions int) HourVerdict {
+	return c.judge(h, s, n, Account{Regions: regions})
+}
+
+// judge is JudgeHour on account a: with read shares, each region's load is its own (regionLoads);
+// throttling is judged in the busiest region, and autoscale bills every region's partitions.
+func (c *RateCard) judge(h MonthHour, s Setting, n int, a Account) HourVerdict {
 	share := c.ShareAt(s, n)
-	peak, low := h.Peak, h.Low
+	loads := regionLoads(h.Peak, h.Writes, a)
+	busiest := 0
+	for r, l := range loads {
+		if l.Total() > loads[busiest].Total() {
+			busiest = r
+		}
+	}
+	peak, low := loads[busiest], h.Low
+	if t := h.Peak.Total(); t > 0 && peak.Total() < t {
+		low = low.Scale(peak.Total() / t)
+	}
 	v := HourVerdict{AvgRU: h.Avg.Total(), PeakRU: peak.Total(), Event: h.Event}
 	// Throughput buckets refuse what a bucket asks beyond its cap, a percentage of the container's
 	// throughput (manual RU/s, autoscale max: assumed, the docs say "the container's total
@@ -244,6 +282,9 @@ func (c *RateCard) JudgeHour(h MonthHour, s Setting, n, regions int) HourVerdict
 		if t := peak.Total(); v.ThrottledBucketRU > 1e-9 && t > 0 {
 			f := 1 - math.Min(v.ThrottledBucketRU/t, 1)
 			peak, low = peak.Scale(f), low.Scale(f)
+			for r := range loads {
+				loads[r] = loads[r].Scale(f)
+			}
 		} else {
 			v.ThrottledBucketRU = 0
 		}
@@ -257,8 +298,8 @@ func (c *RateCard) JudgeHour(h MonthHour, s Setting, n, regions int) HourVerdict
 	switch {
 	case v.ThrottledRU <= 1e-9:
 		v.ThrottledRU, v.ThrottledHighRU = 0, 0
-	case v.PeakRU > 0 && h.RPS > 0:
-		v.ThrottledRPS = v.ThrottledRU / (v.PeakRU / h.RPS)
+	case h.Peak.Total() > 0 && h.RPS > 0:
+		v.ThrottledRPS = v.ThrottledRU / (h.Peak.Total() / h.RPS)
 	}
 	if s.Mode != Serverless {
 		v.BurstSeconds = c.BurstSeconds(share, v.HottestRU)
@@ -267,9 +308,13 @@ func (c *RateCard) JudgeHour(h MonthHour, s Setting, n, regions int) HourVerdict
 	case Serverless:
 		v.BilledRU = v.AvgRU
 	case Autoscale:
-		v.BilledRU = c.AutoscaleHourRU(float64(s.RU), peak.Uses(n, regions), s.Scaling)
+		uses := make([][]float64, len(loads))
+		for r, l := range loads {
+			uses[r] = l.Uses(n, 1)[0]
+		}
+		v.BilledRU = c.AutoscaleHourRU(float64(s.RU), uses, s.Scaling)
 	default:
-		v.BilledRU = float64(s.RU) * float64(max(regions, 1))
+		v.BilledRU = float64(s.RU) * float64(a.regions())
 	}
 	return v
 }
@@ -311,7 +356,7 @@ func (c *RateCard) BillMonth(hours []MonthHour, s Setting, storageGB float64, a 
 	verdicts := make([]HourVerdict, len(hours))
 	billedRUh := 0.0 // Σ over hours of the billed RU/s
 	for i, h := range hours {
-		v := c.JudgeHour(h, Setting{Mode: s.Mode, RU: s.RU, Scaling: b.Scaling}, n, regions)
+		v := c.judge(h, Setting{Mode: s.Mode, RU: s.RU, Scaling: b.Scaling}, n, a)
 		verdicts[i] = v
 		billedRUh += v.BilledRU
 		if v.ThrottledRU > 0 {

@@ -281,3 +281,33 @@ func TestBillMonthProperties(t *testing.T) {
 		}
 	}
 }
+
+// TestReadSharesByRegion: every region replicates the writes and serves its share of the reads
+// (autoscale-per-partition-region.md: a read region's load is the replicated writes plus its own
+// reads). By hand, one partition, max 1,000 RU/s, 100 RU/s of writes and 900 of reads split 0.9 / 0.1
+// over 2 regions: 910 and 190 RU/s. Default scaling bills the most active region's 910 in both
+// regions, 1,820; dynamic 910 + 190 = 1,100. Without shares every region carries 1,000: 2,000 either way.
+func TestReadSharesByRegion(t *testing.T) {
+	c := Current
+	l := PartLoad{KeyScoped: 1000}
+	h := MonthHour{Peak: l, Avg: l, Writes: PartLoad{KeyScoped: 100}, RPS: 100}
+	hours := []MonthHour{h}
+	for _, tc := range []struct {
+		shares  []float64
+		scaling AutoscaleScaling
+		want    float64
+	}{
+		{[]float64{0.9, 0.1}, ScaleContainer, 1820},
+		{[]float64{0.9, 0.1}, ScaleDynamic, 1100},
+		{nil, ScaleContainer, 2000},
+		{nil, ScaleDynamic, 2000},
+	} {
+		_, vs := c.BillMonth(hours, Setting{Mode: Autoscale, RU: 1000, Scaling: tc.scaling}, 0, Account{Regions: 2, ReadShares: tc.shares})
+		if math.Abs(vs[0].BilledRU-tc.want) > 1e-9 {
+			t.Errorf("shares %v, %s: billed %v RU/s, want %v", tc.shares, tc.scaling, vs[0].BilledRU, tc.want)
+		}
+		if vs[0].ThrottledRU != 0 {
+			t.Errorf("shares %v: throttled %+v", tc.shares, vs[0])
+		}
+	}
+}

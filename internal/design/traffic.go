@@ -28,6 +28,10 @@ type Traffic struct {
 	Autoscale string `yaml:"autoscale,omitempty" json:"autoscale,omitempty"`
 	// Events are dated spikes in the billed month (a season end: ×8 for 2 hours).
 	Events []TrafficEvent `yaml:"events,omitempty" json:"events,omitempty"`
+	// ReadShares is each region's share of the reads, one per region (regions), summing to 1; every
+	// region replicates every write. Default: every region carries the whole load (assumed). Dynamic
+	// autoscale scales each region on its own, so a quiet secondary region bills less.
+	ReadShares []float64 `yaml:"readShares,omitempty" json:"readShares,omitempty"`
 }
 
 // TrafficEvent is a dated spike: from Hour on Day, for Hours hours, the patterns' rates are Factor ×
@@ -135,6 +139,19 @@ func (v *validator) checkTraffic() {
 	}
 	if t.Autoscale != "" {
 		v.checkEnum("traffic.autoscale", t.Autoscale, AutoscaleScalings)
+	}
+	if len(t.ReadShares) > 0 {
+		sum, bad := 0.0, false
+		for _, x := range t.ReadShares {
+			bad = bad || x < 0 || math.IsNaN(x) || math.IsInf(x, 0)
+			sum += x
+		}
+		switch {
+		case len(t.ReadShares) != max(v.d.Regions, 1):
+			v.errf("traffic.readShares", "holds %d shares; give one per region (regions: %d)", len(t.ReadShares), max(v.d.Regions, 1))
+		case bad || math.Abs(sum-1) > 0.01:
+			v.errf("traffic.readShares", "must be shares of 0 or more summing to 1 (got %g in all), e.g. [0.9, 0.1]", sum)
+		}
 	}
 	var ids []string
 	for _, p := range v.d.AccessPatterns {

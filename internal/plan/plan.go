@@ -230,6 +230,9 @@ func Build(d *design.Design, opts Options) (*Plan, error) {
 		return nil, errors.New("plan: design has no containers")
 	}
 	acct := cost.Account{Regions: max(d.Regions, 1), MultiRegionWrites: d.MultiRegionWrites}
+	if d.Traffic != nil {
+		acct.ReadShares = d.Traffic.ReadShares
+	}
 	p := &Plan{
 		SchemaVersion: SchemaVersion,
 		Design:        d.Name,
@@ -785,7 +788,7 @@ const AutoscaleBilling = "autoscale bills each hour for the highest RU/s it scal
 // TrafficBilling is what plan assumes when the design states its traffic's shape.
 const TrafficBilling = "with a traffic shape (design traffic), every hour of the 730-hour billed month is priced and judged on its own: each pattern's average load × its hourly factor × any event's factor, its highest second × intraHourPeak; " +
 	"autoscale bills each hour's highest RU/s at least 10% of max, by default scaling every partition and region with the hottest one (hottest partition × partitions × regions), with dynamic scaling each on its own (autoscale-per-partition-region.md); " +
-	"every region carries the same load (assumed); a physical partition gets the throughput split evenly (at most 10,000 RU/s; serverless 5,000) and throttles beyond it; burst capacity is a cushion, never capacity; partitions are those a container created at the setting has (RU/s ÷ 6,000 manual, ÷ 10,000 autoscale), and never merge back"
+	"every region carries the whole load unless traffic.readShares splits the reads (writes replicate to every region; assumed); a physical partition gets the throughput split evenly (at most 10,000 RU/s; serverless 5,000) and throttles beyond it; burst capacity is a cushion, never capacity; partitions are those a container created at the setting has (RU/s ÷ 6,000 manual, ÷ 10,000 autoscale), and never merge back"
 
 func assumptions(rc *cost.RateCard, a cost.Account, seedN int64) []string {
 	price := rc.ManualPrice

@@ -81,6 +81,9 @@ func addLoad(hours []cost.MonthHour, pl patternLoad, f []float64, ev []string, p
 		if pl.ap.RPS.Priority == "low" {
 			hours[h].Low = hours[h].Low.Add(x.Scale(peakF))
 		}
+		if writes(pl.ap) {
+			hours[h].Writes = hours[h].Writes.Add(x.Scale(peakF))
+		}
 		if bucketCap > 0 {
 			i := slices.IndexFunc(hours[h].Buckets, func(b cost.BucketLoad) bool { return b.ID == pl.ap.RPS.Bucket })
 			if i < 0 {
@@ -312,4 +315,13 @@ func bucketWarning(cp *Container, tr *Traffic, verdicts []cost.HourVerdict) (War
 	return Warning{Code: "bucket-cap", Subject: cp.Name, Message: fmt.Sprintf(
 		"throughput buckets (preview) refuse requests beyond their caps in %d of %d hours at the designed %s, up to %.0f RU/s (429 substatus 3212; a cap, not a reservation; the cap is taken on the container's whole throughput: whether it also holds per physical partition the docs do not say, assumed not; bucketed requests get no burst capacity; reconfiguring buckets more often than every 10 minutes is refused with substatus 3213; buckets are not available on shared-throughput databases or serverless; the Go SDK sends them since azcosmos v1.5.0)",
 		tr.Designed.BucketHrs, len(verdicts), throughput(cp.Designed), worst)}, true
+}
+
+// writes reports whether a pattern writes (every region replicates it).
+func writes(ap *design.AccessPattern) bool {
+	switch ap.Op {
+	case design.OpCreate, design.OpUpsert, design.OpReplace, design.OpPatch, design.OpDelete, design.OpBatch:
+		return true
+	}
+	return false
 }

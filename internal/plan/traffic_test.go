@@ -217,3 +217,27 @@ func TestTraffic_NoModeServes(t *testing.T) {
 		t.Error("no throttling warning")
 	}
 }
+
+// TestTraffic_ReadSharesDynamic: two regions, reads 90/10 and the writes in both: dynamic autoscale
+// bills the quiet region less than default scaling (which scales it with the busy one), and less
+// than with no shares (every region carrying the whole load).
+func TestTraffic_ReadSharesDynamic(t *testing.T) {
+	load := func(shares []float64, scaling string) float64 {
+		d, err := design.Load(filepath.Join("..", "..", "testdata", "designs", "traffic-evening.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.Regions = 2
+		d.Containers[0].Throughput = design.Throughput{AutoscaleMax: 60_000}
+		d.Traffic.ReadShares, d.Traffic.Autoscale = shares, scaling
+		p, err := Build(d, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Containers[0].Traffic.Designed.Throughput
+	}
+	def, dyn, none := load([]float64{0.9, 0.1}, "container"), load([]float64{0.9, 0.1}, "dynamic"), load(nil, "dynamic")
+	if !(dyn < def && dyn < none) {
+		t.Errorf("dynamic with shares $%.2f, default $%.2f, dynamic without shares $%.2f", dyn, def, none)
+	}
+}
