@@ -279,7 +279,7 @@ func throttleWarning(cp *Container, tr *Traffic, hours []cost.MonthHour, verdict
 		where = append(where, "during "+strings.Join(evNames, ", "))
 	}
 	w := verdicts[worst]
-	msg := fmt.Sprintf("designed %s throttles in %d of %d hours of the month (%s): at worst (day %d %02d:00%s) the busiest physical partition asks %.0f RU/s of the %.0f it gets (its busiest logical partition %s RU/s of it), %.0f RU/s over across the partitions, about %.0f requests/s answered 429 (the SDKs retry a 429 after the wait the service returns, up to 9 times within 30 s by default, so retries delay these requests and add attempts while the overload lasts)",
+	msg := fmt.Sprintf("designed %s throttles in %d of %d hours of the month (%s): at worst (day %d %02d:00%s) the busiest physical partition asks %.0f RU/s of the %.0f it gets (its busiest logical partition %s RU/s of it), %.0f RU/s over across the partitions, about %.0f requests/s answered 429 (the SDKs retry a 429 after the wait the service returns — the .NET SDK up to 9 times within 30 s by default (CosmosClientOptions.MaxRetryAttemptsOnRateLimitedRequests, MaxRetryWaitTimeOnRateLimitedRequests) — so retries delay these requests, add up to 9 attempts each while the overload lasts, and fail them after the wait when it outlasts it)",
 		throughput(cp.Designed), tr.Designed.ThrottledHrs, len(verdicts), strings.Join(where, "; "), worst/24+1, worst%24, eventWords(hours[worst].Event),
 		w.HottestRU, w.ShareRU, num(w.BusiestLogicalRU), w.ThrottledRU, w.ThrottledRPS)
 	if w.ThrottledHighRU < w.ThrottledRU-1e-9 {
