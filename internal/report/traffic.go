@@ -70,30 +70,50 @@ func trafficLines(r *Report) []string {
 }
 
 // trafficChart draws each forecast: RU/s by hour (solid: the hour's average, light: its highest
-// second) against the designed throughput (dashed), throttled hours in red and marked 429.
+// second) against the designed throughput (dashed), throttled hours in red and marked 429 — a day
+// without events in one chart and the event hours in a second, each on its own scale (an event's
+// spike would flatten the day).
 func trafficChart(r *Report) string {
 	var sb strings.Builder
 	for _, t := range r.Traffic {
-		maxV := t.ProvisionedRU
+		var day, events []TrafficHour
 		for _, h := range t.Hours {
+			if h.Event == "" {
+				day = append(day, h)
+			} else {
+				events = append(events, h)
+			}
+		}
+		drawTraffic(&sb, t, day, fmt.Sprintf("%s: RU/s by hour of a day without events at %s (solid: hour's average, light: its highest second; dashed: provisioned; red: throttled)", t.Container, t.Designed))
+		if len(events) > 0 {
+			drawTraffic(&sb, t, events, fmt.Sprintf("%s: RU/s in the event hours at %s", t.Container, t.Designed))
+		}
+	}
+	return sb.String()
+}
+
+// drawTraffic draws one chart of hours.
+func drawTraffic(sb *strings.Builder, t Traffic, hours []TrafficHour, title string) {
+	{
+		maxV := t.ProvisionedRU
+		for _, h := range hours {
 			maxV = math.Max(maxV, h.PeakRU)
 		}
-		title := fmt.Sprintf("%s: RU/s by hour at %s (solid: hour's average, light: its highest second; dashed: provisioned; red: throttled)", t.Container, t.Designed)
 		const w = 22.0
-		width := math.Max(chartLeft+float64(len(t.Hours))*w+20, 640)
+		width := math.Max(chartLeft+float64(len(hours))*w+20, 640)
 		height := chartTop + chartHeight + chartBottom + 22
 		top := niceCeil(maxV * chartHeight / (chartHeight - labelRoom))
 		y := func(v float64) float64 { return chartTop + chartHeight - v/top*chartHeight }
-		fmt.Fprintf(&sb, `<svg xmlns="http://www.w3.org/2000/svg" class="traffic" data-container="%s" viewBox="0 0 %.0f %.0f" width="%.0f" height="%.0f" role="img" aria-label="%s"><title>%s</title>`,
+		fmt.Fprintf(sb, `<svg xmlns="http://www.w3.org/2000/svg" class="traffic" data-container="%s" viewBox="0 0 %.0f %.0f" width="%.0f" height="%.0f" role="img" aria-label="%s"><title>%s</title>`,
 			esc(t.Container), width, height, width, height, esc(title), esc(title))
 		for i := 0; i <= 4; i++ {
 			v := top * float64(i) / 4
-			fmt.Fprintf(&sb, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#e3e6eb"/><text x="%.1f" y="%.1f" text-anchor="end">%s</text>`,
+			fmt.Fprintf(sb, `<line x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#e3e6eb"/><text x="%.1f" y="%.1f" text-anchor="end">%s</text>`,
 				chartLeft, width-10, y(v), y(v), chartLeft-6, y(v)+4, fmtRU(v))
 		}
-		fmt.Fprintf(&sb, `<text x="12" y="%.1f" transform="rotate(-90 12 %.1f)" text-anchor="middle">RU/s</text>`, chartTop+chartHeight/2, chartTop+chartHeight/2)
+		fmt.Fprintf(sb, `<text x="12" y="%.1f" transform="rotate(-90 12 %.1f)" text-anchor="middle">RU/s</text>`, chartTop+chartHeight/2, chartTop+chartHeight/2)
 		base := y(0)
-		for i, h := range t.Hours {
+		for i, h := range hours {
 			x := chartLeft + float64(i)*w
 			color := "#3b6fb6"
 			if h.Throttled {
@@ -106,22 +126,21 @@ func trafficChart(r *Report) string {
 			if h.Event != "" {
 				tip += " (" + h.Event + ")"
 			}
-			fmt.Fprintf(&sb, `<rect class="bar peak" x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s" fill-opacity="0.3"><title>%s</title></rect>`, x+1, y(h.PeakRU), w-2, math.Max(base-y(h.PeakRU), 0), color, esc(tip))
-			fmt.Fprintf(&sb, `<rect class="bar%s" x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"><title>%s</title></rect>`, map[bool]string{true: " throttled", false: ""}[h.Throttled], x+1, y(h.AvgRU), w-2, math.Max(base-y(h.AvgRU), 0.5), color, esc(tip))
+			fmt.Fprintf(sb, `<rect class="bar peak" x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s" fill-opacity="0.3"><title>%s</title></rect>`, x+1, y(h.PeakRU), w-2, math.Max(base-y(h.PeakRU), 0), color, esc(tip))
+			fmt.Fprintf(sb, `<rect class="bar%s" x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="%s"><title>%s</title></rect>`, map[bool]string{true: " throttled", false: ""}[h.Throttled], x+1, y(h.AvgRU), w-2, math.Max(base-y(h.AvgRU), 0.5), color, esc(tip))
 			if h.Throttled {
-				fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f" text-anchor="middle" font-size="9" fill="#c62828">429</text>`, x+w/2, y(h.PeakRU)-3)
+				fmt.Fprintf(sb, `<text x="%.1f" y="%.1f" text-anchor="middle" font-size="9" fill="#c62828">429</text>`, x+w/2, y(h.PeakRU)-3)
 			}
 			label := h.Label
 			if h.Event != "" {
 				label = strings.TrimPrefix(label, "day ")
 			}
-			fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f" transform="rotate(-60 %.1f %.1f)" text-anchor="end" font-size="9">%s</text>`, x+w/2, base+12, x+w/2, base+12, esc(label))
+			fmt.Fprintf(sb, `<text x="%.1f" y="%.1f" transform="rotate(-60 %.1f %.1f)" text-anchor="end" font-size="9">%s</text>`, x+w/2, base+12, x+w/2, base+12, esc(label))
 		}
 		if t.ProvisionedRU > 0 {
-			fmt.Fprintf(&sb, `<line class="provisioned" x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#c62828" stroke-dasharray="4 3"><title>%s provisioned %s RU/s</title></line>`,
-				chartLeft, chartLeft+float64(len(t.Hours))*w, y(t.ProvisionedRU), y(t.ProvisionedRU), esc(t.Container), fmtRate(t.ProvisionedRU))
+			fmt.Fprintf(sb, `<line class="provisioned" x1="%.1f" x2="%.1f" y1="%.1f" y2="%.1f" stroke="#c62828" stroke-dasharray="4 3"><title>%s provisioned %s RU/s</title></line>`,
+				chartLeft, chartLeft+float64(len(hours))*w, y(t.ProvisionedRU), y(t.ProvisionedRU), esc(t.Container), fmtRate(t.ProvisionedRU))
 		}
 		sb.WriteString(`</svg>`)
 	}
-	return sb.String()
 }
