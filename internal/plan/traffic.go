@@ -117,6 +117,7 @@ func (b *builder) traffic(st *cstate) {
 	designed := cost.Setting{Mode: cp.Designed.Mode, RU: cp.Designed.RU, Scaling: scaling}
 	var verdicts []cost.HourVerdict
 	tr.Designed, verdicts = rc.BillMonth(hours, designed, cp.StorageGB, acct)
+	tr.Designed.Throughput, tr.Designed.Storage, tr.Designed.Total = round(tr.Designed.Throughput, 2), round(tr.Designed.Storage, 2), round(tr.Designed.Total, 2)
 	tr.Options, tr.Recommended = b.servingOptions(hours, cp.StorageGB, scaling)
 	if len(t.Events) > 0 {
 		if opts, best := b.servingOptions(b.monthHours(st, false), cp.StorageGB, scaling); best >= 0 {
