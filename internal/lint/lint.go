@@ -147,7 +147,7 @@ func (l *linter) planWarnings() {
 	}
 	l.plan = p
 	for _, w := range p.Warnings {
-		if !planCodes[w.Code] {
+		if !planCodes[w.Code] && !planNotes[w.Code] {
 			continue
 		}
 		path := w.Subject
@@ -161,7 +161,13 @@ func (l *linter) planWarnings() {
 		}
 		l.add(path, w.Code, "%s", w.Message)
 		l.out[len(l.out)-1].FromPlan = true
+		l.out[len(l.out)-1].Note = planNotes[w.Code]
 	}
+}
+
+// planNotes are plan warnings lint shows as notes (exit 0): facts of the design's own choosing.
+var planNotes = map[string]bool{
+	"bucket-cap": true, // throughput buckets refusing requests beyond the caps the design set
 }
 
 // queryShapes flags queries the Go SDK cannot run: without a full partition key — in the pattern,
