@@ -88,7 +88,7 @@ baseline-check: build  ## exit 1 when a committed baseline in baselines/embedded
 	./bin/validate baseline check --baseline baselines/embedded/ $(DESIGNS)
 
 schema:           ## regenerate schema/design.schema.json from the Go types
-	$(GO) generate ./internal/design
+	$(GO) generate ./internal/design && $(GO) generate ./internal/studio
 
 clean:
 	rm -rf bin $(REPORTS)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -150,8 +149,8 @@ parsed or validated.`,
 				case "text":
 					fmt.Fprintln(a.stdout, f)
 				case "json":
-					if err := pipeline.WriteJSONLine(a.stdout, lintDoc{File: f.File, Valid: true,
-						Findings: []lintProblem{{Line: f.Pos.Line, Col: f.Pos.Col, Code: f.Code, Message: f.Message}}}); err != nil {
+					if err := pipeline.WriteJSONLine(a.stdout, lint.Doc{File: f.File, Valid: true,
+						Findings: []lint.Problem{{Line: f.Pos.Line, Col: f.Pos.Col, Code: f.Code, Message: f.Message}}}); err != nil {
 						return infraErr(err)
 					}
 				case "sarif":
@@ -179,100 +178,52 @@ parsed or validated.`,
 	return cmd
 }
 
-// lintProblem is one error or finding of a design file in lint's JSON output.
-type lintProblem struct {
-	Line    int    `json:"line,omitempty"`
-	Col     int    `json:"col,omitempty"`
-	Path    string `json:"path,omitempty"`
-	Code    string `json:"code,omitempty"`
-	Message string `json:"message"`
-	// Note marks a remark that is not a mistake: lint still passes.
-	Note bool `json:"note,omitempty"`
-	// Waived is the waiver that accepts the finding: it is reported and does not fail.
-	Waived *lintWaiver `json:"waived,omitempty"`
-}
-
-// lintWaiver is a waiver in lint's JSON output.
-type lintWaiver struct {
-	Reason  string `json:"reason"`
-	Owner   string `json:"owner"`
-	Expires string `json:"expires"`
-	// At is the waiver's file:line:col.
-	At string `json:"at"`
-}
-
-// lintDoc is lint's JSON document for one design file.
-type lintDoc struct {
-	File string `json:"file"`
-	// Valid is false when the file cannot be read, parsed or validated (Errors say why).
-	Valid    bool          `json:"valid"`
-	Errors   []lintProblem `json:"errors,omitempty"`
-	Findings []lintProblem `json:"findings,omitempty"`
-}
-
 // lintHelpURI is the page that explains lint's codes.
 const lintHelpURI = "https://github.com/cosmosdv/validate/blob/main/docs/design-format.md"
 
-func lintDocument(path string, d *design.Design, loadErr error, opts lint.Options, ws *waiver.Set, failOn string, expired map[*waiver.Waiver]lint.Finding) (lintDoc, int) {
-	doc := lintDoc{File: path, Valid: loadErr == nil}
-	if loadErr != nil {
-		for _, e := range loadErrors(loadErr) {
-			doc.Errors = append(doc.Errors, lintProblem{Line: e.Line, Col: e.Col, Path: e.Path, Message: e.Msg})
+// lintJudged is lint's document of one design file (lint.Document) with the waivers applied to its
+// findings (judge), and the exit code it means under --fail-on.
+func lintJudged(path string, d *design.Design, loadErr error, opts lint.Options, ws *waiver.Set, failOn string, expired map[*waiver.Waiver]lint.Finding) (lint.Doc, []judged, int) {
+	doc := lint.Document(path, d, loadErr, opts)
+	if !doc.Valid {
+		return doc, nil, ExitUsage
+	}
+	fs := make([]lint.Finding, len(doc.Findings))
+	for i, p := range doc.Findings {
+		fs[i] = lint.Finding{File: path, Pos: design.Pos{Line: p.Line, Col: p.Col}, Path: p.Path, Code: p.Code, Message: p.Message, Note: p.Note}
+	}
+	js := judge(ws, d, fs, expired)
+	code := ExitOK
+	for i, j := range js {
+		switch {
+		case j.Waiver != nil:
+			doc.Findings[i].Waived = &lint.Waived{Reason: j.Waiver.Reason, Owner: j.Waiver.Owner, Expires: j.Waiver.Expires, At: j.Waiver.Where()}
+		case fails(level(j.Finding), failOn):
+			code = ExitFindings
 		}
-		return doc, ExitUsage
 	}
-	failing := 0
-	for _, j := range judge(ws, d, lint.CheckWith(d, opts), expired) {
-		f := j.Finding
-		p := lintProblem{Line: f.Pos.Line, Col: f.Pos.Col, Path: f.Path, Code: f.Code, Message: f.Message, Note: f.Note}
-		if j.Waiver != nil {
-			p.Waived = &lintWaiver{Reason: j.Waiver.Reason, Owner: j.Waiver.Owner, Expires: j.Waiver.Expires, At: j.Waiver.Where()}
-		} else if fails(level(f), failOn) {
-			failing++
-		}
-		doc.Findings = append(doc.Findings, p)
-	}
-	if failing > 0 {
-		return doc, ExitFindings
-	}
-	return doc, ExitOK
+	return doc, js, code
 }
 
-// loadErrors is a load error as positioned errors (one without a position when it has none).
-func loadErrors(err error) []design.Error {
-	var es design.Errors
-	var e *design.Error
-	switch {
-	case errors.As(err, &es):
-		out := make([]design.Error, 0, len(es))
-		for _, e := range es {
-			out = append(out, *e)
-		}
-		return out
-	case errors.As(err, &e):
-		return []design.Error{*e}
-	}
-	return []design.Error{{Msg: err.Error()}}
+// lintDocument is lintJudged's document and exit code (--format json).
+func lintDocument(path string, d *design.Design, loadErr error, opts lint.Options, ws *waiver.Set, failOn string, expired map[*waiver.Waiver]lint.Finding) (lint.Doc, int) {
+	doc, _, code := lintJudged(path, d, loadErr, opts, ws, failOn, expired)
+	return doc, code
 }
 
 // lintSARIF is lint's findings of one file as SARIF results: an invalid design is one error result
 // per problem (rule invalid-design), a waived finding keeps an accepted suppression.
 func lintSARIF(path string, d *design.Design, loadErr error, opts lint.Options, ws *waiver.Set, failOn string, expired map[*waiver.Waiver]lint.Finding) ([]sarif.Finding, int) {
+	doc, js, code := lintJudged(path, d, loadErr, opts, ws, failOn, expired)
 	var out []sarif.Finding
-	if loadErr != nil {
-		for _, e := range loadErrors(loadErr) {
-			out = append(out, sarif.Finding{Rule: "invalid-design", Level: sarif.LevelError, Message: e.Msg, File: path, Line: e.Line, Col: e.Col, Path: e.Path})
-		}
-		return out, ExitUsage
+	for _, e := range doc.Errors {
+		out = append(out, sarif.Finding{Rule: "invalid-design", Level: sarif.LevelError, Message: e.Message, File: path, Line: e.Line, Col: e.Col, Path: e.Path})
 	}
-	code := ExitOK
-	for _, j := range judge(ws, d, lint.CheckWith(d, opts), expired) {
+	for _, j := range js {
 		f := j.Finding
 		r := sarif.Finding{Rule: f.Code, Level: level(f), Message: f.Message, File: path, Line: f.Pos.Line, Col: f.Pos.Col, Path: f.Path}
 		if j.Waiver != nil {
 			r.Waived = fmt.Sprintf("%s (owner %s, until %s; %s)", j.Waiver.Reason, j.Waiver.Owner, j.Waiver.Expires, j.Waiver.Where())
-		} else if fails(r.Level, failOn) {
-			code = ExitFindings
 		}
 		out = append(out, r)
 	}

@@ -96,6 +96,7 @@ func (a *app) rootCmd() *cobra.Command {
 		a.adviseCmd(),
 		a.serveCmd(),
 		a.calibrateCmd(),
+		a.rulesCmd(),
 		a.compareCmd(),
 		a.baselineCmd(),
 		a.cleanupCmd(),
@@ -104,6 +105,7 @@ func (a *app) rootCmd() *cobra.Command {
 		a.versionCmd(),
 		a.importCmd(),
 		a.mcpCmd(),
+		a.studioCmd(),
 	)
 	return root
 }

@@ -127,7 +127,7 @@ func runConfig(v *viper.Viper, logTo io.Writer) (*pipeline.Config, error) {
 			FailOnModelChange: v.GetBool("fail-on-model-change"),
 		},
 	}
-	if c.RateCard, err = rateCard(v, false); err != nil {
+	if c.RateCard, c.Rules, err = rateCard(v, false); err != nil {
 		return nil, err
 	}
 	if err := c.Check(); err != nil {
