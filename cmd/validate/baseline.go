@@ -129,6 +129,9 @@ func (s baselineStatus) line(file string, d *design.Design) string {
 		if len(moved) > 0 {
 			what = append(what, "beyond the thresholds: "+strings.Join(moved, ", "))
 		}
+		if len(moved) == 0 && len(c.DesignChanges) == 0 {
+			what = append(what, "figures moved within the regression thresholds")
+		}
 	}
 	if len(what) == 0 {
 		what = append(what, "figures moved within the regression thresholds")
