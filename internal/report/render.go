@@ -234,8 +234,10 @@ func baselineSummary(r *Report) string {
 		if c.FailOnModelChange {
 			line += ", failing as --fail-on-model-change asks"
 		}
-	} else if c.Model != nil {
-		line += "; the baseline is from another model"
+	} else if c.Model != nil && c.Model.RateCardChanged {
+		// Another build alone that moved nothing is in the comparison's model section, not here:
+		// every commit is another build.
+		line += "; the baseline is from another rate card"
 	}
 	return line
 }
