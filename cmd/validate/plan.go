@@ -9,9 +9,11 @@ import (
 
 	"github.com/cosmosdv/validate/internal/outfile"
 
+	"github.com/cosmosdv/validate/internal/lint"
 	"github.com/cosmosdv/validate/internal/pipeline"
 	"github.com/cosmosdv/validate/internal/plan"
 	"github.com/cosmosdv/validate/internal/report"
+	"github.com/cosmosdv/validate/internal/waiver"
 	"github.com/spf13/cobra"
 )
 
@@ -66,6 +68,13 @@ price in the wrong unit, a hot partition, a design-review finding), 2 when a des
 			if !ok {
 				return &exitError{code: ExitUsage, printed: true}
 			}
+			var ws *waiver.Set
+			if f := v.GetString("waivers"); f != "" {
+				if ws, err = waiver.Load(f); err != nil {
+					return usageErr("--waivers: %v", err)
+				}
+			}
+			expired := map[*waiver.Waiver]lint.Finding{}
 			out := v.GetString("out")
 			warnings := 0
 			for _, d := range designs {
@@ -73,7 +82,7 @@ price in the wrong unit, a hot partition, a design-review finding), 2 when a des
 				if err != nil {
 					return usageErr("%s: %v", d.File, err)
 				}
-				warnings += len(p.Warnings)
+				warnings += len(p.Warnings) - waivePlan(ws, d, p, expired)
 				for _, f := range formats {
 					if out == "" {
 						// JSON on standard output is JSON Lines: one compact document per design, so
@@ -108,6 +117,12 @@ price in the wrong unit, a hot partition, a design-review finding), 2 when a des
 						return infraErr(fmt.Errorf("write %s: %w", name, err))
 					}
 					fmt.Fprintf(a.stderr, "%s: wrote %s\n", d.Name, name)
+				}
+			}
+			for _, w := range waiversInOrder(ws) {
+				if f, ok := expired[w]; ok {
+					fmt.Fprintln(a.stderr, f)
+					warnings++
 				}
 			}
 			if warnings > 0 {

@@ -81,7 +81,7 @@ var settings = []setting{
 	{key: "update-baseline", def: false, usage: "write the run's results to the --baseline file", cmds: []string{"run"}},
 	{key: "regression-pct", def: 10.0, usage: "drift that counts as a regression, percent", cmds: []string{"run", "compare"}},
 	{key: "regression-ru", def: 1.0, usage: "smallest drift in RU that counts as a regression", cmds: []string{"run", "compare"}},
-	{key: "waivers", def: "", usage: "waivers file: findings accepted for a while, each with code, reason, owner and expires (docs/design-format.md#waivers); an expired waiver fails", cmds: []string{"lint"}},
+	{key: "waivers", def: "", usage: "waivers file: findings accepted for a while, each with code, reason, owner and expires (docs/design-format.md#waivers); an expired waiver fails", cmds: []string{"lint", "plan"}},
 	{key: "fail-on", def: "error", usage: "the least severity that fails (exit 1): error, note or none", cmds: []string{"lint"}},
 	{key: "regression-usd", def: 0.0, usage: "rise of the monthly cost at production, in dollars, that counts as a regression (0: none)", cmds: []string{"run", "compare"}},
 	{key: "fail-on-model-change", def: false, usage: "fail (exit 1) when figures moved with the model (another validate version or rate card) on an unchanged design, not only on design regressions", cmds: []string{"run", "compare"}},

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/lint"
+	"github.com/cosmosdv/validate/internal/plan"
 	"github.com/cosmosdv/validate/internal/sarif"
 	"github.com/cosmosdv/validate/internal/waiver"
 )
@@ -89,4 +90,39 @@ func checkFailOn(v string) error {
 // waivedText is how text output marks a waived finding.
 func waivedText(w *waiver.Waiver) string {
 	return fmt.Sprintf(" — waived: %s (owner %s, until %s; %s)", w.Reason, w.Owner, w.Expires, w.Where())
+}
+
+// waivePlan applies the waivers to a plan's warnings: a warning a live waiver names (its code, the
+// design, the pattern or container its subject names) is marked waived in its message and not
+// counted; one an expired waiver names stays, and the waiver is collected in expired. It returns
+// how many warnings were waived.
+func waivePlan(ws *waiver.Set, d *design.Design, p *plan.Plan, expired map[*waiver.Waiver]lint.Finding) int {
+	waived := 0
+	for i := range p.Warnings {
+		w := &p.Warnings[i]
+		sub := waiver.Subject{Design: d.Name, Code: w.Code}
+		if d.Pattern(w.Subject) != nil {
+			sub.Pattern = w.Subject
+			for j := range d.AccessPatterns {
+				if d.AccessPatterns[j].ID == w.Subject {
+					sub.Path = fmt.Sprintf("accessPatterns[%d]", j)
+				}
+			}
+		}
+		for j := range d.Containers {
+			if d.Containers[j].Name == w.Subject {
+				sub.Path = fmt.Sprintf("containers[%d]", j)
+			}
+		}
+		wv := ws.Match(sub)
+		switch {
+		case wv == nil:
+		case wv.Expired(now()):
+			judge(ws, d, []lint.Finding{{Code: w.Code, Path: sub.Path}}, expired)
+		default:
+			w.Message += waivedText(wv)
+			waived++
+		}
+	}
+	return waived
 }

@@ -135,3 +135,36 @@ func TestSettings_ScopedAndAllAtOnce(t *testing.T) {
 		t.Errorf("exit %d, want 2", code)
 	}
 }
+
+// TestPlan_Waivers: plan takes the same waivers file: a warning a live waiver names is marked
+// waived and not counted; an expired waiver is printed at its own line and counted.
+func TestPlan_Waivers(t *testing.T) {
+	design := repo("testdata", "review", "hpk-order.yaml")
+	file := filepath.Join(t.TempDir(), "waivers.yaml")
+	body := "waivers:\n  - code: hpk-order\n    design: ticketing\n    path: containers[1]\n    reason: three tenants by contract\n    owner: \"@orders\"\n    expires: EXPIRES\n"
+	for _, tc := range []struct {
+		expires       string
+		waived, stale bool
+	}{{"2999-12-31", true, false}, {"2001-01-01", false, true}} {
+		if err := os.WriteFile(file, []byte(strings.Replace(body, "EXPIRES", tc.expires, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, out, errOut := runCLI(t, "plan", "--format", "json", "--waivers", file, design)
+		var p struct {
+			Warnings []struct{ Code, Subject, Message string } `json:"warnings"`
+		}
+		if err := json.Unmarshal([]byte(strings.SplitN(out, "\n", 2)[0]), &p); err != nil {
+			t.Fatalf("%s: %v\n%s", tc.expires, err, out)
+		}
+		waived := false
+		for _, w := range p.Warnings {
+			if w.Code == "hpk-order" && strings.Contains(w.Message, "— waived: three tenants by contract") {
+				waived = true
+			}
+		}
+		stale := strings.Contains(errOut, file+":2:5: the waiver of [hpk-order]") && strings.Contains(errOut, "expired on 2001-01-01")
+		if waived != tc.waived || stale != tc.stale {
+			t.Errorf("expires %s: waived %v (want %v), expired line %v (want %v)\n%s", tc.expires, waived, tc.waived, stale, tc.stale, errOut)
+		}
+	}
+}
