@@ -61,7 +61,7 @@ func TestRun_UsageErrorsExit2(t *testing.T) {
 		{"lint without design", []string{"lint"}, "missing design file"},
 		{"bad target", []string{"run", "--target", "moon", repo("designs", "ecommerce.yaml")}, "--target"},
 		{"bad format", []string{"run", "--format", "pdf", repo("designs", "ecommerce.yaml")}, `run --format: want text, md, json, junit, html, sarif (got "pdf")`},
-		{"plan names its own formats", []string{"plan", "--format", "md", repo("designs", "ecommerce.yaml")}, `plan --format: want text, json (got "md")`},
+		{"plan names its own formats", []string{"plan", "--format", "md", repo("designs", "ecommerce.yaml")}, `plan --format: want text, json, sarif (got "md")`},
 		{"compare names its own formats", []string{"compare", "--format", "html", "a.json", "b.json"}, `compare --format: want text, md, json (got "html")`},
 		{"lint names its own formats", []string{"lint", "--format", "junit", repo("designs", "ecommerce.yaml")}, `lint --format: want text, json, sarif (got "junit")`},
 		{"version takes no arguments", []string{"version", "extra"}, "version takes no arguments (got \"extra\")\nRun 'validate version --help'"},

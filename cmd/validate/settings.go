@@ -69,7 +69,7 @@ var settings = []setting{
 			"rules":   "output format: text or json",
 			"advise":  "output formats: text, md, json (comma separated; json without --out is JSON Lines, the others then go to standard error)",
 			"lint":    "output format: text, json (JSON Lines: one document per design file) or sarif (one SARIF 2.1.0 log for code scanning)",
-			"plan":    "report formats: text, json (comma separated)",
+			"plan":    "report formats: text, json, sarif (comma separated; sarif alone on standard output, one SARIF 2.1.0 log)",
 			"compare": "output formats: text, md, json (comma separated; beside json the others go to standard error)",
 		}},
 	{key: "out", def: "", usage: "directory for report files, one per design and format (default: none; the report goes to standard output)", cmds: []string{"run", "plan", "advise", "calibrate"},

@@ -95,9 +95,9 @@ func waivedText(w *waiver.Waiver) string {
 // waivePlan applies the waivers to a plan's warnings: a warning a live waiver names (its code, the
 // design, the pattern or container its subject names) is marked waived in its message and not
 // counted; one an expired waiver names stays, and the waiver is collected in expired. It returns
-// how many warnings were waived.
-func waivePlan(ws *waiver.Set, d *design.Design, p *plan.Plan, expired map[*waiver.Waiver]lint.Finding) int {
-	waived := 0
+// the waived warnings' indexes with their waivers' justification.
+func waivePlan(ws *waiver.Set, d *design.Design, p *plan.Plan, expired map[*waiver.Waiver]lint.Finding) map[int]string {
+	waived := map[int]string{}
 	for i := range p.Warnings {
 		w := &p.Warnings[i]
 		sub := waiver.Subject{Design: d.Name, Code: w.Code}
@@ -121,7 +121,7 @@ func waivePlan(ws *waiver.Set, d *design.Design, p *plan.Plan, expired map[*waiv
 			judge(ws, d, []lint.Finding{{Code: w.Code, Path: sub.Path}}, expired)
 		default:
 			w.Message += waivedText(wv)
-			waived++
+			waived[i] = fmt.Sprintf("%s (owner %s, until %s; %s)", wv.Reason, wv.Owner, wv.Expires, wv.Where())
 		}
 	}
 	return waived

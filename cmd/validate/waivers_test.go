@@ -168,3 +168,47 @@ func TestPlan_Waivers(t *testing.T) {
 		}
 	}
 }
+
+// TestPlan_SARIF: plan --format sarif writes one SARIF log whose results sit at the design file's
+// line of their subject (a container's name, a pattern's estimate), a waived warning suppressed;
+// beside another format on standard output it is refused.
+func TestPlan_SARIF(t *testing.T) {
+	design := repo("testdata", "review", "hpk-order.yaml")
+	file := filepath.Join(t.TempDir(), "waivers.yaml")
+	if err := os.WriteFile(file, []byte("waivers:\n  - code: hpk-order\n    reason: three tenants by contract\n    owner: \"@orders\"\n    expires: 2999-12-31\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, out, errOut := runCLI(t, "plan", "--format", "sarif", "--waivers", file, design)
+	var log struct {
+		Version string `json:"version"`
+		Runs    []struct {
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				Locations []struct {
+					PhysicalLocation struct {
+						Region struct{ StartLine int }
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+				Suppressions []struct{ Status string } `json:"suppressions"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &log); err != nil || log.Version != "2.1.0" || len(log.Runs) != 1 {
+		t.Fatalf("not one SARIF log (%v):\n%s%s", err, out, errOut)
+	}
+	found := false
+	for _, r := range log.Runs[0].Results {
+		if r.Locations[0].PhysicalLocation.Region.StartLine == 0 {
+			t.Errorf("%s: no line", r.RuleID)
+		}
+		if r.RuleID == "hpk-order" {
+			found = r.Locations[0].PhysicalLocation.Region.StartLine == 37 && len(r.Suppressions) == 1 && r.Suppressions[0].Status == "accepted"
+		}
+	}
+	if !found {
+		t.Errorf("want hpk-order at line 37, suppressed:\n%s", out)
+	}
+	if code, _, errOut := runCLI(t, "plan", "--format", "text,sarif", design); code != ExitUsage || !strings.Contains(errOut, "alone on standard output") {
+		t.Errorf("text,sarif without --out: exit %d, %s", code, errOut)
+	}
+}

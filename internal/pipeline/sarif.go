@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/plan"
 	"github.com/cosmosdv/validate/internal/report"
 	"github.com/cosmosdv/validate/internal/sarif"
 )
@@ -103,6 +104,47 @@ func RunFindings(d *design.Design, rep *report.Report) []sarif.Finding {
 			Message: strings.TrimSpace(f.Subject + ": " + f.Message)})
 	}
 	return out
+}
+
+// PlanFindings are a plan's warnings as SARIF results (warning level), each at the design file's
+// position of its subject: a pattern's estimate, a container's name, else the file. waived maps a
+// warning's index to the justification of the waiver that accepts it (an accepted suppression).
+func PlanFindings(d *design.Design, p *plan.Plan, waived map[int]string) []sarif.Finding {
+	var out []sarif.Finding
+	for i, w := range p.Warnings {
+		path, l, c := subjectPos(d, w.Subject)
+		out = append(out, sarif.Finding{Rule: w.Code, Level: sarif.LevelWarning, Message: strings.TrimSpace(w.Subject + ": " + w.Message),
+			File: d.File, Line: l, Col: c, Path: path, Waived: waived[i]})
+	}
+	return out
+}
+
+// subjectPos is the field path and position of a plan warning's subject: an access pattern (at its
+// estimate) or a container (at its name); none for the design as a whole.
+func subjectPos(d *design.Design, subject string) (string, int, int) {
+	at := func(paths ...string) (int, int) {
+		for _, p := range paths {
+			if pos, ok := d.Positions[p]; ok && pos.Line > 0 {
+				return pos.Line, pos.Col
+			}
+		}
+		return 0, 0
+	}
+	for i, ap := range d.AccessPatterns {
+		if ap.ID == subject {
+			base := fmt.Sprintf("accessPatterns[%d]", i)
+			l, c := at(base+".estimate", base+".id", base)
+			return base, l, c
+		}
+	}
+	for i, ct := range d.Containers {
+		if ct.Name == subject {
+			base := fmt.Sprintf("containers[%d]", i)
+			l, c := at(base+".name", base)
+			return base, l, c
+		}
+	}
+	return "", 0, 0
 }
 
 // lintAt finds the file:line:col a finding repeated from lint starts with.
