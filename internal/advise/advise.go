@@ -34,6 +34,10 @@ type Options struct {
 	Seed int64
 	// MaxCandidates caps the variants priced (0 = DefaultMaxCandidates).
 	MaxCandidates int
+	// Headroom is the share of a logical partition's limits a key's busiest logical partition may
+	// use and still rank among the keys with headroom (plan.Options.Headroom; 0 =
+	// cost.DefaultKeyHeadroom).
+	Headroom float64
 }
 
 // Totals are a design's traffic-weighted figures at production scale.
@@ -170,7 +174,7 @@ func (s *search) rateCard() *cost.RateCard {
 
 // build is the one estimator: plan.Build at the options' rate card and seed.
 func (s *search) build(d *design.Design) (*plan.Plan, error) {
-	return plan.Build(d, plan.Options{RateCard: s.opts.RateCard, Seed: s.opts.Seed})
+	return plan.Build(d, plan.Options{RateCard: s.opts.RateCard, Seed: s.opts.Seed, Headroom: s.opts.Headroom})
 }
 
 // price builds the plan of a candidate variant, counting it against the cap. It returns nil (and

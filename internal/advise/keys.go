@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/plan"
 )
@@ -36,14 +37,20 @@ type KeyCandidate struct {
 	FanOutRUs   float64 `json:"fanOutRUs"`
 	// RUs is the container's traffic-weighted RU/s.
 	RUs float64 `json:"rus"`
-	// BusiestRUs and BusiestGB are the busiest logical partition at peak, against the 10,000 RU/s a
-	// physical partition serves and the 20 GB a logical partition holds (LimitRUs, LimitGB); Fits
-	// is true when it is within both.
-	BusiestRUs float64 `json:"busiestRUs"`
-	BusiestGB  float64 `json:"busiestGB"`
-	LimitRUs   float64 `json:"limitRUs"`
-	LimitGB    float64 `json:"limitGB"`
-	Fits       bool    `json:"fits"`
+	// BusiestRUs and BusiestGB are the busiest logical partition at peak and its storage at
+	// production, against the throughput one logical partition can use (LimitRUs: min(10,000 RU/s,
+	// the container's RU/s ÷ its physical partitions)) and the 20 GB it can hold (LimitGB). Fits and
+	// Headroom are plan's verdict (cost.Hot, the one rule plan's hot-partition warnings follow):
+	// Fits within every limit, Headroom within HeadroomShare of both. Why says what a key without
+	// headroom is short of.
+	BusiestRUs    float64 `json:"busiestRUs"`
+	BusiestGB     float64 `json:"busiestGB"`
+	LimitRUs      float64 `json:"limitRUs"`
+	LimitGB       float64 `json:"limitGB"`
+	Fits          bool    `json:"fits"`
+	Headroom      bool    `json:"headroom"`
+	HeadroomShare float64 `json:"headroomShare"`
+	Why           string  `json:"why,omitempty"`
 	// MonthlyUSD is the container's cost in its cheapest mode; Change is the whole design's change.
 	MonthlyUSD float64 `json:"monthlyUSD"`
 	Change     Change  `json:"change"`
@@ -86,17 +93,25 @@ func (s *search) keys() {
 			kc := s.keyCandidate(ci, kp, p, vd)
 			if broken := newWarnings(s.base, p); len(broken) > 0 {
 				kc.Note = "breaks " + strings.Join(broken, "; ")
-				kc.Fits = false
+				kc.Fits, kc.Headroom = false, false
 			}
 			cands = append(cands, kc)
 			s.variants[keyName(kp.key)+"@"+c.Name] = priced{p, vd}
 		}
-		slices.SortStableFunc(cands, func(a, b KeyCandidate) int {
-			if a.Fits != b.Fits {
-				if a.Fits {
-					return -1
-				}
+		// An engineer's order: the keys that fit with headroom, then the keys that fit without it,
+		// then the keys over a limit; within each, the cheaper first.
+		class := func(k KeyCandidate) int {
+			switch {
+			case k.Headroom:
+				return 0
+			case k.Fits:
 				return 1
+			}
+			return 2
+		}
+		slices.SortStableFunc(cands, func(a, b KeyCandidate) int {
+			if c := cmp.Compare(class(a), class(b)); c != 0 {
+				return c
 			}
 			if c := cmp.Compare(round2(a.MonthlyUSD), round2(b.MonthlyUSD)); c != 0 {
 				return c
@@ -110,11 +125,15 @@ func (s *search) keys() {
 		best := cands[0]
 		if best.Kind != "design" {
 			pv := s.variants[keyName(best.key())+"@"+c.Name]
-			if pv.p != nil && (!own.Fits || s.savesKey(best.Change, c.Name)) {
+			short := !own.Headroom && best.Headroom
+			if pv.p != nil && (short || s.savesKey(best.Change, c.Name)) {
 				ka.Recommended = best.Key
 				why := "fewer RU/s and a lower monthly cost"
-				if !own.Fits {
-					why = "the design's key does not fit a logical partition's limits"
+				switch {
+				case !own.Fits:
+					why = "the design's key does not fit a logical partition's limits: " + own.Why
+				case short:
+					why = "the design's key leaves no headroom: " + own.Why
 				}
 				s.recommend("key-"+slug(c.Name), fmt.Sprintf("partition key of %s: %s instead of %s (%s)", c.Name,
 					strings.Join(best.Key, ", "), strings.Join(c.PartitionKey, ", "), why), pv.p, pv.d)
@@ -132,7 +151,7 @@ func keyName(key []string) string { return strings.Join(key, ",") }
 func (s *search) keyCandidate(ci int, kp keyPlan, p *plan.Plan, _ *design.Design) KeyCandidate {
 	name := s.d.Containers[ci].Name
 	rc := s.rateCard()
-	kc := KeyCandidate{Key: kp.key, Kind: kp.kind, Build: kp.build, LimitRUs: rc.PartitionMaxRU.Value, LimitGB: rc.LogicalMaxGB.Value}
+	kc := KeyCandidate{Key: kp.key, Kind: kp.kind, Build: kp.build, LimitRUs: rc.PartitionMaxRU.Value, LimitGB: rc.LogicalMaxGB.Value, HeadroomShare: cost.DefaultKeyHeadroom}
 	var rps, single float64
 	for _, pp := range p.Patterns {
 		if pp.Container != name {
@@ -153,8 +172,10 @@ func (s *search) keyCandidate(ci int, kp keyPlan, p *plan.Plan, _ *design.Design
 	kc.RUs, _, _ = containerRUs(p, name)
 	if cp := containerPlan(p, name); cp != nil {
 		kc.BusiestRUs, kc.BusiestGB, kc.MonthlyUSD = cp.BusiestRUs, cp.BusiestGB, cp.MonthlyUSD
+		// plan's verdict, the one rule (cost.RateCard.HotPartition): not a second judgement here.
+		kc.LimitRUs, kc.Fits, kc.Headroom, kc.HeadroomShare = cp.Hot.CapacityRU, cp.Hot.Fits, cp.Hot.Headroom, cp.Hot.HeadroomShare
+		kc.Why = strings.Join(cp.Hot.Findings, "; ")
 	}
-	kc.Fits = kc.BusiestRUs <= kc.LimitRUs && kc.BusiestGB <= kc.LimitGB
 	kc.Change = diff(s.baseT, totalsOf(p))
 	return kc
 }
@@ -221,8 +242,7 @@ func (s *search) keyPlans(ci int) []keyPlan {
 	// A design key over a logical partition's limits: the key with the item id below it, and the key
 	// spread over ten buckets.
 	if cp := containerPlan(s.base, c.Name); cp != nil && len(c.PartitionKey) == 1 && c.PartitionKey[0] != "/id" {
-		rc := s.rateCard()
-		if cp.BusiestGB > rc.LogicalMaxGB.Value || cp.BusiestRUs > rc.PartitionMaxRU.Value {
+		if !cp.Hot.Headroom {
 			f := strings.TrimPrefix(c.PartitionKey[0], "/")
 			add(keyPlan{key: []string{c.PartitionKey[0], "/id"}, kind: "hierarchical"})
 			name := f + "Bucket"

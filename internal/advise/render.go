@@ -140,12 +140,19 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 				key += " (" + c.Build + ")"
 			}
 			fits := "yes"
-			if !c.Fits {
+			switch {
+			case !c.Fits:
 				fits = "NO"
+			case !c.Headroom:
+				fits = fmt.Sprintf("tight (over %.0f%%)", 100*c.HeadroomShare)
+			}
+			note := c.Note
+			if c.Why != "" && !c.Headroom {
+				note = strings.TrimPrefix(note+"; "+c.Why, "; ")
 			}
 			rows = append(rows, []string{fmt.Sprint(c.Rank), key, c.Kind, fmt.Sprintf("%.0f%%", 100*c.SingleShare), fmt.Sprintf("%.1f", c.FanOutRUs),
 				fmt.Sprintf("%.3g / %.0f", c.BusiestRUs, c.LimitRUs), fmt.Sprintf("%.3g / %.0f", c.BusiestGB, c.LimitGB), fits,
-				fmt.Sprintf("%.1f", c.RUs), fmt.Sprintf("%.2f", c.MonthlyUSD), c.Note})
+				fmt.Sprintf("%.1f", c.RUs), fmt.Sprintf("%.2f", c.MonthlyUSD), note})
 		}
 		table([]string{"#", "KEY", "KIND", "ONE PARTITION", "FAN-OUT RU/s", "BUSIEST RU/s", "BUSIEST GB", "FITS", "RU/s", "$/MONTH", "NOTE"}, rows)
 	}
