@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/cosmosdv/validate/internal/cost"
@@ -135,8 +136,15 @@ func Advise(d *design.Design, opts Options) (*Advice, error) {
 	a := &Advice{SchemaVersion: SchemaVersion, Design: d.Name, File: d.File, Basis: Basis, Baseline: s.baseT,
 		Indexing: []IndexAdvice{}, Keys: []KeyAdvice{}, Relations: []Relation{}, Secondary: []Secondary{}, Recommended: []Variant{}}
 	s.a = a
+	// The containers whose key or throughput does not fit are searched first (their keys), then
+	// indexing, the other containers' keys, relationships and copies.
+	first, rest := s.urgent()
+	s.keys(first)
 	s.indexing()
-	s.keys()
+	s.keys(rest)
+	slices.SortStableFunc(a.Keys, func(x, y KeyAdvice) int {
+		return cmp.Compare(containerIndex(d, x.Container), containerIndex(d, y.Container))
+	})
 	s.relations()
 	s.secondary()
 	a.Candidates = s.priced
@@ -197,6 +205,9 @@ func (s *search) price(what string, v *design.Design) (*plan.Plan, *design.Desig
 	}
 	return p, c, nil
 }
+
+// capNote is why an option the cap left out has no figures.
+const capNote = "the search reached its cap of variants (--max-variants raises it)"
 
 // note records a finding about the search.
 func (s *search) note(format string, args ...any) {

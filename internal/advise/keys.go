@@ -73,9 +73,9 @@ type keyPlan struct {
 // the fields a handful of patterns filter on, their pairs and one triple).
 const maxKeyCandidates = 10
 
-// keys ranks partition-key alternatives for every container.
-func (s *search) keys() {
-	for ci := range s.d.Containers {
+// keys ranks partition-key alternatives for the containers cis (indexes into the design's).
+func (s *search) keys(cis []int) {
+	for _, ci := range cis {
 		c := &s.d.Containers[ci]
 		ka := KeyAdvice{Container: c.Name, Design: c.PartitionKey, Candidates: []KeyCandidate{}}
 		own := s.keyCandidate(ci, keyPlan{key: c.PartitionKey, kind: "design"}, s.base, s.d)
@@ -144,6 +144,23 @@ func (s *search) keys() {
 }
 
 func (kc KeyCandidate) key() []string { return kc.Key }
+
+// urgent splits the design's containers into those whose key or throughput does not fit — the
+// busiest logical partition without headroom (cost.Hot, plan's verdict), or designed throughput
+// below the modeled peak — and the others, each in design order: the search prices the first
+// group's keys before anything else, so that a cap never hides what matters most.
+func (s *search) urgent() (first, rest []int) {
+	for ci := range s.d.Containers {
+		cp := containerPlan(s.base, s.d.Containers[ci].Name)
+		short := cp != nil && (!cp.Hot.Headroom || (cp.Designed.Mode != cost.Serverless && float64(cp.Designed.RU) < cp.PeakRUs))
+		if short {
+			first = append(first, ci)
+		} else {
+			rest = append(rest, ci)
+		}
+	}
+	return first, rest
+}
 
 func keyName(key []string) string { return strings.Join(key, ",") }
 

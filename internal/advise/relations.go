@@ -165,7 +165,9 @@ func (s *search) parentRelation(ci int, child *design.DocType, docs map[string]p
 		emb.Note = why
 	} else if p, vd, err := s.price("embed "+child.Type+" in "+pt, v); err != nil {
 		emb.Note = err.Error()
-	} else if p != nil {
+	} else if p == nil {
+		emb.Note = capNote
+	} else {
 		estimates(vd, p, touches)
 		emb = s.relationOption(emb.Name, p, touches, false)
 		emb.Note = "each child write replaces the parent with its children inside"
@@ -182,7 +184,9 @@ func (s *search) parentRelation(ci int, child *design.DocType, docs map[string]p
 		sep.Note = why
 	} else if p, vd, err := s.price("move "+child.Type+" to its own container", v); err != nil {
 		sep.Note = err.Error()
-	} else if p != nil {
+	} else if p == nil {
+		sep.Note = capNote
+	} else {
 		sep = s.relationOption(sep.Name, p, touches, false)
 		sep.Note = "keyed like the parent's container; a container has its own throughput and its own minimum"
 		s.variants["separate-"+child.Type] = priced{p, vd}

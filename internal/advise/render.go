@@ -172,7 +172,7 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 		var rows [][]string
 		for _, o := range r.Options {
 			if !o.Priced {
-				rows = append(rows, []string{o.Name, "-", "-", "-", "-", "not priced: " + o.Note})
+				rows = append(rows, []string{o.Name, "-", "-", "-", "-", notPriced(o.Note)})
 				continue
 			}
 			rows = append(rows, []string{o.Name, fmt.Sprintf("%.2f", o.WriteRU), fmt.Sprintf("%.1f", o.ReadRUs), fmt.Sprintf("%.1f (%s)", o.RUs, signed(o.Change.RUs)),
@@ -195,7 +195,7 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 				name += " (preview)"
 			}
 			if !o.Priced {
-				rows = append(rows, []string{name, "-", "-", "-", "-", "not priced: " + o.Note})
+				rows = append(rows, []string{name, "-", "-", "-", "-", notPriced(o.Note)})
 				continue
 			}
 			rows = append(rows, []string{name, fmt.Sprintf("%.1f", o.QueryRUs), fmt.Sprintf("%.1f", o.UpkeepRUs), fmt.Sprintf("%.1f (%s)", o.RUs, signed(o.Change.RUs)),
@@ -270,4 +270,13 @@ func WriteVariants(dir string, a *Advice) ([]string, error) {
 		out = append(out, name)
 	}
 	return out, nil
+}
+
+// notPriced is the note of an option without figures: one "not priced:", and never an empty reason.
+func notPriced(note string) string {
+	note = strings.TrimSpace(strings.TrimPrefix(note, "not priced: "))
+	if note == "" {
+		note = "no reason was recorded"
+	}
+	return "not priced: " + note
 }
