@@ -71,3 +71,39 @@ func TestAdvise_TightKeyRankedBelowKeysWithHeadroom(t *testing.T) {
 		}
 	}
 }
+
+// TestAdvise_CapSearchesWhatDoesNotFitFirst (#37 point 3): Orders, the second container of
+// testdata/advise/cap-order.yaml, is keyed by a status whose busiest value holds 200 GB × 6/10
+// = 120 GB at production, by hand (plan's figure is a little less: the storage is split by bytes
+// over both containers), far over 20 GB. With a cap of 3 variants its keys are still priced — it
+// is searched before the healthy first container and before indexing — and everything the cap
+// left out is named.
+func TestAdvise_CapSearchesWhatDoesNotFitFirst(t *testing.T) {
+	a, err := Advise(load(t, "../../testdata/advise/cap-order.yaml"), Options{MaxCandidates: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Candidates != 3 || !a.Capped {
+		t.Fatalf("candidates %d capped %v", a.Candidates, a.Capped)
+	}
+	if len(a.Keys) != 2 || a.Keys[0].Container != "Users" || a.Keys[1].Container != "Orders" {
+		t.Fatalf("keys not in design order: %+v", a.Keys)
+	}
+	orders := a.Keys[1]
+	if len(orders.Candidates) != 4 || len(orders.Recommended) == 0 {
+		t.Errorf("Orders: %d candidates (want its own and 3 priced), recommended %v", len(orders.Candidates), orders.Recommended)
+	}
+	for _, c := range orders.Candidates {
+		if c.Kind == "design" && (c.Fits || c.BusiestGB <= 20) {
+			t.Errorf("Orders' own key %+v: want over the 20 GB", c)
+		}
+	}
+	for _, sk := range a.Skipped {
+		if strings.TrimSpace(sk) == "" {
+			t.Errorf("an unnamed skipped candidate in %q", a.Skipped)
+		}
+	}
+	if !slices.ContainsFunc(a.Skipped, func(s string) bool { return strings.Contains(s, "on Users") }) {
+		t.Errorf("skipped %v: want Users' index changes named", a.Skipped)
+	}
+}
