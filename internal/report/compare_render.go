@@ -104,9 +104,10 @@ func compareTextBody(bw *bufio.Writer, c *Comparison, indent string) {
 			fmt.Fprintf(bw, "%s  - %s\n", indent, r)
 		}
 	}
-	if line := c.CostLine(); line != "" {
-		fmt.Fprintf(bw, "%s%s\n", indent, upperFirst(line))
+	if line := c.LoadLine(); line != "" {
+		fmt.Fprintf(bw, "%s%s\n", indent, line)
 	}
+	fmt.Fprintf(bw, "%s%s\n", indent, upperFirst(c.CostOrMissingLine()))
 	if len(c.DesignChanges) > 0 {
 		fmt.Fprintf(bw, "\n%sDesign changes:\n", indent)
 		for _, d := range c.DesignChanges {
@@ -184,9 +185,10 @@ func compareMarkdownBody(bw *bufio.Writer, c *Comparison, h string) {
 		fmt.Fprintln(bw, strings.Join(regressions, "\n"))
 		fmt.Fprintln(bw)
 	}
-	if line := c.CostLine(); line != "" {
-		fmt.Fprintf(bw, "💰 %s\n\n", mdEscape(upperFirst(line)))
+	if line := c.LoadLine(); line != "" {
+		fmt.Fprintf(bw, "%s\n\n", mdEscape(line))
 	}
+	fmt.Fprintf(bw, "💰 %s\n\n", mdEscape(upperFirst(c.CostOrMissingLine())))
 	if len(c.DesignChanges) > 0 {
 		fmt.Fprintf(bw, "%s Design changes\n\n", h)
 		for _, d := range c.DesignChanges {
