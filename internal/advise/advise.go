@@ -16,6 +16,7 @@ import (
 
 	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/lint"
 	"github.com/cosmosdv/validate/internal/plan"
 )
 
@@ -121,10 +122,30 @@ const (
 	significantShare = 0.005
 )
 
-// Advise prices the candidate changes of d and recommends the ones that lower its cost.
+// CannotRunError is Advise's answer to a design with patterns that cannot run as written (a patch
+// the service refuses, a query that finds nothing, a field no type has): pricing them would price
+// what cannot happen. Findings are lint's, with their file:line:column.
+type CannotRunError struct {
+	Findings []lint.Finding
+}
+
+func (e *CannotRunError) Error() string {
+	lines := make([]string, len(e.Findings))
+	for i, f := range e.Findings {
+		lines[i] = "  " + f.String()
+	}
+	return fmt.Sprintf("advise prices only what can run: %d problem(s) make patterns fail or find nothing (validate lint); fix them first:\n%s",
+		len(e.Findings), strings.Join(lines, "\n"))
+}
+
+// Advise prices the candidate changes of d and recommends the ones that lower its cost. A design
+// with patterns that cannot run as written (lint.CannotRun) is refused with a *CannotRunError.
 func Advise(d *design.Design, opts Options) (*Advice, error) {
 	if d == nil {
 		return nil, errors.New("advise: no design")
+	}
+	if broken := lint.CannotRun(lint.Check(d)); len(broken) > 0 {
+		return nil, &CannotRunError{Findings: broken}
 	}
 	s := &search{d: d, opts: opts, max: cmp.Or(opts.MaxCandidates, DefaultMaxCandidates), variants: map[string]priced{}}
 	base, err := s.build(d)

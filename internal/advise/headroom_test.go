@@ -1,6 +1,7 @@
 package advise
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -105,5 +106,27 @@ func TestAdvise_CapSearchesWhatDoesNotFitFirst(t *testing.T) {
 	}
 	if !slices.ContainsFunc(a.Skipped, func(s string) bool { return strings.Contains(s, "on Users") }) {
 		t.Errorf("skipped %v: want Users' index changes named", a.Skipped)
+	}
+}
+
+// TestAdvise_RefusesWhatCannotRun (#37 point 5): a design that patches its partition key (the
+// service refuses it) and queries a status no order has (it finds nothing) is refused with lint's
+// lines, file:line:column first, instead of being priced.
+func TestAdvise_RefusesWhatCannotRun(t *testing.T) {
+	_, err := Advise(load(t, "../../testdata/advise/cannot-run.yaml"), Options{})
+	var cr *CannotRunError
+	if !errors.As(err, &cr) {
+		t.Fatalf("err %v, want a CannotRunError", err)
+	}
+	var codes []string
+	for _, f := range cr.Findings {
+		codes = append(codes, f.Code)
+	}
+	slices.Sort(codes)
+	if !slices.Equal(codes, []string{"filter-unmatched", "partition-key-patch"}) {
+		t.Errorf("codes %v", codes)
+	}
+	if !strings.Contains(err.Error(), "cannot-run.yaml:52:25: accessPatterns[3].patch[0].path") {
+		t.Errorf("the error does not point at the patch:\n%v", err)
 	}
 }
