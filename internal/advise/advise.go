@@ -235,8 +235,23 @@ func (s *search) note(format string, args ...any) {
 	s.a.Notes = append(s.a.Notes, fmt.Sprintf(format, args...))
 }
 
-// recommend adds a variant to the recommendations.
+// recommend adds a variant to the recommendations. Every pattern whose charge the change moves by
+// more than 1% states the variant's figure as its estimate, so that the written variant's run
+// judges it against what the variant costs, not the design's figure (a write made cheaper would
+// otherwise fail its old estimate).
 func (s *search) recommend(name, what string, p *plan.Plan, v *design.Design) {
+	moved := map[string]bool{}
+	for _, pp := range p.Patterns {
+		if bp := patternPlan(s.base, pp.ID); bp != nil && math.Abs(Charge(pp)-Charge(*bp)) > 0.01*Charge(*bp)+0.005 {
+			moved[pp.ID] = true
+		}
+	}
+	if v != nil && len(moved) > 0 {
+		c := *v
+		c.AccessPatterns = slices.Clone(v.AccessPatterns)
+		estimates(&c, p, moved)
+		v = &c
+	}
 	t := totalsOf(p)
 	s.a.Recommended = append(s.a.Recommended, Variant{Name: name, What: what, Change: diff(s.baseT, t), Totals: t, Design: v})
 }

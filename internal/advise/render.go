@@ -100,6 +100,10 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 		}
 		var rows [][]string
 		for _, c := range ia.Changes {
+			if len(c.Breaks) > 0 {
+				rows = append(rows, []string{c.Kind, c.Path, "-", "-", "-", "-", c.Verdict, c.Why})
+				continue
+			}
 			rows = append(rows, []string{c.Kind, c.Path, signed(c.Change.WriteRUs), signed(c.Change.QueryRUs), signed(c.Change.RUs),
 				signedUSD(c.Change.MonthlyUSD), c.Verdict, c.Why})
 		}
@@ -252,17 +256,10 @@ func WriteVariants(dir string, a *Advice) ([]string, error) {
 		if v.Design == nil {
 			continue
 		}
-		d := *v.Design
-		d.Name = a.Design + "-" + v.Name
-		// variantOf lets compare take a run of the design against a run of this variant.
-		d.VariantOf = a.Design
-		name := filepath.Join(dir, slug(a.Design)+"."+v.Name+".yaml")
-		origin := cmp.Or(a.File, "the design's file or report")
-		header := fmt.Sprintf("Variant of %s written by `validate advise`: %s.\nClaim (plan's production figures): %s RU/s on average (writes %s, queries %s, reads %s), %s $/month.\nCheck it: validate run this file, or validate compare %s %s",
-			a.Design, v.What, signed(v.Change.RUs), signed(v.Change.WriteRUs), signed(v.Change.QueryRUs), signed(v.Change.ReadRUs), signedUSD(v.Change.MonthlyUSD), origin, name)
-		data, err := design.Marshal(&d, header)
+		name := filepath.Join(dir, VariantFile(a, v))
+		data, err := VariantYAML(a, v, name)
 		if err != nil {
-			return out, fmt.Errorf("variant %s: %w", v.Name, err)
+			return out, err
 		}
 		if err := os.WriteFile(name, data, 0o644); err != nil {
 			return out, err
@@ -270,6 +267,32 @@ func WriteVariants(dir string, a *Advice) ([]string, error) {
 		out = append(out, name)
 	}
 	return out, nil
+}
+
+// VariantFile is the file name --write-variants gives a recommended variant:
+// <design>.<variant>.yaml.
+func VariantFile(a *Advice, v Variant) string { return slug(a.Design) + "." + v.Name + ".yaml" }
+
+// VariantYAML renders a recommended variant as the design file --write-variants writes (the studio
+// shows the same): named <design>-<variant>, variantOf the design, headed by what it changes and
+// what advise claims, and how to check it against the file it will be written to (path; "" names
+// it by VariantFile).
+func VariantYAML(a *Advice, v Variant, path string) ([]byte, error) {
+	if v.Design == nil {
+		return nil, fmt.Errorf("variant %s: no design", v.Name)
+	}
+	d := *v.Design
+	d.Name = a.Design + "-" + v.Name
+	// variantOf lets compare take a run of the design against a run of this variant.
+	d.VariantOf = a.Design
+	origin := cmp.Or(a.File, "the design's file or report")
+	header := fmt.Sprintf("Variant of %s written by `validate advise`: %s.\nClaim (plan's production figures): %s RU/s on average (writes %s, queries %s, reads %s), %s $/month.\nCheck it: validate run this file, or validate compare %s %s",
+		a.Design, v.What, signed(v.Change.RUs), signed(v.Change.WriteRUs), signed(v.Change.QueryRUs), signed(v.Change.ReadRUs), signedUSD(v.Change.MonthlyUSD), origin, cmp.Or(path, VariantFile(a, v)))
+	data, err := design.Marshal(&d, header)
+	if err != nil {
+		return nil, fmt.Errorf("variant %s: %w", v.Name, err)
+	}
+	return data, nil
 }
 
 // notPriced is the note of an option without figures: one "not priced:", and never an empty reason.
