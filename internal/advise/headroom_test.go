@@ -130,3 +130,23 @@ func TestAdvise_RefusesWhatCannotRun(t *testing.T) {
 		t.Errorf("the error does not point at the patch:\n%v", err)
 	}
 }
+
+// TestAdvise_UnusedComposite (#37 point 7): dropping the composite index no query needs saves its
+// term on each of AP2's 40 creates a second: 40 × 0.2 RU (the rate card's index term) = 8 RU/s of
+// writes, by hand; AP3's patch of /price does not touch its paths.
+func TestAdvise_UnusedComposite(t *testing.T) {
+	a, err := Advise(load(t, "../../testdata/advise/unused-composite.yaml"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ch := range a.Indexing[0].Changes {
+		if ch.Kind != "drop-composite" || !strings.Contains(ch.Path, "/brand") {
+			continue
+		}
+		if math.Abs(ch.Change.WriteRUs-(-40*0.2)) > 0.05 || ch.Change.MonthlyUSD >= 0 || ch.Verdict != "saves" || !strings.Contains(ch.Why, "no query needs it") {
+			t.Errorf("drop %s: %+v", ch.Path, ch)
+		}
+		return
+	}
+	t.Fatalf("no drop-composite of (/brand, /rating) in %+v", a.Indexing)
+}

@@ -148,7 +148,12 @@ func (s *search) indexing() {
 		// Drop a composite index: priced; a query whose ORDER BY needs it shows as broken.
 		for i, comp := range c.Indexing.Composite {
 			i := i
-			try("drop-composite", compositeWords(comp), "", func(ix *design.Indexing) {
+			why := ""
+			if ids, ok := querycheck.CompositeNeeded(s.d, ci, comp); ok && len(ids) == 0 {
+				// The rule lint's index-unused follows: every write pays its terms for no reader.
+				why = "no query needs it (none orders by it, none filters on all of its paths): every write pays its index terms for no reader"
+			}
+			try("drop-composite", compositeWords(comp), why, func(ix *design.Indexing) {
 				ix.Composite = slices.Delete(slices.Clone(ix.Composite), i, i+1)
 			}, nil)
 		}

@@ -78,6 +78,7 @@ func Check(d *design.Design) []Finding {
 	l.fanOuts()
 	l.compositeDuplicates()
 	l.unusedIncluded()
+	l.unusedComposites()
 	l.unmatchedFilters()
 	sort.SliceStable(l.out, func(i, j int) bool {
 		a, b := l.out[i].Pos, l.out[j].Pos
