@@ -306,7 +306,7 @@ func (s *search) withCopy(ci int, id, field, tmpl string, gsi bool) (*design.Des
 	}
 	v.Containers = append(v.Containers, nc)
 	var extra []design.AccessPattern
-	softDeletes := false
+	softDeleted := map[string]bool{}
 	for i := range v.AccessPatterns {
 		ap := &v.AccessPatterns[i]
 		if ap.ID == id {
@@ -345,7 +345,7 @@ func (s *search) withCopy(ci int, id, field, tmpl string, gsi bool) (*design.Des
 			ap.Op = design.OpPatch
 			ap.Name += " (soft delete: deleted and ttl set, for the change feed)"
 			ap.Patch = []design.PatchOp{{Op: "set", Path: "/deleted", Value: true}, {Op: "set", Path: "/ttl", Value: softDeleteTTL}}
-			softDeletes = true
+			softDeleted[typ] = true
 		}
 		if typ == "" || ap.Op == design.OpBatch || (gsi && ap.Op == design.OpDelete) {
 			continue
@@ -355,9 +355,18 @@ func (s *search) withCopy(ci int, id, field, tmpl string, gsi bool) (*design.Des
 		extra = append(extra, design.AccessPattern{ID: copyPrefix + "CF-" + ap.ID, Name: "change feed of " + ap.ID + " (one read a change)",
 			Container: src.Name, Op: design.OpRead, Sample: typ, RPS: ap.RPS, Estimate: design.Estimate{RU: 1}, Samples: ap.Samples})
 	}
-	if softDeletes && src.DefaultTTL == nil {
-		on := -1
-		src.DefaultTTL = &on
+	if len(softDeleted) > 0 {
+		// TTL on, and the flag the application writes declared (appFields) on the types it marks.
+		if src.DefaultTTL == nil {
+			on := -1
+			src.DefaultTTL = &on
+		}
+		src.Documents = slices.Clone(src.Documents)
+		for i := range src.Documents {
+			if dt := &src.Documents[i]; softDeleted[dt.Type] && !slices.Contains(dt.AppFields, "/deleted") {
+				dt.AppFields = append(slices.Clone(dt.AppFields), "/deleted")
+			}
+		}
 		v.Containers[ci] = src
 	}
 	if !gsi {

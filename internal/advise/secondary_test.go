@@ -78,3 +78,37 @@ func TestSecondary_FanOutLookup(t *testing.T) {
 		t.Fatalf("no secondary-AP3 among %v", pv)
 	}
 }
+
+// TestSecondary_SoftDeletes (#37 point 2): latest-version change feed does not log deletes, so in
+// the secondary container's variant AP5's delete of a friendship becomes a patch setting deleted
+// and ttl (TTL on, /deleted declared), the copy gets the delete, and the global secondary index
+// (kept by the service) keeps the delete as it is.
+func TestSecondary_SoftDeletes(t *testing.T) {
+	d := load(t, "../../testdata/advise/friends-fanout.yaml")
+	s := &search{d: d, max: DefaultMaxCandidates, variants: map[string]priced{}, a: &Advice{}}
+	base, err := s.build(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.base = base
+	ci := containerIndex(d, "Social")
+	v, _ := s.withCopy(ci, "AP3", "friendId", "{friendId}", false)
+	ap := v.AccessPatterns[patternIndex(v, "AP5")]
+	if ap.Op != "patch" || len(ap.Patch) != 2 || ap.Patch[1].Path != "/ttl" {
+		t.Errorf("AP5 in the secondary container's variant: %+v", ap)
+	}
+	src := v.Containers[ci]
+	if src.DefaultTTL == nil || *src.DefaultTTL != -1 {
+		t.Errorf("TTL not on: %v", src.DefaultTTL)
+	}
+	if patternIndex(v, "COPY-AP5") < 0 || v.AccessPatterns[patternIndex(v, "COPY-AP5")].Op != "delete" {
+		t.Error("the copy does not get the delete")
+	}
+	if d.AccessPatterns[patternIndex(d, "AP5")].Op != "delete" || d.Containers[ci].DefaultTTL != nil {
+		t.Error("the design itself was changed")
+	}
+	g, _ := s.withCopy(ci, "AP3", "friendId", "{friendId}", true)
+	if g.AccessPatterns[patternIndex(g, "AP5")].Op != "delete" {
+		t.Error("the global secondary index's variant soft-deletes")
+	}
+}
