@@ -48,6 +48,10 @@ const (
 	Unchanged   Change = "unchanged"
 	Added       Change = "added"
 	Removed     Change = "removed"
+	// TradeOff is a pattern made dearer by a variant that lowers the whole design's RU/s without
+	// raising its monthly cost (compared with its origin): the price of the saving, shown with its
+	// numbers, not a regression (#37: an advised embedding makes a child write a parent replace).
+	TradeOff Change = "trade-off"
 )
 
 // Comparison is the drift between an old report (the baseline) and a new one.
@@ -114,6 +118,8 @@ type CompareSummary struct {
 	Added          int `json:"added"`
 	Removed        int `json:"removed"`
 	VerdictChanges int `json:"verdictChanges"`
+	// TradeOffs counts the patterns a variant made dearer as the price of its saving (TradeOff).
+	TradeOffs int `json:"tradeOffs,omitempty"`
 }
 
 // PatternChange is the drift of one pattern.
@@ -136,6 +142,9 @@ type PatternChange struct {
 	Production *Drift `json:"production,omitempty"`
 	// Reasons say why the change is what it is.
 	Reasons []string `json:"reasons,omitempty"`
+	// byVerdict is true when the pattern regressed because its verdict turned fail or error (never
+	// a trade-off).
+	byVerdict bool
 }
 
 // Drift is how a median charge moved.
@@ -224,6 +233,7 @@ func Compare(old, new *Report, opts CompareOptions) (*Comparison, error) {
 	}
 	c.Cost = compareCost(old.Cost, new.Cost)
 	c.Load, c.LoadSource = compareLoad(old, new)
+	c.tradeOffs()
 	for _, op := range old.Patterns {
 		if !seen[op.ID] {
 			c.Patterns = append(c.Patterns, PatternChange{ID: op.ID, Name: op.Name, Change: Removed, OldVerdict: op.Verdict,
@@ -243,6 +253,8 @@ func Compare(old, new *Report, opts CompareOptions) (*Comparison, error) {
 			c.Summary.Added++
 		case Removed:
 			c.Summary.Removed++
+		case TradeOff:
+			c.Summary.TradeOffs++
 		}
 		if p.OldVerdict != "" && p.NewVerdict != "" && p.OldVerdict != p.NewVerdict {
 			c.Summary.VerdictChanges++
@@ -303,6 +315,7 @@ func comparePattern(op, np *PatternResult, opts CompareOptions) PatternChange {
 			pc.Reasons = append(pc.Reasons, fmt.Sprintf("it fails only because the charge fell below its estimate (%s RU): state the new figure as the estimate", fmtRU(np.Estimate)))
 		case failing(np.Verdict) && !failing(op.Verdict):
 			regressed = true
+			pc.byVerdict = true
 		}
 		if failing(op.Verdict) && !failing(np.Verdict) {
 			improved = true
@@ -358,6 +371,29 @@ func drift(o, n *Charge, band design.Band) *Drift {
 		d.Change = Improvement
 	}
 	return d
+}
+
+// tradeOffs turns the charge regressions of a variant compared with its origin into trade-offs when
+// the variant lowers the whole design's RU/s (by more than a hundredth) and raises neither monthly
+// bill: the dearer patterns are what the saving costs. A pattern whose verdict turned fail or error
+// stays a regression, and so does every regression of a comparison that is not of a variant.
+func (c *Comparison) tradeOffs() {
+	if c.Variant == "" || c.Load == nil || c.Load.Delta >= -0.01 {
+		return
+	}
+	if c.Cost != nil && (c.Cost.Designed.Delta > 0.005 || c.Cost.Required.Delta > 0.005) {
+		return
+	}
+	why := fmt.Sprintf("dearer as the price of the variant's saving: the design's RU/s fall from %s to %s", fmtRU(c.Load.Old), fmtRU(c.Load.New))
+	if c.Cost != nil {
+		why += fmt.Sprintf(" and its monthly cost changes by %s", signedUSD(c.Cost.Required.Delta))
+	}
+	for i := range c.Patterns {
+		if p := &c.Patterns[i]; p.Change == Regression && !p.byVerdict {
+			p.Change = TradeOff
+			p.Reasons = append(p.Reasons, why)
+		}
+	}
 }
 
 // compareLoad is the traffic-weighted RU/s of each side (ContainerLoad: the load the verdicts rest
@@ -507,7 +543,7 @@ func thousands(v float64) string {
 // Ordered returns the pattern changes most important first: regressions, then improvements, added,
 // removed and unchanged patterns, each in design order. Renderers list them so.
 func (c *Comparison) Ordered() []PatternChange {
-	rank := map[Change]int{Regression: 0, Improvement: 1, Added: 2, Removed: 3, Unchanged: 4}
+	rank := map[Change]int{Regression: 0, TradeOff: 1, Improvement: 2, Added: 3, Removed: 4, Unchanged: 5}
 	out := slices.Clone(c.Patterns)
 	slices.SortStableFunc(out, func(a, b PatternChange) int { return rank[a.Change] - rank[b.Change] })
 	return out

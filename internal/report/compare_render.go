@@ -39,8 +39,12 @@ func compareSummaryLine(c *Comparison) string {
 	if s.Regressions > 0 {
 		head = "REGRESSIONS"
 	}
-	return fmt.Sprintf("%s: %s — %d regressed, %d improved, %d unchanged, %d added, %d removed; verdicts changed: %d",
-		head, design.Count(s.Patterns, "pattern"), s.Regressions, s.Improvements, s.Unchanged, s.Added, s.Removed, s.VerdictChanges)
+	traded := ""
+	if s.TradeOffs > 0 {
+		traded = fmt.Sprintf(", %d traded off", s.TradeOffs)
+	}
+	return fmt.Sprintf("%s: %s — %d regressed, %d improved%s, %d unchanged, %d added, %d removed; verdicts changed: %d",
+		head, design.Count(s.Patterns, "pattern"), s.Regressions, s.Improvements, traded, s.Unchanged, s.Added, s.Removed, s.VerdictChanges)
 }
 
 func driftCell(d *Drift) string {
@@ -96,10 +100,10 @@ func compareTextBody(bw *bufio.Writer, c *Comparison, indent string) {
 	}
 	ordered := c.Ordered()
 	for _, p := range ordered {
-		if p.Change != Regression {
+		if p.Change != Regression && p.Change != TradeOff {
 			continue
 		}
-		fmt.Fprintf(bw, "%sREGRESSION %s %s:\n", indent, p.ID, p.Name)
+		fmt.Fprintf(bw, "%s%s %s %s:\n", indent, strings.ToUpper(string(p.Change)), p.ID, p.Name)
 		for _, r := range p.Reasons {
 			fmt.Fprintf(bw, "%s  - %s\n", indent, r)
 		}
@@ -145,7 +149,7 @@ func upperFirst(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-var changeIcon = map[Change]string{Regression: "🔺", Improvement: "🟢", Unchanged: "▫️", Added: "➕", Removed: "➖"}
+var changeIcon = map[Change]string{Regression: "🔺", TradeOff: "⚖️", Improvement: "🟢", Unchanged: "▫️", Added: "➕", Removed: "➖"}
 
 func compareMarkdown(w io.Writer, c *Comparison) error {
 	bw := bufio.NewWriter(w)
@@ -177,8 +181,11 @@ func compareMarkdownBody(bw *bufio.Writer, c *Comparison, h string) {
 	ordered := c.Ordered()
 	var regressions []string
 	for _, p := range ordered {
-		if p.Change == Regression {
+		switch p.Change {
+		case Regression:
 			regressions = append(regressions, fmt.Sprintf("- 🔺 **%s %s**: %s", mdEscape(p.ID), mdEscape(p.Name), mdEscape(strings.Join(p.Reasons, "; "))))
+		case TradeOff:
+			regressions = append(regressions, fmt.Sprintf("- %s **%s %s** (trade-off): %s", changeIcon[p.Change], mdEscape(p.ID), mdEscape(p.Name), mdEscape(strings.Join(p.Reasons, "; "))))
 		}
 	}
 	if len(regressions) > 0 {

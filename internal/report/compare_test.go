@@ -395,3 +395,49 @@ func TestCompare_SavingIsImprovement(t *testing.T) {
 		t.Errorf("a cheaper pattern that fails an expectation: %d regressions, want 1", c.Regressions())
 	}
 }
+
+// TestCompare_TradeOff (#37 point 6): a variant that makes one pattern dearer (P1, a read at 200
+// a second: 1.5 → 2.6 RU, +220 RU/s by hand; its estimate of 2 RU ± 1 holds both) to make another
+// much cheaper (Q1 at 50 a second: 40 → 4 RU, −1,800 RU/s) lowers the design's RU/s by 1,580:
+// compared with its origin, P1 is a trade-off with its reason, not a regression. The same two
+// reports compared as one design's baseline and run keep P1 a regression.
+func TestCompare_TradeOff(t *testing.T) {
+	mk := func(q, p float64) *Report {
+		d := ordersDesign(nil)
+		d.AccessPatterns[2].Estimate.RU = 2
+		d.AccessPatterns[2].Tolerance = &design.Band{RU: 1}
+		return buildEmbedded(d, modeledRun(map[string][]record.Execution{
+			"Q1": execs(3, 200, 4, 1, q), "Q2": execs(3, 200, 4, 1, 4), "P1": execs(3, 200, 1, 1, p)}))
+	}
+	old, new := mk(40, 1.5), mk(4, 2.6)
+	if old.Patterns[2].Verdict != new.Patterns[2].Verdict {
+		t.Fatalf("P1's verdict moves (%s → %s): the test wants a charge regression alone", old.Patterns[2].Verdict, new.Patterns[2].Verdict)
+	}
+	c, err := Compare(old, new, CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Regressions() != 1 || c.Of("P1").Change != Regression {
+		t.Fatalf("a design against itself: %d regressions, P1 %s", c.Regressions(), c.Of("P1").Change)
+	}
+	new = mk(4, 2.6)
+	new.Design.Name, new.Design.VariantOf = old.Design.Name+"-x", old.Design.Name
+	c, err = Compare(old, new, CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Load == nil || c.Load.Delta != -1580 {
+		t.Fatalf("load %+v, want −1580 RU/s", c.Load)
+	}
+	p1 := c.Of("P1")
+	if c.Regressions() != 0 || p1.Change != TradeOff || c.Summary.TradeOffs != 1 || c.Of("Q1").Change != Improvement {
+		t.Errorf("%d regressions, P1 %s (%v), Q1 %s", c.Regressions(), p1.Change, p1.Reasons, c.Of("Q1").Change)
+	}
+	var b strings.Builder
+	if err := RenderComparison(&b, c, "text"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "TRADE-OFF P1") || !strings.Contains(b.String(), "1 traded off") {
+		t.Errorf("text:\n%s", b.String())
+	}
+}
