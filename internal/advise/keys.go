@@ -99,7 +99,8 @@ func (s *search) keys(cis []int) {
 			s.variants[keyName(kp.key)+"@"+c.Name] = priced{p, vd}
 		}
 		// An engineer's order: the keys that fit with headroom, then the keys that fit without it,
-		// then the keys over a limit; within each, the cheaper first.
+		// then the keys over a limit; within each, the cheaper first, and at the same price the one
+		// whose busiest logical partition is smaller.
 		class := func(k KeyCandidate) int {
 			switch {
 			case k.Headroom:
@@ -116,7 +117,11 @@ func (s *search) keys(cis []int) {
 			if c := cmp.Compare(round2(a.MonthlyUSD), round2(b.MonthlyUSD)); c != 0 {
 				return c
 			}
-			return cmp.Compare(a.RUs, b.RUs)
+			if c := cmp.Compare(a.RUs, b.RUs); c != 0 {
+				return c
+			}
+			// At the same price, the more headroom the better.
+			return cmp.Or(cmp.Compare(a.BusiestRUs, b.BusiestRUs), cmp.Compare(a.BusiestGB, b.BusiestGB))
 		})
 		for i := range cands {
 			cands[i].Rank = i + 1

@@ -419,6 +419,7 @@ func (st *cstate) scopeGrowth(ap *design.AccessPattern) float64 {
 // keptTypes is the document types a query's index-served filters can match, nil when they keep
 // every type (or none is served, and the query loads every document in scope).
 func (st *cstate) keptTypes(ap *design.AccessPattern) map[string]bool {
+	defer st.s.pinLevels(ap)()
 	a, err := st.s.analyze(ap.Query)
 	if err != nil || !a.Narrowing {
 		return nil
