@@ -101,6 +101,8 @@ func (s *search) secondary() {
 				continue
 			}
 			if p == nil {
+				o.Note = capNote
+				sc.Options = append(sc.Options, o)
 				continue
 			}
 			moved := map[string]bool{ap.ID: true}
@@ -131,6 +133,9 @@ func (s *search) secondary() {
 		// The answer: a secondary container when it saves; a global secondary index is named, never
 		// recommended as a variant, while it is in preview.
 		sc.Answer = fmt.Sprintf("keep %s across partitions: a copy keyed by /%s costs more to keep than the fan-out it removes", ap.ID, field)
+		if !slices.ContainsFunc(sc.Options, func(o SecondaryOption) bool { return o.Priced }) {
+			sc.Answer = fmt.Sprintf("not answered: no copy of %s keyed by /%s could be priced (%s)", c.Name, field, sc.Options[0].Note)
+		}
 		var own, gsi *SecondaryOption
 		for k := range sc.Options {
 			o := &sc.Options[k]
