@@ -320,7 +320,13 @@ func (s *search) keepWhy(r Relation) string {
 	for _, o := range r.Options[1:] {
 		priced = priced || o.Priced
 	}
+	capped := false
+	for _, o := range r.Options[1:] {
+		capped = capped || o.Note == capNote
+	}
 	switch {
+	case !priced && capped:
+		why = append(why, "the other options were not priced: "+capNote)
 	case !priced:
 		why = append(why, "the other options cannot be built from this design (see their notes)")
 	case len(why) == 0:
