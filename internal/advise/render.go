@@ -3,6 +3,7 @@ package advise
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/cosmosdv/validate/internal/outfile"
 
 	"github.com/cosmosdv/validate/internal/design"
 )
@@ -114,7 +117,7 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 				b.WriteString("\n")
 			}
 			if md {
-				b.WriteString("```yaml\n" + ia.PolicyYAML + "```\n")
+				b.WriteString(fenced("yaml", strings.TrimRight(ia.PolicyYAML, "\n")))
 			} else {
 				for _, l := range strings.Split(strings.TrimRight(ia.PolicyYAML, "\n"), "\n") {
 					b.WriteString("    " + l + "\n")
@@ -126,7 +129,7 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 				}
 				fmt.Fprintf(&b, "With it, write %s's query as (the same results in the same order, served by the index):\n", q.Pattern)
 				if md {
-					b.WriteString("\n```sql\n" + q.Query + "\n```\n")
+					b.WriteString("\n" + fenced("sql", q.Query))
 				} else {
 					b.WriteString("    " + q.Query + "\n")
 				}
@@ -247,7 +250,7 @@ func signedN(x float64, prec int) string {
 // WriteVariants writes each recommended variant of a as a design file in dir
 // (<design>.<variant>.yaml), headed by what it changes and what advise claims, and returns the
 // paths written.
-func WriteVariants(dir string, a *Advice) ([]string, error) {
+func WriteVariants(dir string, a *Advice, force bool) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -256,12 +259,18 @@ func WriteVariants(dir string, a *Advice) ([]string, error) {
 		if v.Design == nil {
 			continue
 		}
-		name := filepath.Join(dir, VariantFile(a, v))
-		data, err := VariantYAML(a, v, name)
+		name, data, err := VariantFile(dir, a, v)
 		if err != nil {
 			return out, err
 		}
-		if err := os.WriteFile(name, data, 0o644); err != nil {
+		write := outfile.Create
+		if force {
+			write = outfile.Replace
+		}
+		if err := write(name, data, 0o644); err != nil {
+			if errors.Is(err, outfile.ErrExists) {
+				return out, fmt.Errorf("%w; give --force to overwrite it", err)
+			}
 			return out, err
 		}
 		out = append(out, name)
@@ -269,30 +278,41 @@ func WriteVariants(dir string, a *Advice) ([]string, error) {
 	return out, nil
 }
 
-// VariantFile is the file name --write-variants gives a recommended variant:
-// <design>.<variant>.yaml.
-func VariantFile(a *Advice, v Variant) string { return slug(a.Design) + "." + v.Name + ".yaml" }
-
-// VariantYAML renders a recommended variant as the design file --write-variants writes (the studio
-// shows the same): named <design>-<variant>, variantOf the design, headed by what it changes and
-// what advise claims, and how to check it against the file it will be written to (path; "" names
-// it by VariantFile).
-func VariantYAML(a *Advice, v Variant, path string) ([]byte, error) {
+// VariantFile is the design file WriteVariants writes for v in dir: its path and its text, headed
+// by what it changes and what advise claims. validate studio puts the same text in its editor.
+func VariantFile(dir string, a *Advice, v Variant) (string, []byte, error) {
 	if v.Design == nil {
-		return nil, fmt.Errorf("variant %s: no design", v.Name)
+		return "", nil, fmt.Errorf("variant %s: no design", v.Name)
 	}
 	d := *v.Design
 	d.Name = a.Design + "-" + v.Name
 	// variantOf lets compare take a run of the design against a run of this variant.
 	d.VariantOf = a.Design
+	name := filepath.Join(dir, slug(a.Design)+"."+v.Name+".yaml")
 	origin := cmp.Or(a.File, "the design's file or report")
 	header := fmt.Sprintf("Variant of %s written by `validate advise`: %s.\nClaim (plan's production figures): %s RU/s on average (writes %s, queries %s, reads %s), %s $/month.\nCheck it: validate run this file, or validate compare %s %s",
-		a.Design, v.What, signed(v.Change.RUs), signed(v.Change.WriteRUs), signed(v.Change.QueryRUs), signed(v.Change.ReadRUs), signedUSD(v.Change.MonthlyUSD), origin, cmp.Or(path, VariantFile(a, v)))
+		a.Design, v.What, signed(v.Change.RUs), signed(v.Change.WriteRUs), signed(v.Change.QueryRUs), signed(v.Change.ReadRUs), signedUSD(v.Change.MonthlyUSD), origin, name)
 	data, err := design.Marshal(&d, header)
 	if err != nil {
-		return nil, fmt.Errorf("variant %s: %w", v.Name, err)
+		return "", nil, fmt.Errorf("variant %s: %w", v.Name, err)
 	}
-	return data, nil
+	return name, data, nil
+}
+
+// fenced is body in a Markdown code block whose fence is longer than any run of backticks in it,
+// so a query or path holding backticks cannot close the block early.
+func fenced(info, body string) string {
+	longest, run := 0, 0
+	for _, r := range body {
+		if r != '`' {
+			run = 0
+			continue
+		}
+		run++
+		longest = max(longest, run)
+	}
+	fence := strings.Repeat("`", max(3, longest+1))
+	return fence + info + "\n" + body + "\n" + fence + "\n"
 }
 
 // notPriced is the note of an option without figures: one "not priced:", and never an empty reason.
