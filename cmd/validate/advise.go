@@ -59,7 +59,7 @@ Exit 0 when advice is given (or there is nothing to improve), 2 when a design ca
 			if err != nil {
 				return err
 			}
-			card, err := rateCard(v, false)
+			card, rules, err := rateCard(v, false)
 			if err != nil {
 				return err
 			}
@@ -76,7 +76,7 @@ Exit 0 when advice is given (or there is nothing to improve), 2 when a design ca
 				return usageErr("--headroom: want a share above 0 and at most 1, or 0 for the default 0.5 (got %g)", headroom)
 			}
 			for _, d := range designs {
-				adv, err := advise.Advise(d, advise.Options{Seed: v.GetInt64("seed"), RateCard: card, MaxCandidates: maxVariants, Headroom: headroom})
+				adv, err := advise.Advise(d, advise.Options{Seed: v.GetInt64("seed"), RateCard: card, Rules: rules, MaxCandidates: maxVariants, Headroom: headroom})
 				if err != nil {
 					return usageErr("%s: %v", d.File, err)
 				}

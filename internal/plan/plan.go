@@ -15,6 +15,7 @@ import (
 	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/indexpolicy"
+	"github.com/cosmosdv/validate/internal/record"
 	"github.com/cosmosdv/validate/internal/seed"
 )
 
@@ -96,6 +97,11 @@ type Pattern struct {
 	Projection      []string         `json:"projection,omitempty"`
 	ProductionFacts *cost.QueryFacts `json:"productionFacts,omitempty"`
 	ProductionPages int              `json:"productionPages,omitempty"`
+	// ProductionBand is ProductionRU under each alternative of the rules no published figure and
+	// no calibration pins that move it (record.Band); nil when none does. ProductionPinned names
+	// the rules a calibration profile decided that move it: the figure is theirs, with no band.
+	ProductionBand   *record.Band        `json:"productionBand,omitempty"`
+	ProductionPinned []record.PinnedRule `json:"productionPinned,omitempty"`
 	// Scope and ProductionScope are the documents one execution has in scope at the seeded scale
 	// and at production.
 	Scope           float64 `json:"scope,omitempty"`
@@ -371,12 +377,61 @@ func (b *builder) project(st *cstate, ap *design.AccessPattern, pp *Pattern) {
 	pp.ProductionScope = prod.Scope
 	pp.ProductionRU = round(b.rc.QueryPages(pf, prod.Pages), 2)
 	pp.Projection = productionArithmetic(b.rc, seeded, prod, pp.ScopeBasis, st.plan.StorageBasis)
+	pp.ProductionBand, pp.ProductionPinned = b.band(st, ap, pp.ProductionRU)
 	pp.JudgedOn = "projected"
 	pp.DiffRU = round(pp.EstimateRU-pp.ProductionRU, 2)
 	pp.DiffPct = 0
 	if pp.ProductionRU > 0 {
 		pp.DiffPct = round(100*pp.DiffRU/pp.ProductionRU, 1)
 	}
+}
+
+// band is the production figure of query ap under each alternative of every rule with
+// alternatives that no published figure decides (cost.Rule.Assumed): the one estimator run over the
+// production sizer with that one rule changed, the others at their chosen alternative, priced by
+// the same card. A rule whose alternatives all give the figure does not concern the query and is
+// left out; a rule a calibration pinned (Selection.PinnedBy) gives no band, and is named instead.
+// This is the one place a band is computed: run, the reports and MCP carry it as it is.
+func (b *builder) band(st *cstate, ap *design.AccessPattern, figure float64) (*record.Band, []record.PinnedRule) {
+	band := &record.Band{LowRU: figure, HighRU: figure}
+	var pinned []record.PinnedRule
+	for _, r := range cost.Rules() {
+		if !r.Assumed() {
+			continue
+		}
+		chosen := b.rules.Alt(r.Name)
+		var alts []record.BandRule
+		moves := false
+		for _, alt := range r.AlternativeNames() {
+			ru := figure
+			if alt != chosen {
+				s := *st.ps
+				s.rules = b.rules.With(r.Name, alt)
+				e := s.estimateQuery(ap, st.ests, st.plan.Partitions)
+				if e.Unestimated != "" {
+					continue
+				}
+				ru = round(b.rc.QueryPages(e.Facts, e.Pages), 2)
+				moves = moves || ru != figure
+			}
+			alts = append(alts, record.BandRule{Name: r.Name, Alternative: alt, RU: ru})
+		}
+		if !moves {
+			continue
+		}
+		if by, ok := b.rules.PinnedBy(r.Name); ok {
+			pinned = append(pinned, record.PinnedRule{Name: r.Name, Alternative: chosen, By: by})
+			continue
+		}
+		for _, a := range alts {
+			band.LowRU, band.HighRU = math.Min(band.LowRU, a.RU), math.Max(band.HighRU, a.RU)
+		}
+		band.Rules = append(band.Rules, alts...)
+	}
+	if len(band.Rules) == 0 {
+		band = nil
+	}
+	return band, pinned
 }
 
 // scopeGrowth is how many times more documents one execution of ap has in scope at production than
@@ -783,8 +838,11 @@ func patternWarnings(pp Pattern) []Warning {
 		ws = append(ws, Warning{Code: "estimate-below-floor", Subject: pp.ID,
 			Message: fmt.Sprintf("estimate %.2f RU is below the least a %s can cost here (%.2f RU)", pp.EstimateRU, pp.Op, pp.FloorRU)})
 	} else if judged, at := pp.Judged(); pp.EstimateRU > 0 && judged > 0 && math.Abs(pp.DiffPct) > estimateOffPct {
-		ws = append(ws, Warning{Code: "estimate-off", Subject: pp.ID,
-			Message: fmt.Sprintf("estimate %.2f RU differs from the model's %.2f RU %s by %+.0f%%", pp.EstimateRU, judged, at, pp.DiffPct)})
+		msg := fmt.Sprintf("estimate %.2f RU differs from the model's %.2f RU %s by %+.0f%%", pp.EstimateRU, judged, at, pp.DiffPct)
+		if b := pp.ProductionBand; pp.JudgedOn == "projected" && b.Contains(pp.EstimateRU) {
+			msg += fmt.Sprintf(", but lies inside its band (%s–%s RU, %s): which alternative holds decides it", num(b.LowRU), num(b.HighRU), strings.TrimPrefix(b.Words(num), num(b.LowRU)+"–"+num(b.HighRU)+": "))
+		}
+		ws = append(ws, Warning{Code: "estimate-off", Subject: pp.ID, Message: msg})
 	}
 	return ws
 }

@@ -90,6 +90,9 @@ func renderText(w io.Writer, p *Plan) error {
 		for _, l := range pt.Projection {
 			ew.printf("      %s\n", l)
 		}
+		for _, l := range BandLines(pt) {
+			ew.printf("      %s\n", l)
+		}
 	}
 
 	ew.printf("\nContainers\n")
@@ -149,6 +152,23 @@ func renderText(w io.Writer, p *Plan) error {
 	return ew.err
 }
 
+// BandLines say what a pattern's production figure is under each alternative of the unpinned
+// rules that move it, and which calibrated rules it follows: the plan's text, and MCP's.
+func BandLines(pt Pattern) []string {
+	var out []string
+	if b := pt.ProductionBand; b != nil {
+		out = append(out, fmt.Sprintf("band: %s–%s RU under the alternatives of %s, which no published figure and no calibration decides (docs/cost-model.md; validate calibrate --scale pins it)",
+			num(b.LowRU), num(b.HighRU), strings.Join(b.RuleNames(), ", ")))
+		for _, a := range b.Alternatives(num) {
+			out = append(out, "  "+a+" RU")
+		}
+	}
+	for _, r := range pt.ProductionPinned {
+		out = append(out, fmt.Sprintf("rule %s=%s (%s): no band", r.Name, r.Alternative, r.By))
+	}
+	return out
+}
+
 func num(x float64) string {
 	switch {
 	case x == 0:
@@ -178,6 +198,12 @@ func usd(x float64) string { return fmt.Sprintf("$%.2f", x) }
 func production(p Pattern) string {
 	switch {
 	case p.JudgedOn == "projected":
+		if w := p.ProductionBand.Words(num); w != "" {
+			return num(p.ProductionRU) + " (" + w + ")"
+		}
+		if len(p.ProductionPinned) > 0 {
+			return num(p.ProductionRU) + " (" + p.ProductionPinned[0].By + ")"
+		}
 		return num(p.ProductionRU)
 	case p.Op == "query":
 		return "= seeded (no scale)"

@@ -355,6 +355,9 @@ type Charge struct {
 	// production scale, "seeded" otherwise.
 	Projected float64 `json:"projected,omitempty"`
 	VerdictOn string  `json:"verdictOn,omitempty"`
+	// rules is the production figure's band (record.Projection.Band) when the verdict judges it:
+	// the reasons say it beside the figure. The JSON carries it once, in the projection.
+	rules *record.Band
 }
 
 // Check is one expectation of the design checked against one run.
