@@ -60,7 +60,7 @@ var notCalibrated = map[string]string{
 var notCalibratedGroups = []string{
 	"partitionMaxRU", "partitionMaxGB", "partitionCreateRU", "logicalMaxGB", "itemMaxKB", "batchMaxOps",
 	"manualMinRU", "manualMinRUPerGB", "manualStep", "autoscaleMinMax", "autoscaleStep", "autoscaleMaxPerGB",
-	"autoscaleFloor", "serverlessMaxRU", "serverlessPartitionRU", "serverlessMaxRegions",
+	"autoscaleFloor", "serverlessMaxRU", "serverlessPartitionRU", "serverlessMaxRegions", "burstMaxRU", "burstIdleSeconds",
 	"hoursPerMonth", "manualPrice", "manualMultiRegionWritePrice", "autoscalePrice",
 	"autoscaleMultiRegionWritePrice", "serverlessPrice", "storagePrice", "secondsPerMonth",
 }

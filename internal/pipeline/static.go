@@ -46,7 +46,7 @@ func findingsOf(d *design.Design, p *plan.Plan) Static {
 			peak[c.Name] = c.PeakRUs
 		}
 		for _, w := range p.Warnings {
-			if w.Code == "throughput-short" || w.Code == "hot-partition" {
+			if w.Code == "throughput-short" || w.Code == "hot-partition" || w.Code == "throttling" {
 				s.Capacity = append(s.Capacity, report.CapacityWarning{Code: w.Code, Container: w.Subject, Message: w.Message,
 					PlanPeak: peak[w.Subject]})
 			}

@@ -259,6 +259,7 @@ func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *ta
 		ModelCard: c.modelCard(),
 	}))
 	rep.Cost = MonthlyCost(rc, static, rep)
+	rep.Traffic = TrafficOf(static)
 	var baseErr error
 	if c.Baseline != "" {
 		// Compared before anything is written: the comparison is part of every report. A baseline

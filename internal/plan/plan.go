@@ -171,6 +171,15 @@ type Container struct {
 	// by pattern) and, for the other patterns, the data skew (the documents' key spread).
 	// BusiestGB always rests on the data skew.
 	BusiestBasis string `json:"busiestBasis"`
+	// PeakLoad is the load at peak split the way physical partitions see it (the busiest logical
+	// partition's, every single-partition pattern's, the cross-partition ones'): what the busiest
+	// physical partition asks at any partition count (cost.PartLoad.Hottest).
+	PeakLoad cost.PartLoad `json:"peakLoad"`
+	// Traffic is the month hour by hour when the design states its traffic's shape (design
+	// traffic): the designed throughput billed and judged each hour, every mode at the least setting
+	// that serves every hour, and the hours that throttle. Recommended, MonthlyUSD and DesignedCost
+	// then follow it; Options keep the flat-rate figures for comparison.
+	Traffic *Traffic `json:"traffic,omitempty"`
 }
 
 // The charges a container's load rests on (Container.LoadBasis).
@@ -209,7 +218,7 @@ type Document struct {
 // Warning is one finding of the plan.
 type Warning struct {
 	// Code is stable for tooling: estimate-below-floor, estimate-off, price-unit, price, month-length,
-	// throughput-short, hot-partition, missing-key, serverless, indexing-policy, query-syntax,
+	// throughput-short, hot-partition, hot-key-no-mode, throttling, missing-key, serverless, indexing-policy, query-syntax,
 	// query-order-by, query-scan, seed-plan.
 	Code    string `json:"code"`
 	Subject string `json:"subject,omitempty"`
@@ -230,6 +239,9 @@ func Build(d *design.Design, opts Options) (*Plan, error) {
 		return nil, errors.New("plan: design has no containers")
 	}
 	acct := cost.Account{Regions: max(d.Regions, 1), MultiRegionWrites: d.MultiRegionWrites}
+	if d.Traffic != nil {
+		acct.ReadShares = d.Traffic.ReadShares
+	}
 	p := &Plan{
 		SchemaVersion: SchemaVersion,
 		Design:        d.Name,
@@ -240,6 +252,9 @@ func Build(d *design.Design, opts Options) (*Plan, error) {
 	}
 	seedN := cmp.Or(opts.Seed, DefaultSeed)
 	p.Assumptions = assumptions(rc, acct, seedN)
+	if d.Traffic != nil {
+		p.Assumptions = append(p.Assumptions, TrafficBilling)
+	}
 
 	b := &builder{d: d, rc: rc, rules: opts.Rules, acct: acct, p: p, states: map[string]*cstate{}, seedN: seedN, headroom: opts.Headroom}
 	// Document counts: the ones `run` seeds with the same seed, so that plan and run agree.
@@ -260,6 +275,7 @@ func Build(d *design.Design, opts Options) (*Plan, error) {
 	for _, st := range b.order {
 		b.price(st)
 		b.hotPartitions(st)
+		b.traffic(st)
 		st.plan.StorageGB = round(st.plan.StorageGB, 3)
 		p.Containers = append(p.Containers, *st.plan)
 	}
@@ -307,6 +323,24 @@ type cstate struct {
 	// rps.hotKeyShare ("AP3 0.9"), in design order; the others follow the documents' key spread.
 	trafficSkew    []string
 	singlePatterns int // how many single-partition patterns
+	// avgLoads is each pattern's load at its average rate, split the way partitions see it, for the
+	// hour-by-hour traffic (traffic.go).
+	avgLoads []patternLoad
+	// noMode: no throughput mode serves the busiest logical partition at any setting.
+	noMode bool
+}
+
+// peakLoad is the container's load at peak, split the way partitions see it: the busiest logical
+// partition's, every single-partition pattern's and the cross-partition ones'.
+func (st *cstate) peakLoad() cost.PartLoad {
+	return cost.PartLoad{Busiest: st.single, KeyScoped: st.singleTotal, Cross: st.cross}
+}
+
+// patternLoad is one pattern's load at rps.avg.
+type patternLoad struct {
+	ap   *design.AccessPattern
+	load cost.PartLoad
+	rps  float64
 }
 
 // sizeContainers estimates every document type of every container: size, index terms, count at
@@ -538,8 +572,11 @@ func (b *builder) addPatterns() error {
 			st.single += pp.PeakRUs * share
 			st.singleTotal += pp.PeakRUs
 			st.singlePatterns++
+			st.avgLoads = append(st.avgLoads, patternLoad{ap: ap, rps: pp.AvgRPS,
+				load: cost.PartLoad{Busiest: pp.AvgRUs * share, KeyScoped: pp.AvgRUs}})
 		} else {
 			st.cross += pp.PeakRUs
+			st.avgLoads = append(st.avgLoads, patternLoad{ap: ap, rps: pp.AvgRPS, load: cost.PartLoad{Cross: pp.AvgRUs}})
 		}
 		p.Warnings = append(p.Warnings, qw...)
 		p.Warnings = append(p.Warnings, patternWarnings(pp)...)
@@ -554,21 +591,28 @@ func (b *builder) price(st *cstate) {
 	cp := st.plan
 	c := st.s.c
 	cp.AvgRUs, cp.PeakRUs = round(cp.AvgRUs, 2), round(cp.PeakRUs, 2)
-	opts, best := rc.Cheapest(cp.AvgRUs, cp.PeakRUs, cp.StorageGB, acct)
+	// The cheapest mode that serves the busiest physical partition, not only the container's peak
+	// (#38: a mode whose per-partition share is below the busiest partition's need is not
+	// recommended).
+	opts, best := rc.CheapestServing(cp.AvgRUs, st.peakLoad(), cp.StorageGB, acct)
+	if best < 0 {
+		// No mode serves the busiest key at any setting: recommend what carries the container's
+		// peak, and say the key must change (hotKeyNoMode).
+		opts, best = rc.Cheapest(cp.AvgRUs, cp.PeakRUs, cp.StorageGB, acct)
+		st.noMode = true
+	}
 	cp.Options = opts
 	if best >= 0 {
-		cp.Recommended = Throughput{Mode: opts[best].Mode, RU: int(opts[best].BilledRU)}
-		if opts[best].Mode == cost.Serverless {
-			cp.Recommended.RU = 0
-		} else if opts[best].Mode == cost.Autoscale {
-			cp.Recommended.RU = rc.AutoscaleFor(cp.PeakRUs, cp.StorageGB)
-		}
+		cp.Recommended = Throughput{Mode: opts[best].Mode, RU: opts[best].Provisioned}
 		cp.MonthlyUSD = opts[best].Total
 	}
 	cp.DesignedCost = rc.MonthlyCost(cost.Usage{Mode: cp.Designed.Mode, Provisioned: cp.Designed.RU,
 		AvgRU: cp.AvgRUs, PeakRU: cp.PeakRUs, StorageGB: cp.StorageGB}, acct)
 	if best >= 0 && cp.MonthlyUSD > cp.DesignedCost.Total+0.005 {
 		cp.RecommendedNote = costlierNote(rc, cp, opts[best])
+	}
+	if best >= 0 && opts[best].Sizing != "" {
+		cp.RecommendedNote = strings.TrimPrefix(cp.RecommendedNote+"; ", "; ") + "sized for the busiest partition: " + opts[best].Sizing
 	}
 	p.MonthlyUSD += cp.MonthlyUSD
 	p.DesignedMonthlyUSD += cp.DesignedCost.Total
@@ -670,10 +714,10 @@ func (b *builder) hotPartitions(st *cstate) {
 		prefixGB += bytes * prefix.Share
 	}
 	cp.BusiestGB = sig(busiestGB, 3)
-	np := float64(max(cp.Partitions, 1))
 	cp.BusiestRUs = sig(st.single, 3)
 	cp.BusiestBasis = busiestBasis(st)
-	physical := st.single + (st.singleTotal-st.single)/np + st.cross/np
+	cp.PeakLoad = st.peakLoad()
+	physical := st.peakLoad().Hottest(cp.Partitions)
 	prov := float64(cp.Designed.RU)
 	// The throughput the peak needs may need more physical partitions, which spread the shared load
 	// thinner: cost.HotPartition does not call a container that is merely short of throughput hot.
@@ -681,16 +725,23 @@ func (b *builder) hotPartitions(st *cstate) {
 	cp.Hot = rc.HotPartition(cost.HotInput{ProvisionedRU: prov, Partitions: cp.Partitions,
 		BusiestRU: st.single, PartitionRU: physical, BusiestGB: busiestGB, PrefixGB: prefixGB,
 		Hierarchical: c.IsHierarchical(), Serverless: cp.Designed.Mode == cost.Serverless, Headroom: b.headroom,
-		PeakRU: cp.PeakRUs, PeakPartitions: peakParts})
+		PeakRU: cp.PeakRUs, PeakPartitions: peakParts, PeakPartitionRU: st.peakLoad().Hottest(peakParts)})
 	// Only key-scoped load makes one partition hotter than the others: a cross-partition query's
 	// load spreads over every physical partition (st.cross/np on each) and so does key-scoped load
 	// spread evenly; cost.HotPartition judges it (the one rule, which advise's key ranking reads).
 	for _, f := range cp.Hot.Findings {
+		if f == cp.Hot.HeadroomRU {
+			// Said by hot-key-no-mode, which follows the same verdict (noRobustMode).
+			continue
+		}
 		msg := f + " " + loadWords(cp)
 		if !strings.HasPrefix(f, "largest logical partition") {
 			msg += "; " + cp.BusiestBasis
 		}
 		p.Warnings = append(p.Warnings, Warning{Code: "hot-partition", Subject: c.Name, Message: msg})
+	}
+	if w, ok := noRobustMode(rc, st, c); ok {
+		p.Warnings = append(p.Warnings, w)
 	}
 	if w, ok := hpkOrder(ks, c); ok {
 		p.Warnings = append(p.Warnings, w)
@@ -700,6 +751,26 @@ func (b *builder) hotPartitions(st *cstate) {
 	if cp.Hot.Utilization > 1 && cp.Hot.Risk != cost.RiskHigh {
 		cp.Hot.Risk = cost.RiskHigh
 	}
+}
+
+// noRobustMode warns when the busiest logical partition needs more than the headroom share (default
+// half: "most of") of what a logical partition can ever have — cost.HotPartition's verdict, the one
+// rule advise's key ranking reads too (Hot.HeadroomRU) — or more than any mode's physical partition
+// gets at any setting: no throughput setting fixes it, the key must change (assumed: above half, an
+// intra-hour spike or a year's growth takes the key past what any setting can give it).
+func noRobustMode(rc *cost.RateCard, st *cstate, c *design.Container) (Warning, bool) {
+	limit := rc.PartitionMaxRU.Value
+	hot := st.plan.Hot
+	if !st.noMode && hot.HeadroomRU == "" {
+		return Warning{}, false
+	}
+	what := fmt.Sprintf("most (over %.0f%%) of the %.0f RU/s a logical partition can ever have", hot.HeadroomShare*100, limit)
+	if st.noMode {
+		what = "more than a physical partition gets in any throughput mode at any setting"
+	}
+	return Warning{Code: "hot-key-no-mode", Subject: c.Name, Message: fmt.Sprintf(
+		"the busiest logical partition needs %.0f RU/s at peak, %s: no throughput setting serves it robustly (more throughput adds partitions, not capacity for one key; %s); change the partition key so that this traffic spreads over many values (a key with more distinct values, a hierarchical key, or a synthetic suffix)",
+		st.single, what, busiestBasis(st))}, true
 }
 
 // hpkOrder warns when a hierarchical key's levels go from narrow to broad: a level with more
@@ -757,6 +828,11 @@ func busiestBasis(st *cstate) string {
 // (articles/cosmos-db/autoscale-faq.md, "How does pricing work with autoscale?").
 const AutoscaleBilling = "autoscale bills each hour for the highest RU/s it scaled to in that hour, at least 10% of max; " +
 	"with no hourly profile known, plan takes the average RU/s as every hour's highest (a lower bound when the rate varies within the hour)"
+
+// TrafficBilling is what plan assumes when the design states its traffic's shape.
+const TrafficBilling = "with a traffic shape (design traffic), every hour of the 730-hour billed month is priced and judged on its own: each pattern's average load × its hourly factor × any event's factor, its highest second × intraHourPeak; " +
+	"autoscale bills each hour's highest RU/s at least 10% of max, by default scaling every partition and region with the hottest one (hottest partition × partitions × regions), with dynamic scaling each on its own (autoscale-per-partition-region.md); " +
+	"every region carries the whole load unless traffic.readShares splits the reads (writes replicate to every region; assumed); a physical partition gets the throughput split evenly (at most 10,000 RU/s; serverless 5,000) and throttles beyond it; burst capacity is a cushion, never capacity; partitions are those a container created at the setting has (RU/s ÷ 6,000 manual, ÷ 10,000 autoscale), and never merge back"
 
 func assumptions(rc *cost.RateCard, a cost.Account, seedN int64) []string {
 	price := rc.ManualPrice
