@@ -319,8 +319,11 @@ func (b *builder) tableSQLRow(bl *block, cells []cell, line int) *row {
 			if rateRe.FindStringIndex(norm(text)) == nil {
 				text += " rps"
 			}
-			if columnRole(h) == "peak" {
+			switch columnRole(h) {
+			case "peak":
 				text += " at peak"
+			case "avg":
+				text += " avg"
 			}
 		case "ru":
 			if rangeRURe.FindStringIndex(norm(text)) == nil {
@@ -397,63 +400,32 @@ func (b *builder) figures(r *row, parts ...textPart) {
 	r.measured = meas
 }
 
-// barePeakRe finds a peak rate given without its unit after another rate: "90 rps avg, 250 peak".
-var barePeakRe = regexp.MustCompile(`(?i)(\d+(?:[.,]\d+)*)\s*([km])?\s+(?:at\s+)?peak\b`)
-
+// rates reads the request rates of one paragraph of a pattern's text (pickRates), filling what an
+// earlier paragraph did not give.
 func (b *builder) rates(r *row, t string, line int) {
-	defer func() {
-		if r.peakText != "" || r.rps == "" && r.avgText == "" {
-			return
-		}
-		if m := barePeakRe.FindStringSubmatchIndex(t); m != nil {
-			if v, err := strconv.ParseFloat(strings.ReplaceAll(t[m[2]:m[3]], ",", ""), 64); err == nil && v > 0 {
-				if m[4] >= 0 {
-					v *= map[string]float64{"k": 1e3, "m": 1e6}[t[m[4]:m[5]]]
-				}
-				r.peakText = strconv.FormatFloat(v, 'f', -1, 64)
-				r.extra2 = append(r.extra2, fmt.Sprintf("peak rate from %q (%s line %d)", excerpt(window(t, m[0]-12, m[1]), 60), b.mdName(), line))
-			}
-		}
-	}()
-	for _, m := range rateRe.FindAllStringSubmatchIndex(t, -1) {
-		v, err := strconv.ParseFloat(strings.ReplaceAll(t[m[2]:m[3]], ",", ""), 64)
-		if err != nil || v <= 0 {
-			continue
-		}
-		if m[4] >= 0 {
-			v *= map[string]float64{"k": 1e3, "m": 1e6}[t[m[4]:m[5]]]
-		}
-		around := t[max(0, m[0]-30):min(len(t), m[1]+30)]
-		after := t[m[1]:min(len(t), m[1]+30)]
-		before := t[max(0, m[0]-30):m[0]]
-		quote := fmt.Sprintf("%q (%s line %d)", excerpt(window(t, m[0]-12, m[1]+12), 60), b.mdName(), line)
-		next := strings.Fields(strings.TrimLeft(after, " ,;:()"))
-		nextWord := ""
-		if len(next) > 0 {
-			nextWord = next[0]
-		}
-		switch {
-		case hasAny(nextWord, "avg", "average", "typical", "mean"):
-			if r.avgText == "" {
-				r.avgText = strconv.FormatFloat(v, 'f', -1, 64)
-				r.extra2 = append(r.extra2, "average rate from "+quote)
-			}
-		case hasAny(after, "peak", "busiest", "max") || hasAny(before, "peak", "up to", "max", "峰值"):
-			if r.peakText == "" {
-				r.peakText = strconv.FormatFloat(v, 'f', -1, 64)
-				r.extra2 = append(r.extra2, "peak rate from "+quote)
-			}
-		case hasAny(around, "average", "avg", "typical", "usually", "normally", "steady", "平均"):
-			if r.avgText == "" {
-				r.avgText = strconv.FormatFloat(v, 'f', -1, 64)
-				r.extra2 = append(r.extra2, "average rate from "+quote)
-			}
-		default:
-			if r.rps == "" && r.avgText == "" {
-				r.rps = strconv.FormatFloat(v, 'f', -1, 64)
-				r.extra2 = append(r.extra2, "rate from "+quote)
-			}
-		}
+	rs := pickRates(t, false, fmt.Sprintf("%s line %d", b.mdName(), line))
+	if rs.avg == 0 && rs.peak == 0 && rs.one == 0 {
+		return
+	}
+	if r.rateRead && (r.rateAvg > 0 || r.rateOne > 0) && r.ratePeak > 0 {
+		return
+	}
+	if !r.rateRead {
+		r.rateRead = true
+		r.rateAvg, r.ratePeak, r.rateOne = rs.avg, rs.peak, rs.one
+		r.rateNotes = append(r.rateNotes, rs.notes...)
+		r.rateTodos = append(r.rateTodos, rs.todos...)
+		return
+	}
+	// A later paragraph completes what the first gave.
+	if r.ratePeak == 0 && rs.peak > 0 {
+		r.ratePeak = rs.peak
+		r.rateNotes = append(r.rateNotes, rs.notes...)
+	}
+	if r.rateAvg == 0 && r.rateOne == 0 && (rs.avg > 0 || rs.one > 0) {
+		r.rateAvg, r.rateOne = rs.avg, rs.one
+		r.rateNotes = append(r.rateNotes, rs.notes...)
+		r.rateTodos = append(r.rateTodos, rs.todos...)
 	}
 }
 
