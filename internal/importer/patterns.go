@@ -274,9 +274,6 @@ func (b *builder) pattern1(r *row) {
 	if g.why != "" {
 		b.todo(path+".op", "%s", g.why)
 	}
-	for _, e := range r.extra2 {
-		b.todo(path+".name", "%s", e)
-	}
 	// Container.
 	ci := b.patternContainer(r)
 	how := ""
@@ -296,6 +293,36 @@ func (b *builder) pattern1(r *row) {
 	if ci < 0 {
 		ci = b.containerByField(pathTokens(r.ops+" "+r.notes, r.code), sql)
 		how = "by the fields it names"
+	}
+	if g.op == design.OpQuery && sql != "" {
+		given := "the row"
+		if how != "" {
+			given = "its " + strings.TrimPrefix(strings.TrimPrefix(how, "by "), "the ")
+		}
+		for _, e := range r.extra2 {
+			if strings.HasPrefix(e, "container from ") {
+				given = strings.TrimPrefix(e, "container from ")
+			}
+		}
+		if nci, why := b.placeQuery(ci, given, sql); why != "" {
+			if nci != ci {
+				// The text around the query named another container: that reading is replaced.
+				var keep []string
+				for _, e := range r.extra2 {
+					if !strings.HasPrefix(e, "container from ") {
+						keep = append(keep, e)
+					}
+				}
+				r.extra2 = keep
+			}
+			ci, how = nci, ""
+			b.todo(path+".container", "%s", why)
+		} else if nci != ci {
+			ci = nci
+		}
+	}
+	for _, e := range r.extra2 {
+		b.todo(path+".name", "%s", e)
 	}
 	if ci < 0 {
 		ci = 0

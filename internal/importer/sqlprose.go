@@ -349,12 +349,20 @@ func leadName(text string) string {
 			cut = j
 		}
 	}
-	if m := leadFigure.FindStringIndex(t); m != nil && m[0] < cut {
-		cut = m[0]
+	// A figure ends the name only when it is the pattern's rate or charge ("… — about 150 requests a
+	// second"); "Last 50 messages of a channel" keeps its number.
+	if m := figureStart(t); m >= 0 && m < cut {
+		cut = m
 	}
-	t = strings.TrimRight(strings.TrimSpace(t[:cut]), ".,;:")
-	for _, w := range []string{"about", "around", "roughly", "at", "with", "costs", "cost", "which"} {
-		t = strings.TrimSpace(strings.TrimSuffix(t, " "+w))
+	t = strings.TrimRight(strings.TrimSpace(t[:cut]), ".,;:~≈")
+	for trimmed := true; trimmed; {
+		trimmed = false
+		for _, w := range []string{"about", "around", "roughly", "at", "with", "costs", "cost", "which", "that", "reads", "runs", "is", "are",
+			"takes", "for", "of", "and", "every", "each", "some", "approximately", "nearly", "over", "under", "up to", "~"} {
+			if u := strings.TrimSuffix(t, " "+w); u != t {
+				t, trimmed = strings.TrimSpace(u), true
+			}
+		}
 	}
 	if len([]rune(t)) < 3 {
 		return ""
@@ -363,6 +371,33 @@ func leadName(text string) string {
 }
 
 var leadFigure = regexp.MustCompile(`\d`)
+
+// figureStart is where the first rate or charge of a lead-in starts (-1 when it has none): a number
+// with a rate's or a charge's unit, or one after "about", "~" or "≈".
+func figureStart(t string) int {
+	at := -1
+	lower := norm(t)
+	if len(lower) != len(t) {
+		lower = strings.ToLower(t) // full-width folding changed the length: positions would not match
+	}
+	if fs := readRates(lower, false); len(fs) > 0 {
+		at = fs[0].start
+	}
+	if m := rangeRURe.FindStringIndex(lower); m != nil && (at < 0 || m[0] < at) {
+		at = m[0]
+	}
+	for _, m := range leadFigure.FindAllStringIndex(t, -1) {
+		before := strings.TrimRight(lower[:m[0]], " ")
+		if strings.HasSuffix(before, "~") || strings.HasSuffix(before, "≈") || strings.HasSuffix(before, "about") || strings.HasSuffix(before, "around") ||
+			strings.HasSuffix(before, "roughly") || strings.HasSuffix(before, "约") {
+			if at < 0 || m[0] < at {
+				at = m[0]
+			}
+			break
+		}
+	}
+	return at
+}
 
 // rateRe finds request rates in prose: "150 requests a second", "~60 rps", "2k req/s", "40 calls per
 // second", "300 QPS".
