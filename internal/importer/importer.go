@@ -157,6 +157,9 @@ type builder struct {
 	// the requirements say so.
 	scale     map[string]float64
 	scaleFrom map[string]string
+	// scaleNow maps an entity word to the nearest horizon of a scale table ("at launch"), which gives
+	// the seeded proportions; scale holds the furthest ("in a year"), the production count.
+	scaleNow map[string]float64
 	// used marks the sections whose content was mapped.
 	used map[*section]bool
 	// iacUsed are the sections a provisioning snippet was read from.
@@ -221,12 +224,18 @@ func (b *builder) build() {
 	b.used = map[*section]bool{}
 	b.d.Version = 1
 	b.naming()
+	b.scale, b.scaleFrom, b.scaleNow = map[string]float64{}, map[string]string{}, map[string]float64{}
 	if b.req != nil {
 		b.readRequirements()
+		b.readScaleTables(b.req, b.reqName())
+		b.readPerParent(b.req, b.reqName())
 	}
+	b.readScaleTables(b.md, b.mdName())
 	b.readContainers()
+	b.readPerParent(b.md, b.mdName())
 	b.readProse()
 	b.readAccount()
+	b.readSDK()
 	b.buildTypes()
 	b.readPatterns()
 	b.reportUnmapped()

@@ -40,6 +40,7 @@ func (b *builder) buildTypes() {
 	b.sizeCounts()
 	b.productionCounts()
 	b.keyCardinalities()
+	b.refCardinalities()
 	b.scaleNote()
 }
 
