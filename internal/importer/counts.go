@@ -181,15 +181,18 @@ func (b *builder) keyCardinalities() {
 				if ok && v >= 1 && (t.Production == 0 || math.Round(v) <= t.Production) {
 					f.ProductionCardinality = math.Round(v)
 					if typed {
-						b.todo(fp, "key %s: %d distinct values seeded; productionCardinality %s, %s (one value per %s). Skew: see the hot-partition analysis before setting dist",
+						b.todo(fp, "key %s: %d distinct values seeded; productionCardinality %s, %s (one value per %s)",
 							kp, n, human(v), from, ent)
+						b.skewCands = append(b.skewCands, skewCand{path: fp, ci: cg.idx, ti: ti, field: segs[0], keyPath: kp, typeName: t.Type})
 						continue
 					}
-					b.todo(fp, "key %s: %d distinct values seeded; productionCardinality %s from the requirements' scale: %s. Set dist zipf or hot to reproduce the hot-partition analysis",
+					b.todo(fp, "key %s: %d distinct values seeded; productionCardinality %s from the requirements' scale: %s",
 						kp, n, human(v), from)
+					b.skewCands = append(b.skewCands, skewCand{path: fp, ci: cg.idx, ti: ti, field: segs[0], keyPath: kp, typeName: t.Type})
 					continue
 				}
-				b.todo(fp, "key %s drawn from %d distinct values (a guess): set cardinality (seeded), productionCardinality (in production; without it they are assumed to grow with the documents) and dist zipf or hot to reproduce the hot-partition analysis", kp, n)
+				b.todo(fp, "key %s drawn from %d distinct values (a guess): set cardinality (seeded) and productionCardinality (in production; without it they are assumed to grow with the documents)", kp, n)
+				b.skewCands = append(b.skewCands, skewCand{path: fp, ci: cg.idx, ti: ti, field: segs[0], keyPath: kp, typeName: t.Type})
 			}
 		}
 	}

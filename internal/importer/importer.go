@@ -100,6 +100,10 @@ func ImportContext(ctx context.Context, src []byte, o Options) (res *Result, err
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	b.checkSkew(ctx)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	out, err := b.emit()
 	if err != nil {
 		return nil, fmt.Errorf("write the draft: %w", err)
@@ -168,6 +172,8 @@ type builder struct {
 	groups []containerGroups
 	// gaps are what the markdown did not say or could not be mapped, for Result.Unmapped.
 	gaps []Unmapped
+	// skewCands are the key fields whose distribution checkSkew checks before a TODO suggests one.
+	skewCands []skewCand
 }
 
 func (b *builder) todo(path, format string, args ...any) {
