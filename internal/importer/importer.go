@@ -237,6 +237,7 @@ func (b *builder) build() {
 		b.readPerParent(b.req, b.reqName())
 	}
 	b.readScaleTables(b.md, b.mdName())
+	b.readScaleLines()
 	b.readContainers()
 	b.readPerParent(b.md, b.mdName())
 	b.readProse()

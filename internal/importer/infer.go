@@ -70,6 +70,10 @@ func (b *builder) buildContainer(idx int, ci *contInfo) {
 		b.note(path+".name", "%s", excerpt(ci.purpose, 180))
 	}
 	for _, e := range ci.extra {
+		if strings.HasPrefix(e, "the hot-partition analysis") {
+			b.gap(path+".name", "%s", e)
+			continue
+		}
 		b.gap(path+".name", "not mapped: %s", e)
 	}
 	if len(ci.translated) > 0 {

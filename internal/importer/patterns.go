@@ -46,6 +46,11 @@ func columnRole(h string) string {
 		return "peak"
 	case hasAny(h, "avg rps", "average rps", "平均 rps", "平均rps", "avg qps"):
 		return "avg"
+	case !hasAny(h, "ru", "charge", "cost", "latency", "ms", "size") && (h == "peak" || strings.HasPrefix(h, "peak ") || strings.HasPrefix(h, "peak/") || h == "峰值"):
+		return "peak"
+	case !hasAny(h, "ru", "charge", "cost", "latency", "ms", "size") && (h == "avg" || h == "average" || h == "mean" || h == "typical" || h == "normal" ||
+		strings.HasPrefix(h, "avg ") || strings.HasPrefix(h, "avg/") || strings.HasPrefix(h, "average ") || h == "平均"):
+		return "avg"
 	case hasAny(h, "rps", "qps", "requests/s", "requests per second", "每秒请求", "请求/秒", "请求速率", "tps"):
 		return "rps"
 	case hasAny(h, "ru", "request unit", "请求单位"):

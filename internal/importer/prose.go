@@ -146,7 +146,7 @@ func (b *builder) readProse() {
 	}
 	// The hot-partition analysis belongs with the containers it names.
 	for _, s := range b.md.sections {
-		if !hasAny(norm(s.title), "hot partition", "热分区") {
+		if !hasAny(norm(s.title), "hot partition", "热分区", "hot spot", "hotspot", "hot key", "hot-key", "skew", "热点") {
 			continue
 		}
 		b.used[s] = true

@@ -145,11 +145,11 @@ func readRates(t string, rateCell bool) []rateFig {
 		// The words after the figure up to the next figure or comma, else those before it back to the
 		// previous figure or comma.
 		after := t[e:]
-		if k := strings.IndexAny(after, "0123456789,;./|\n"); k >= 0 {
+		if k := strings.IndexAny(after, "0123456789,;./|(\n"); k >= 0 {
 			after = after[:k]
 		}
 		before := t[prevEnd:s]
-		if k := strings.LastIndexAny(before, ",;./|\n"); k >= 0 {
+		if k := strings.LastIndexAny(before, ",;./|()\n"); k >= 0 {
 			before = before[k+1:]
 		}
 		f.label = labelOf(after, false)
@@ -158,7 +158,7 @@ func readRates(t string, rateCell bool) []rateFig {
 			// "avg 5 orders per user": a word before the figure labels it only when nothing but the
 			// unit or punctuation follows it.
 			if f.label != "" && !f.unit {
-				if w := strings.Fields(after); len(w) > 0 && labelOf(w[0], false) == "" && !strings.HasPrefix(w[0], "at") && !strings.HasPrefix(w[0], "on") {
+				if w := strings.Fields(after); len(w) > 0 && strings.Trim(w[0], ")]}") != "" && labelOf(w[0], false) == "" && !strings.HasPrefix(w[0], "at") && !strings.HasPrefix(w[0], "on") {
 					f.label = ""
 				}
 			}

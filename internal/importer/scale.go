@@ -82,6 +82,33 @@ func (b *builder) readScaleTables(doc *mdDoc, file string) {
 	}
 }
 
+// readScaleLines reads a data model's own scale line ("Scale: 12M parcels in the first year, 4M at
+// go-live"), as the requirements' is read, unless the requirements or a table gave the figures.
+func (b *builder) readScaleLines() {
+	if len(b.scale) > 0 {
+		return
+	}
+	save := b.o.RequirementsFile
+	b.o.RequirementsFile = b.mdName() // readScale cites the requirements' name
+	defer func() { b.o.RequirementsFile = save }()
+	for _, s := range b.md.sections {
+		for _, bl := range s.blocks {
+			if (bl.kind == blockItem || bl.kind == blockPara) && hasAny(norm(bl.label), "scale", "规模", "volume", "数据量") {
+				n := len(b.scale)
+				for _, sent := range sentences(bl.value) {
+					if perParentRe.MatchString(sent) || hasRe.MatchString(sent) {
+						continue // "a parcel gets about 8 scan events" is a count per parent
+					}
+					b.readScale(sent, bl.line)
+				}
+				if len(b.scale) > n {
+					b.used[s] = true
+				}
+			}
+		}
+	}
+}
+
 // perParentRes read per-parent counts in prose: "about 30 members a guild (max 100)", "~6 channels per
 // guild", "a guild has about 6 channels, at most 20", "each order holds up to 50 lines".
 var (

@@ -635,7 +635,7 @@ func (b *builder) opsIn(t string) []proseOp {
 		p := norm(orig)
 		op := ""
 		for _, w := range opWords {
-			if wordIndex(p, w.word) >= 0 || w.word != "point read" && wordIndex(p, w.word+"s") >= 0 {
+			if wordIndex(p, w.word) >= 0 || w.word != "point read" && (wordIndex(p, w.word+"s") >= 0 || wordIndex(p, w.word+"es") >= 0) {
 				op = w.op
 				break
 			}
