@@ -65,7 +65,7 @@ func (b *builder) productionCounts() {
 				tp := fmt.Sprintf("%s.documents[%d].production", cg.path, ti)
 				if v, from, ok := b.scaleWithSource(g.name); ok && v >= 1 {
 					t.Production, changed = math.Round(v), true
-					if strings.HasPrefix(from, "the scale table") {
+					if strings.HasPrefix(from, "the scale table") || strings.HasPrefix(from, "the sentence") {
 						b.note(tp, "production count from %s", from)
 					} else {
 						b.todo(tp, "production count from the requirements' scale: %s", from)
@@ -127,7 +127,7 @@ func (b *builder) sizeCounts() {
 			if v, ok := b.scaleOf(g.name); ok && biggest > 0 {
 				if now, ok := b.scaleNow[b.scaleKey(g.name)]; ok && nowBiggest > 0 {
 					t.Count = int(math.Max(20, math.Round(now/nowBiggest*seededRoot)))
-					b.note(tp+".count", "the scale table gives %s %ss at its first horizon and %s at its last; seeded %d, scaled down in proportion to the first", human(now), g.name, human(v), t.Count)
+					b.note(tp+".count", "the scale gives %s %ss at its first horizon and %s at its last; seeded %d, scaled down in proportion to the first", human(now), g.name, human(v), t.Count)
 					continue
 				}
 				t.Count = int(math.Max(20, math.Round(v/biggest*seededRoot)))

@@ -238,6 +238,7 @@ func (b *builder) build() {
 	}
 	b.readScaleTables(b.md, b.mdName())
 	b.readScaleLines()
+	b.readScaleSentences()
 	b.readContainers()
 	b.readPerParent(b.md, b.mdName())
 	b.readProse()

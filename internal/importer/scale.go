@@ -109,6 +109,49 @@ func (b *builder) readScaleLines() {
 	}
 }
 
+// horizonRe reads a count with its horizon in a sentence: "6M members today", "plan for 9M members
+// within a year", "1.5M articles by next year".
+var horizonRe = regexp.MustCompile(`(?i)(\d+(?:,\d{3})*(?:\.\d+)?\s*[kmb]?)\s+([a-z][a-z-]+)\s+(?:[a-z]+\s+){0,2}?(today|now|at launch|at go-live|currently|within a year|in a year|next year|in 12 months|within 12 months|by year end|in the first year|after a year|a year from now|by next year)\b`)
+
+// readScaleSentences reads counts with a horizon from the data model's prose when nothing else gave
+// the scale: the furthest horizon is production, "today" the seeded proportions.
+func (b *builder) readScaleSentences() {
+	if len(b.scale) > 0 {
+		return
+	}
+	for _, s := range b.md.sections {
+		for _, bl := range s.blocks {
+			if bl.kind != blockItem && bl.kind != blockPara || bl.text == "" {
+				continue
+			}
+			for _, sent := range sentences(bl.text) {
+				for _, m := range horizonRe.FindAllStringSubmatch(sent, -1) {
+					qs := quantities(m[1])
+					w := strings.ToLower(singular(m[2]))
+					if len(qs) == 0 || qs[0].v < 1 || !isIdent(w) || len(w) < 3 {
+						continue
+					}
+					h := strings.ToLower(m[3])
+					if hasAny(h, "today", "now", "launch", "go-live", "currently") {
+						b.scaleNow[w] = qs[0].v
+						if _, ok := b.scale[w]; ok {
+							continue
+						}
+					}
+					b.scale[w] = qs[0].v
+					b.scaleFrom[w] = fmt.Sprintf("the sentence %q (%s line %d)", excerpt(sent, 100), b.mdName(), bl.line)
+					b.used[s] = true
+				}
+			}
+		}
+	}
+	for k, v := range b.scaleNow {
+		if b.scale[k] == v {
+			delete(b.scaleNow, k) // only one horizon: no proportions of its own
+		}
+	}
+}
+
 // perParentRes read per-parent counts in prose: "about 30 members a guild (max 100)", "~6 channels per
 // guild", "a guild has about 6 channels, at most 20", "each order holds up to 50 lines".
 var (

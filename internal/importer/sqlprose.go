@@ -59,7 +59,15 @@ func (b *builder) proseRows(table []*row) []*row {
 				}
 				for ri, cells := range bl.rows[1:] {
 					r := b.tableSQLRow(bl, cells, bl.line+ri+2)
-					if r == nil || known[normSQL(sqlOf(r))] {
+					if r == nil {
+						// A row naming an operation on a container, with its rates: a pattern too.
+						if r = b.tableOpRow(bl, cells, bl.line+ri+2); r != nil {
+							b.used[s] = true
+							add(r)
+						}
+						continue
+					}
+					if known[normSQL(sqlOf(r))] {
 						continue
 					}
 					known[normSQL(sqlOf(r))] = true
@@ -336,6 +344,64 @@ func (b *builder) tableSQLRow(bl *block, cells []cell, line int) *row {
 		r.desc = excerpt(r.code[0], 60)
 	}
 	b.figures(r, parts...)
+	return r
+}
+
+// tableOpRow reads a table row without a pattern number or a query that names an operation on a
+// container ("point read on Members", "transactional batch on Members: create a txn, patch …") with its
+// rates and charge in columns: its name from the first cell, the operations as proseOps reads them.
+func (b *builder) tableOpRow(bl *block, cells []cell, line int) *row {
+	roles := make([]string, len(bl.rows[0]))
+	rateCol := false
+	for i, h := range bl.rows[0] {
+		roles[i] = columnRole(h.text)
+		rateCol = rateCol || roles[i] == "rps" || roles[i] == "peak" || roles[i] == "avg"
+	}
+	if !rateCol || len(cells) == 0 {
+		return nil
+	}
+	var text []string
+	for ci, c := range cells {
+		if ci < len(roles) && (roles[ci] == "" || roles[ci] == "desc" || roles[ci] == "ops" || roles[ci] == "notes" || roles[ci] == "conts") {
+			text = append(text, c.text)
+		}
+	}
+	joined := strings.Join(text, "; ")
+	ops := b.opsIn(joined)
+	if len(ops) == 0 {
+		return nil
+	}
+	r := &row{desc: excerpt(cells[0].text, 80), line: line, conts: ops[0].cont}
+	var parts []string
+	for _, o := range ops {
+		parts = append(parts, o.text)
+	}
+	switch {
+	case len(ops) > 1 || hasAny(norm(joined), "transactional batch", "batch"):
+		r.ops = "transactional batch: " + strings.Join(parts, ", ")
+	default:
+		r.ops = ops[0].op + " " + ops[0].text
+	}
+	r.extra2 = append(r.extra2, fmt.Sprintf("drafted from the table row at %s line %d", b.mdName(), line))
+	for ci, c := range cells {
+		if ci >= len(roles) {
+			continue
+		}
+		switch roles[ci] {
+		case "rps":
+			r.rps = orKeep(r.rps, c.text)
+		case "peak":
+			r.peakText = orKeep(r.peakText, c.text)
+		case "avg":
+			r.avgText = orKeep(r.avgText, c.text)
+		case "ru":
+			if rangeRURe.FindStringIndex(norm(c.text)) == nil {
+				b.figures(r, textPart{c.text + " RU", line})
+			} else {
+				b.figures(r, textPart{c.text, line})
+			}
+		}
+	}
 	return r
 }
 
@@ -635,7 +701,8 @@ func (b *builder) opsIn(t string) []proseOp {
 		p := norm(orig)
 		op := ""
 		for _, w := range opWords {
-			if wordIndex(p, w.word) >= 0 || w.word != "point read" && (wordIndex(p, w.word+"s") >= 0 || wordIndex(p, w.word+"es") >= 0) {
+			ing := strings.TrimSuffix(w.word, "e") + "ing"
+			if wordIndex(p, w.word) >= 0 || w.word != "point read" && (wordIndex(p, w.word+"s") >= 0 || wordIndex(p, w.word+"es") >= 0 || wordIndex(p, ing) >= 0) {
 				op = w.op
 				break
 			}
@@ -648,6 +715,15 @@ func (b *builder) opsIn(t string) []proseOp {
 			cont = c.name
 		} else if ci := b.containerByType(p); ci >= 0 {
 			cont = b.d.Containers[ci].Name
+		}
+		if cont == "" && len(out) == 0 {
+			// "patching /status and /publishedAt on an article": the container is in a later clause.
+			rest := norm(t[min(len(t), strings.Index(t, orig)+len(orig)):])
+			if c := b.mentioned(rest); c != nil {
+				cont = c.name
+			} else if ci := b.containerByType(rest); ci >= 0 {
+				cont = b.d.Containers[ci].Name
+			}
 		}
 		if cont == "" {
 			continue
