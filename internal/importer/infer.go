@@ -147,7 +147,7 @@ func (b *builder) buildContainer(idx int, ci *contInfo) {
 			if strings.TrimSpace(ci.tpText) != "" {
 				b.gap(path+".throughput", "no RU/s figure in %q; manual 400 is the service's minimum", excerpt(ci.tpText, 120))
 			} else {
-				b.gap(path+".throughput", "no throughput stated for %s; manual 400 is the service's minimum", ci.name)
+				b.gap(path+".throughput", "no throughput stated for %s (its section: %s line %d); manual 400 is the service's minimum", ci.name, b.mdName(), ci.line)
 			}
 		}
 	}

@@ -555,7 +555,7 @@ func (b *builder) rpsOf(path string, ap *design.AccessPattern, r *row) {
 	}
 	switch {
 	case avg == 0 && peak == 0:
-		b.gap(path+".rps", "no request rate found for %s: 0 keeps it out of capacity figures until you set it", r.id)
+		b.gap(path+".rps", "no request rate found for %s (%s): 0 keeps it out of capacity figures until you set it", r.id, where)
 	case avg == 0:
 		avg = peak
 		todos = append(todos, "only a peak is given: average set to it")
@@ -612,8 +612,8 @@ func (b *builder) estimateOf(path string, ap *design.AccessPattern, r *row) {
 		}
 	} else {
 		ap.Estimate.RU = referenceRU[ap.Op]
-		b.gap(path+".estimate", "no RU figure for %s in the markdown: %g RU is the modeling prompt's reference charge for a 1 KB %s; put your own figure here",
-			r.id, ap.Estimate.RU, ap.Op)
+		b.gap(path+".estimate", "no RU figure for %s in the markdown (%s line %d): %g RU is the modeling prompt's reference charge for a 1 KB %s; put your own figure here",
+			r.id, filepathBase(orWord(r.from, b.mdName())), r.line, ap.Estimate.RU, ap.Op)
 	}
 	if ap.Estimate.RU <= 0 || ap.Estimate.RU > 1e6 {
 		ap.Estimate.RU = referenceRU[ap.Op]
