@@ -33,6 +33,9 @@ type expectFile struct {
 		TODO      string  `yaml:"todo"`
 	} `yaml:"patterns"`
 	Hot []string `yaml:"hot"`
+	// ProductionCardinality maps "type.field" to the distinct values production has (from per-parent
+	// counts: "about 30 members a guild").
+	ProductionCardinality map[string]float64 `yaml:"productionCardinality"`
 }
 
 // TestCorpusKeepsWhatTheTeamWrote (#39 point 5): on every markdown with an expected design, the draft
@@ -106,6 +109,22 @@ func TestCorpusKeepsWhatTheTeamWrote(t *testing.T) {
 					counts++
 				}
 			}
+			for tf, want := range exp.ProductionCardinality {
+				typ, field, _ := strings.Cut(tf, ".")
+				var got float64
+				for _, c := range d.Containers {
+					for _, dt := range c.Documents {
+						if f, ok := dt.Fields.Lookup(field); ok && dt.Type == typ {
+							got = f.ProductionCardinality
+						}
+					}
+				}
+				if got != want {
+					lose("%s: productionCardinality %v, want %v", tf, got, want)
+				} else {
+					counts++
+				}
+			}
 			used := map[int]bool{}
 			drafted := 0
 			for _, p := range d.AccessPatterns {
@@ -164,7 +183,7 @@ func TestCorpusKeepsWhatTheTeamWrote(t *testing.T) {
 					lose("the hot-partition note does not reach container %s", cn)
 				}
 			}
-			t.Logf("patterns placed %d/%d, rates kept %d/%d, production counts kept %d/%d", placed, len(exp.Patterns), rates, nRates, counts, len(exp.Types))
+			t.Logf("patterns placed %d/%d, rates kept %d/%d, production counts and cardinalities kept %d/%d", placed, len(exp.Patterns), rates, nRates, counts, len(exp.Types)+len(exp.ProductionCardinality))
 			for _, l := range losses {
 				t.Error(l)
 			}
