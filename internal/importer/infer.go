@@ -486,6 +486,21 @@ func (b *builder) buildDocTypes(idx int, ci *contInfo, path string) {
 		b.note(path+".documents", "%d example document(s) at %s line %d, grouped by %s", len(ci.docs), b.mdName(), ci.docsLine, orWord(tfWord(tf), "shape"))
 	}
 	b.findParents(c, groups)
+	// Type names are unique in a design, not only in a container: a name another container's types
+	// already hold (two containers whose names cut to the same type name) gets a number.
+	taken := map[string]bool{}
+	for _, oc := range b.d.Containers[:idx] {
+		for _, t := range oc.Documents {
+			taken[strings.ToLower(t.Type)] = true
+		}
+	}
+	for _, g := range groups {
+		base := g.name
+		for i := 2; taken[strings.ToLower(g.name)]; i++ {
+			g.name = fmt.Sprintf("%s%d", base, i)
+		}
+		taken[strings.ToLower(g.name)] = true
+	}
 	// Parents are inferred before their children, whose fields may copy theirs; the file keeps the
 	// examples' order.
 	types := make([]design.DocType, len(groups))
