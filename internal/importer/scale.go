@@ -160,6 +160,9 @@ var (
 	perMaxRe    = regexp.MustCompile(`(?i)(?:max(?:imum)?|at most|up to|no more than|capped at)\s*:?\s*(\d+(?:,\d{3})*)`)
 )
 
+// thousandsRe restores a thousands separator the clause split turned into ";".
+var thousandsRe = regexp.MustCompile(`(\d);(\d{3})`)
+
 // timeWords are nouns after "a"/"per" that make a figure a rate, not a count per parent.
 var timeWords = map[string]bool{"second": true, "sec": true, "minute": true, "min": true, "hour": true, "day": true, "week": true, "month": true, "year": true, "request": true, "query": true, "call": true}
 
@@ -178,8 +181,11 @@ func (b *builder) readPerParent(doc *mdDoc, file string) {
 }
 
 func (b *builder) perParentSentence(sent, file string, line int, s *section, doc *mdDoc) {
+	if !strings.ContainsAny(sent, "0123456789") {
+		return
+	}
 	t := strings.ReplaceAll(sent, ",", ";")
-	t = regexp.MustCompile(`(\d);(\d{3})`).ReplaceAllString(t, "$1$2")
+	t = thousandsRe.ReplaceAllString(t, "$1$2")
 	add := func(parent, child, num string, rest string) {
 		parent, child = strings.ToLower(singular(parent)), strings.ToLower(singular(child))
 		if timeWords[parent] || parent == child || child == "ru" || child == "rps" || child == "kb" || child == "gb" {

@@ -442,6 +442,9 @@ var leadFigure = regexp.MustCompile(`\d`)
 // with a rate's or a charge's unit, or one after "about", "~" or "≈".
 func figureStart(t string) int {
 	at := -1
+	if !strings.ContainsAny(t, "0123456789") {
+		return -1
+	}
 	lower := norm(t)
 	if len(lower) != len(t) {
 		lower = strings.ToLower(t) // full-width folding changed the length: positions would not match
