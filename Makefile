@@ -82,7 +82,7 @@ nightly: build    ## what the nightly job runs: compare every design with its co
 	./bin/validate run --target $(NIGHTLY_TARGET) $(if $(ENDPOINT),--endpoint $(ENDPOINT)) --baseline $(BASELINES) --out $(REPORTS) --format text,md,json,junit,html $(DESIGNS)
 
 schema:           ## regenerate schema/design.schema.json from the Go types
-	$(GO) generate ./internal/design
+	$(GO) generate ./internal/design && $(GO) generate ./internal/studio
 
 clean:
 	rm -rf bin $(REPORTS)

@@ -246,6 +246,7 @@ func (b *builder) build() {
 	b.readSDK()
 	b.buildTypes()
 	b.readPatterns()
+	b.readHourlyTraffic()
 	b.reportUnmapped()
 }
 
