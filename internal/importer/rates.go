@@ -241,7 +241,7 @@ func pickRates(t string, rateCell bool, where string) rateSet {
 		case f.label == "peak" && long:
 			if rs.peak == 0 && rs.one == 0 && rs.avg == 0 {
 				rs.avg = f.v
-				rs.todos = append(rs.todos, fmt.Sprintf("the busiest %s from %s%s is its average, not a peak: a per-%s figure gives no peak without an hourly shape; set rps.peak", f.per, quote, conv, f.per))
+				rs.todos = append(rs.todos, fmt.Sprintf("the busiest %s from %s%s is its average, not a peak: a per-%s figure gives no peak without an hourly shape; set rps.peak, or give the pattern its daily shape (rps.shape or rps.hourly)", f.per, quote, conv, f.per))
 			}
 		case f.label == "peak":
 			if rs.peak == 0 {
@@ -253,7 +253,7 @@ func pickRates(t string, rateCell bool, where string) rateSet {
 				rs.avg = f.v
 				rs.notes = append(rs.notes, "average rate from "+quote+conv)
 				if long {
-					rs.todos = append(rs.todos, fmt.Sprintf("a per-%s rate gives no peak without an hourly shape: the peak is left at the average; set rps.peak", f.per))
+					rs.todos = append(rs.todos, fmt.Sprintf("a per-%s rate gives no peak without an hourly shape: the peak is left at the average; set rps.peak, or give the pattern its daily shape (rps.shape or rps.hourly)", f.per))
 				}
 			}
 		default:
@@ -279,7 +279,7 @@ func pickRates(t string, rateCell bool, where string) rateSet {
 		switch {
 		case f.per == "day" || f.per == "month":
 			rs.avg = f.v
-			rs.todos = append(rs.todos, fmt.Sprintf("rate from %s%s: a per-%s rate gives no peak without an hourly shape; the peak is left at the average; set rps.peak", quote, conv, f.per))
+			rs.todos = append(rs.todos, fmt.Sprintf("rate from %s%s: a per-%s rate gives no peak without an hourly shape; the peak is left at the average; set rps.peak, or give the pattern its daily shape (rps.shape or rps.hourly)", quote, conv, f.per))
 		case rs.peak > 0 && f.v <= rs.peak:
 			rs.avg = f.v
 			rs.notes = append(rs.notes, "average rate from "+quote+conv+" (the figure beside the peak)")
