@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"go.yaml.in/yaml/v3"
 
@@ -448,27 +447,7 @@ func seq(flow bool) *yaml.Node {
 	return n
 }
 
-func str(s string) *yaml.Node {
-	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: visible(s)}
-}
-
-// visible is s as a design may hold it (design.BadRune): a tab or line break becomes a space, a
-// control or invisible format character is dropped. It maps rune by rune, so that a name and every
-// reference to it (a copy, a template, a parent type) stay equal.
-func visible(s string) string {
-	if _, _, bad := design.BadRune(s, false); !bad {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\t' || r == '\n' || r == '\r' || r == '\u2028' || r == '\u2029':
-			return ' '
-		case r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f || unicode.Is(unicode.Cf, r):
-			return -1
-		}
-		return r
-	}, s)
-}
+func str(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
 
 // quoted is a string that is always double-quoted: index paths ("/a/?" cannot stand unquoted in a flow
 // list) and templates ("{seq}" would read as a mapping).
