@@ -149,16 +149,24 @@ func Validate(ctx context.Context, designs []*design.Design, c Config) (*Outcome
 	} else {
 		fmt.Fprintf(c.Stderr, "target: %s — %s (charges: %s)\n", tgt.Info.Kind, tgt.Info.Engine, tgt.Info.ChargeSource)
 	}
-	if mc := c.modelCard(); mc != "" {
-		fmt.Fprintf(c.Stderr, "modeled charges: %s (a calibration profile; still modeled, never measured)\n", mc)
+	served := servesModel(tgt.Info)
+	if served && c.RateCard != nil && cost.ChargesLabel(c.RateCard) != servedLabel(tgt.Info) {
+		fmt.Fprintf(c.Stderr, "modeled charges: the target prices them itself (%s); this run's %s prices only the plan's cost\n",
+			servedLabel(tgt.Info), cost.ChargesLabel(c.RateCard))
+	}
+	if mc := c.modelCard(tgt.Info); mc != "" {
+		fmt.Fprintf(c.Stderr, "modeled charges: %s (still modeled, never measured)\n", mc)
 	}
 
 	// The embedded engine holds the seeded documents in this process, on every target.
 	defer memoryLimit(designs, c.Stderr)()
 
-	// The modeled figures come from the embedded engine; on other targets it runs alongside.
+	// The modeled figures come from the embedded engine; on other targets it runs alongside, unless
+	// the target is `validate serve` itself: its charges are the modeled figures, priced with its own
+	// card (a calibrated serve's charges reach the report as they were answered, labelled with the
+	// serve's label), never replaced by a second engine's.
 	modelTgt := tgt
-	if tgt.Info.Kind != record.KindEmbedded {
+	if tgt.Info.Kind != record.KindEmbedded && !served {
 		modelTgt, err = target.Open(ctx, target.Config{Kind: record.KindEmbedded, Engine: engine.Options{Partitions: plan.Lookup, RateCard: c.RateCard}})
 		if err != nil {
 			return nil, failed(fmt.Errorf("start the embedded engine for modeled charges: %w", err))
@@ -250,7 +258,7 @@ func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *ta
 		Started:   c.Started,
 		Duration:  time.Since(c.Started),
 		Version:   c.Version,
-		ModelCard: c.modelCard(),
+		ModelCard: c.modelCard(tgt.Info),
 	}))
 	rep.Cost = MonthlyCost(rc, static, rep)
 	var baseErr error
@@ -469,10 +477,29 @@ func WriteJSONLine(w io.Writer, v any) error {
 	return nil
 }
 
-// modelCard is the label of the modeled charges when a calibrated card priced them ("" otherwise).
-func (c *Config) modelCard() string {
+// modelCard is the label of the modeled charges when a card other than the built-in one priced them
+// ("" otherwise): the serve's own label when the target is `validate serve` (servesModel), else the
+// calibrated card's.
+func (c *Config) modelCard(t record.TargetInfo) string {
+	if servesModel(t) {
+		return t.Charges
+	}
 	if c.RateCard == nil || c.RateCard.Calibration == nil {
 		return ""
 	}
 	return c.RateCard.Label()
+}
+
+// servesModel reports whether a target other than the embedded engine models its charges (`validate
+// serve`, at an endpoint or in a container): its run is the modeled run.
+func servesModel(t record.TargetInfo) bool {
+	return t.Kind != record.KindEmbedded && t.ChargeSource == record.ChargeModel
+}
+
+// servedLabel is the label of a serving target's charges ("model" when it named none).
+func servedLabel(t record.TargetInfo) string {
+	if t.Charges != "" {
+		return t.Charges
+	}
+	return "model"
 }

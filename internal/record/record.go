@@ -91,6 +91,10 @@ type TargetInfo struct {
 	Endpoint     string       `json:"endpoint,omitempty"`
 	ChargeSource ChargeSource `json:"chargeSource"`
 	SDKVersion   string       `json:"sdkVersion,omitempty"`
+	// Charges is how a target that models its charges (`validate serve`) labels them
+	// (cost.ChargesLabel: "model (calibrated: <account>, <date>)", "model (rate card: <file>)"), as
+	// the serve answered it; "" when the target said nothing or prices with the built-in card.
+	Charges string `json:"charges,omitempty"`
 }
 
 // Pattern is what the probe observed for one access pattern.
