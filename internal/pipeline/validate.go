@@ -239,6 +239,9 @@ func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *ta
 		mopts.Keep = false
 		mopts.ReuseDatabase = false
 		plan.Set(d, d.Database)
+		// The model prices with the partitions the target gave each container, so that the two sides
+		// compare like with like; the production figures keep the design's (partitionFindings).
+		plan.SetCounts(d.Database, measured.Partitions)
 		modeled, err = Run(ctx, d, modelTgt.Client, modelTgt.Info, mopts)
 		if err != nil {
 			return nil, 0, runFailed(d, err)
@@ -250,6 +253,9 @@ func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *ta
 		rc = cost.Current
 	}
 	static := staticPlan(d, c.Seed, rc)
+	if tgt.Info.Kind != record.KindEmbedded {
+		measured.Findings = append(measured.Findings, partitionFindings(static, measured, modeled, rc)...)
+	}
 	rep := report.Build(findingsOf(d, static).Input(report.Input{
 		Design:    d,
 		Measured:  measured,

@@ -56,6 +56,9 @@ type Run struct {
 	Patterns []Pattern `json:"patterns"`
 	// Projections are the patterns' charges at production scale (internal/project), in design order.
 	Projections []Projection `json:"projections,omitempty"`
+	// Partitions is each container's physical partitions as the target answered them (its partition
+	// key ranges, read after provisioning); a container whose ranges could not be read is absent.
+	Partitions map[string]int `json:"partitions,omitempty"`
 }
 
 // Finding is one observation of a pipeline stage that is not a pattern result.
