@@ -47,6 +47,15 @@ func TestRun_ServedChargesReachReport(t *testing.T) {
 		t.Errorf("AP1 source %q, want model", ap1.Modeled.Source)
 	}
 
+	// The report says how many physical partitions each side had (one: catalog's autoscale 8,000).
+	found := false
+	for _, f := range served.StageFindings {
+		found = found || (f.Subject == "container Products" && strings.Contains(f.Message, "physical partitions: target 1, modeled 1, design's production 1"))
+	}
+	if !found {
+		t.Errorf("no partition finding for Products: %+v", served.StageFindings)
+	}
+
 	// The text report names the serve's card in its header and legend.
 	code, stdout, stderr := runCLI(t, "run", "--target", "endpoint", "--endpoint", url, "--run-id", "served2", "--samples", "1", "--progress", "none", repo("designs", "catalog.yaml"))
 	if code != ExitOK && code != ExitFindings {
