@@ -85,6 +85,10 @@ type SeedStat struct {
 	// target throttled.
 	Throttled   int64   `json:"throttled,omitempty"`
 	RetryWaitMs float64 `json:"retryWaitMs,omitempty"`
+	// IndexMetrics is what the target answered about the indexes the query used and would use
+	// (queries only): asked for on a separate execution, the warm-up, whose charge is in no sample,
+	// since asking adds overhead to the service's charge.
+	IndexMetrics *IndexMetrics `json:"indexMetrics,omitempty"`
 }
 
 // TargetInfo says what a run talked to. It never holds a key or token.
@@ -109,6 +113,10 @@ type Pattern struct {
 	// target throttled.
 	Throttled   int64   `json:"throttled,omitempty"`
 	RetryWaitMs float64 `json:"retryWaitMs,omitempty"`
+	// IndexMetrics is what the target answered about the indexes the query used and would use
+	// (queries only): asked for on a separate execution, the warm-up, whose charge is in no sample,
+	// since asking adds overhead to the service's charge.
+	IndexMetrics *IndexMetrics `json:"indexMetrics,omitempty"`
 }
 
 // Execution is one run of a pattern.
@@ -135,7 +143,9 @@ type Execution struct {
 	// embedded engine and `validate serve` report them (x-cdv-query-facts); nil on other targets. A
 	// report puts them beside the estimator's (Projection.Estimated).
 	Facts map[string]float64 `json:"facts,omitempty"`
-	// IndexMetrics is the decoded index-metrics header (queries only, when the target returned one).
+	// IndexMetrics is the decoded index-metrics header (queries only, when the target returned one):
+	// the warm-up's (Pattern.IndexMetrics) since sampled executions no longer ask; kept for records
+	// written before.
 	IndexMetrics *IndexMetrics `json:"indexMetrics,omitempty"`
 	// Pipeline is set when the query ran (or, for the Go SDK, would run) through the client-side
 	// cross-partition pipeline (pipeline.go).
