@@ -96,11 +96,13 @@ func (a *app) rootCmd() *cobra.Command {
 		a.adviseCmd(),
 		a.serveCmd(),
 		a.calibrateCmd(),
+		a.rulesCmd(),
 		a.compareCmd(),
 		a.configCmd(),
 		a.versionCmd(),
 		a.importCmd(),
 		a.mcpCmd(),
+		a.studioCmd(),
 	)
 	return root
 }
