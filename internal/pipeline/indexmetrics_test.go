@@ -75,4 +75,11 @@ func TestIndexMetrics_StandIn(t *testing.T) {
 	if !strings.Contains(buf.String(), "AP2: service utilized") || !strings.Contains(buf.String(), "AP2: disagree: the account suggests") {
 		t.Errorf("text report has no index section for AP2:\n%s", buf.String())
 	}
+	buf.Reset()
+	if err := report.Render(&buf, rep, "html"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "<h2>Indexes</h2>") || !strings.Contains(buf.String(), "AP2: disagree: the account suggests /status/?") {
+		t.Errorf("HTML report has no index section for AP2")
+	}
 }
