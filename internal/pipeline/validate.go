@@ -155,8 +155,10 @@ func Validate(ctx context.Context, designs []*design.Design, c Config) (*Outcome
 		fmt.Fprintf(c.Stderr, "target: %s — %s (charges: %s)\n", tgt.Info.Kind, tgt.Info.Engine, tgt.Info.ChargeSource)
 	}
 	served := servesModel(tgt.Info)
-	if served && c.RateCard != nil && cost.ChargesLabel(c.RateCard) != servedLabel(tgt.Info) {
-		fmt.Fprintf(c.Stderr, "modeled charges: the target prices them itself (%s); this run's %s prices only the plan's cost\n",
+	if served && cost.ChargesLabel(c.RateCard) != servedLabel(tgt.Info) {
+		// The serve answers its card's label, not its figures: the PRODUCTION figures and the cost
+		// are this run's estimator's, with this run's card.
+		fmt.Fprintf(c.Stderr, "modeled charges: the target prices the executions itself (%s); the PRODUCTION figures and the cost are priced with this run's card (%s): give run the serve's --calibration to price them alike\n",
 			servedLabel(tgt.Info), cost.ChargesLabel(c.RateCard))
 	}
 	if mc := c.modelCard(tgt.Info); mc != "" {
