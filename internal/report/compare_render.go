@@ -44,15 +44,20 @@ func compareSummaryLine(c *Comparison) string {
 	case s.ModelChanges > 0:
 		head = "MODEL CHANGED"
 	}
-	line := fmt.Sprintf("%s: %s — %d regressed, %d improved, %d unchanged, %d added, %d removed; verdicts changed: %d",
-		head, design.Count(s.Patterns, "pattern"), s.Regressions, s.Improvements, s.Unchanged, s.Added, s.Removed, s.VerdictChanges)
+	traded := ""
+	if s.TradeOffs > 0 {
+		traded = fmt.Sprintf(", %d traded off", s.TradeOffs)
+	}
+	line := fmt.Sprintf("%s: %s — %d regressed, %d improved%s, %d unchanged, %d added, %d removed; verdicts changed: %d",
+		head, design.Count(s.Patterns, "pattern"), s.Regressions, s.Improvements, traded, s.Unchanged, s.Added, s.Removed, s.VerdictChanges)
 	if s.ModelChanges > 0 {
 		line += fmt.Sprintf("; moved with the model: %d", s.ModelChanges)
 	}
 	return line
 }
 
-// modelSection lists, one line each, the patterns that moved with the model, after the model note.
+// modelLines is the comparison's model note and, one line each, the patterns that moved with the
+// model.
 func modelLines(c *Comparison) (note string, lines []string) {
 	if c.Model == nil {
 		return "", nil
@@ -118,10 +123,10 @@ func compareTextBody(bw *bufio.Writer, c *Comparison, indent string) {
 	}
 	ordered := c.Ordered()
 	for _, p := range ordered {
-		if p.Change != Regression {
+		if p.Change != Regression && p.Change != TradeOff {
 			continue
 		}
-		fmt.Fprintf(bw, "%sREGRESSION %s %s:\n", indent, p.ID, p.Name)
+		fmt.Fprintf(bw, "%s%s %s %s:\n", indent, strings.ToUpper(string(p.Change)), p.ID, p.Name)
 		for _, r := range p.Reasons {
 			fmt.Fprintf(bw, "%s  - %s\n", indent, r)
 		}
@@ -132,9 +137,10 @@ func compareTextBody(bw *bufio.Writer, c *Comparison, indent string) {
 			fmt.Fprintf(bw, "%s  - MODEL-CHANGED %s\n", indent, l)
 		}
 	}
-	if line := c.CostLine(); line != "" {
-		fmt.Fprintf(bw, "%s%s\n", indent, upperFirst(line))
+	if line := c.LoadLine(); line != "" {
+		fmt.Fprintf(bw, "%s%s\n", indent, line)
 	}
+	fmt.Fprintf(bw, "%s%s\n", indent, upperFirst(c.CostOrMissingLine()))
 	if len(c.DesignChanges) > 0 {
 		fmt.Fprintf(bw, "\n%sDesign changes:\n", indent)
 		for _, d := range c.DesignChanges {
@@ -172,7 +178,7 @@ func upperFirst(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-var changeIcon = map[Change]string{Regression: "🔺", Improvement: "🟢", Unchanged: "▫️", Added: "➕", Removed: "➖", ModelChanged: "🔄"}
+var changeIcon = map[Change]string{Regression: "🔺", TradeOff: "⚖️", Improvement: "🟢", Unchanged: "▫️", Added: "➕", Removed: "➖", ModelChanged: "🔄"}
 
 func compareMarkdown(w io.Writer, c *Comparison) error {
 	bw := bufio.NewWriter(w)
@@ -207,8 +213,11 @@ func compareMarkdownBody(bw *bufio.Writer, c *Comparison, h string) {
 	ordered := c.Ordered()
 	var regressions []string
 	for _, p := range ordered {
-		if p.Change == Regression {
+		switch p.Change {
+		case Regression:
 			regressions = append(regressions, fmt.Sprintf("- 🔺 **%s %s**: %s", mdEscape(p.ID), mdEscape(p.Name), mdEscape(strings.Join(p.Reasons, "; "))))
+		case TradeOff:
+			regressions = append(regressions, fmt.Sprintf("- %s **%s %s** (trade-off): %s", changeIcon[p.Change], mdEscape(p.ID), mdEscape(p.Name), mdEscape(strings.Join(p.Reasons, "; "))))
 		}
 	}
 	if len(regressions) > 0 {
@@ -224,9 +233,10 @@ func compareMarkdownBody(bw *bufio.Writer, c *Comparison, h string) {
 			fmt.Fprintln(bw)
 		}
 	}
-	if line := c.CostLine(); line != "" {
-		fmt.Fprintf(bw, "💰 %s\n\n", mdEscape(upperFirst(line)))
+	if line := c.LoadLine(); line != "" {
+		fmt.Fprintf(bw, "%s\n\n", mdEscape(line))
 	}
+	fmt.Fprintf(bw, "💰 %s\n\n", mdEscape(upperFirst(c.CostOrMissingLine())))
 	if len(c.DesignChanges) > 0 {
 		fmt.Fprintf(bw, "%s Design changes\n\n", h)
 		for _, d := range c.DesignChanges {
