@@ -417,7 +417,7 @@ func fidelityFigures() []fidelityFigure {
 			model: query(factsBlogComposite(true))},
 		fidelityFigure{what: "range indexes ÷ composite indexes", source: srcDevblogComposite, published: 533.47 / 72.23,
 			role: knownMiss, class: tolRatio, tol: 3, ratio: true,
-			why: "follows the composite row's miss (model 21, published 7.4): within 3×",
+			why:   "follows the composite row's miss (model 21, published 7.4): within 3×",
 			model: quotient(query(factsBlogComposite(false)), query(factsBlogComposite(true)))},
 
 		// The devblog, June 2020, on a container of 8.5 million documents (30,000 RU/s): "The query
