@@ -333,8 +333,10 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 		switch {
 		case fl.Kind == sql.FilterRange:
 			f.IndexEntriesRead += whole(s.rangeEntries(fl, ePer, eAll))
-		case (fl.Kind == sql.FilterEqual || fl.Kind == sql.FilterIn || fl.Function == "ARRAY_CONTAINS") && !a.IndexOnlyAggregate:
-			// A seek: IndexLookups carries it.
+		case (fl.Kind == sql.FilterEqual || fl.Kind == sql.FilterIn || fl.Function == "ARRAY_CONTAINS") &&
+			!(a.IndexOnlyAggregate && s.rules.Is(cost.RuleAggregateSeekPostings, cost.AltPostings)):
+			// A seek: IndexLookups carries it (an aggregate the index answers reads its posting
+			// under rule aggregate-seek-postings=postings).
 		case fl.Kind == sql.FilterEqual && isKeyPath(s.c, strings.Join(fl.Path, ".")):
 			f.IndexEntriesRead += whole(allInScope)
 		case fl.Kind == sql.FilterEqual || fl.Kind == sql.FilterIn || fl.Function == "ARRAY_CONTAINS":

@@ -184,7 +184,8 @@ func execute(q *Query, src Source, opts Options) (*Result, error) {
 		// A walk read only the entries it walked (added below); anything else counts each served
 		// predicate's entries over every document in scope. TOP without ORDER BY does not stop the
 		// index work (indexreads.go): every served read is counted whole, whatever was loaded.
-		f.IndexReads, matched = countIndexReads(q, pl, opts.Policy, src, x, streams, idxAgg, lk)
+		f.IndexReads, matched = countIndexReads(q, pl, opts.Policy, src, x, streams,
+			idxAgg && opts.Rules.Is(cost.RuleAggregateSeekPostings, cost.AltPostings), lk)
 	}
 	if x.err != nil {
 		return nil, x.err

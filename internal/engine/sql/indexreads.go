@@ -205,8 +205,8 @@ func composites(reads []servedRead, pol *index.Compiled) ([]slice, []bool) {
 //
 // matched is the number of documents every served predicate matches. postings makes a seek read
 // its posting, one entry per matching document: an aggregate the index answers (aggindex.go)
-// counts or sums over the documents the seek finds (assumed: the April 2020 devblog's COUNT from
-// the index, 24.58 RU over a 5 GB set, is not a constant seek).
+// counts or sums over the documents the seek finds (rule aggregate-seek-postings, assumed: the
+// April 2020 devblog's COUNT from the index, 24.58 RU over a 5 GB set, is not a constant seek).
 func countIndexReads(q *Query, pl *plan, pol *index.Compiled, src Source, x *execCtx, streamsOrder, postings bool, lk *lookups) (reads []cost.IndexRead, matched int) {
 	if len(pl.served) == 0 || src == nil || q.from == nil {
 		return nil, 0
