@@ -149,6 +149,10 @@ const (
 //   - items with id > "9c5e4e08-…": 38.9%, 1 − 0x9c5e4e08 ÷ 2³², the ids being GUIDs (uniform hex);
 //   - physical partitions: 5, as the same author's 2020 string-function test (30,000 RU/s at
 //     creation ÷ 6,000, factsContains); the post gives no throughput;
+//   - which partitions ran it: every one (how-to-query-container.md: one query per physical
+//     partition), the published charge being the query's whole. A client that drains partitions
+//     one at a time and stops at the first that returns 10 would have read a fifth of the entries,
+//     which would put the charge per entry at 5×; the post does not say how it ran the query;
 //   - item size: 500 B as stored (the post shows its sample item as a picture only: about ten
 //     short properties, a GUID id and the 205 B of system properties).
 const (
