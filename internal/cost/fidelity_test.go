@@ -438,6 +438,15 @@ func fidelityFigures() []fidelityFigure {
 				"scan's entry on the two figures, or the addresses repeat more than assumed. Bounded at ±170% " +
 				"so it cannot drift further",
 			model: query(factsContains)},
+		// The same post's "Original RU charge", before the 2020 improvement made CONTAINS an index
+		// scan: read as what a filter the index does not serve costs, every document loaded and
+		// evaluated (the 354 B stored documents of factsContains, five partitions).
+		fidelityFigure{what: "CONTAINS over 8.5 million documents before the 2020 improvement (every document loaded and evaluated)", source: srcDevblogContains,
+			published: 221_566.68, role: superseded, class: tolQuery, tol: 0.30,
+			why: "the service's CONTAINS before the improvement the post announces; the model reads it as a full scan " +
+				"(every document loaded and evaluated), which no longer applies to an indexed path",
+			model: query(QueryFacts{DocsLoaded: 8_500_000, BytesLoaded: 8_500_000 * 354, DocsEvaluated: 8_500_000, DocsOutput: 17,
+				BytesOutput: 17 * 354, PartitionsChecked: 5, FullScan: true, FunctionCalls: 8_500_000})},
 	)
 	return rows
 }
