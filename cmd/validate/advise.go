@@ -1,10 +1,14 @@
 package main
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/cosmosdv/validate/internal/outfile"
 
 	"github.com/cosmosdv/validate/internal/advise"
 	"github.com/cosmosdv/validate/internal/pipeline"
@@ -87,13 +91,10 @@ Exit 0 when advice is given (or there is nothing to improve), 2 when a design ca
 					}
 					ext := map[string]string{"text": "txt", "md": "md", "json": "json"}[f]
 					name := filepath.Join(out, report.FileStem(d.Name)+".advise."+ext)
-					fh, err := os.Create(name)
-					if err != nil {
-						return infraErr(err)
-					}
-					err = advise.Render(fh, adv, f)
-					if cerr := fh.Close(); err == nil {
-						err = cerr
+					var buf bytes.Buffer
+					err := advise.Render(&buf, adv, f)
+					if err == nil {
+						err = outfile.Replace(name, buf.Bytes(), 0o644)
 					}
 					if err != nil {
 						return infraErr(fmt.Errorf("write %s: %w", name, err))
@@ -101,7 +102,10 @@ Exit 0 when advice is given (or there is nothing to improve), 2 when a design ca
 					fmt.Fprintf(a.stderr, "%s: wrote %s\n", d.Name, name)
 				}
 				if variants != "" {
-					written, err := advise.WriteVariants(variants, adv)
+					written, err := advise.WriteVariants(variants, adv, v.GetBool("force"))
+					if errors.Is(err, outfile.ErrExists) {
+						return usageErr("--write-variants: %v", err)
+					}
 					if err != nil {
 						return infraErr(fmt.Errorf("--write-variants: %w", err))
 					}

@@ -59,3 +59,50 @@ func TestAdvise_CLI(t *testing.T) {
 		t.Fatalf("compare with the origin: exit %d\n%s\n%s", code, out, errb)
 	}
 }
+
+// TestAdvise_WriteVariantsNoLinks: --write-variants never writes through a link planted at a
+// variant's name (dangling or not) and never replaces a file unasked: exit 2 naming the file and
+// --force; with --force the link itself is replaced and its target left alone.
+func TestAdvise_WriteVariantsNoLinks(t *testing.T) {
+	design := repo("designs", "ecommerce.yaml")
+	first := t.TempDir()
+	if code, _, errb := runCLI(t, "advise", "--write-variants", first, design); code != 0 {
+		t.Fatalf("--write-variants: exit %d\n%s", code, errb)
+	}
+	files, _ := filepath.Glob(filepath.Join(first, "*.yaml"))
+	if len(files) == 0 {
+		t.Fatal("no variant written")
+	}
+	name := filepath.Base(files[0])
+	// A second run into the same folder: the file exists.
+	code, _, errb := runCLI(t, "advise", "--write-variants", first, design)
+	if code != 2 || !strings.Contains(errb, name+" exists") || !strings.Contains(errb, "--force") {
+		t.Errorf("over an existing variant: exit %d, want 2 naming %s and --force\n%s", code, name, errb)
+	}
+	for _, dangling := range []bool{false, true} {
+		dir, elsewhere := t.TempDir(), t.TempDir()
+		victim := filepath.Join(elsewhere, "victim.yaml")
+		if !dangling {
+			if err := os.WriteFile(victim, []byte("keep\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := os.Symlink(victim, filepath.Join(dir, name)); err != nil {
+			t.Skip("no symlinks here:", err)
+		}
+		code, _, errb := runCLI(t, "advise", "--write-variants", dir, design)
+		if code != 2 || !strings.Contains(errb, "--force") {
+			t.Errorf("link (dangling %v): exit %d, want 2\n%s", dangling, code, errb)
+		}
+		if code, _, errb := runCLI(t, "advise", "--write-variants", dir, "--force", design); code != 0 {
+			t.Errorf("link (dangling %v) with --force: exit %d\n%s", dangling, code, errb)
+		}
+		b, err := os.ReadFile(victim)
+		if dangling && err == nil || !dangling && string(b) != "keep\n" {
+			t.Errorf("the link's target (dangling %v) was written: %q %v", dangling, b, err)
+		}
+		if fi, err := os.Lstat(filepath.Join(dir, name)); err != nil || !fi.Mode().IsRegular() {
+			t.Errorf("after --force the variant is not a regular file: %v", err)
+		}
+	}
+}

@@ -4,7 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
+
+	"github.com/cosmosdv/validate/internal/outfile"
 
 	"github.com/cosmosdv/validate/internal/calibrate"
 	"github.com/cosmosdv/validate/internal/cost"
@@ -105,7 +106,7 @@ func (a *app) calibrateCmd() *cobra.Command {
 			if err != nil {
 				return infraErr(err)
 			}
-			if err := os.WriteFile(out, append(b, '\n'), 0o644); err != nil {
+			if err := outfile.Replace(out, append(b, '\n'), 0o644); err != nil {
 				return infraErr(fmt.Errorf("write %s: %w", out, err))
 			}
 			pinned, drift := 0, 0

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/cosmosdv/validate/internal/outfile"
+
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/importer"
 	"github.com/spf13/cobra"
@@ -134,24 +136,18 @@ func readInput(path string) ([]byte, error) {
 
 // writeNew writes data to path through a temporary file, refusing to replace a file unless force.
 func writeNew(path string, data []byte, force bool) error {
-	if _, err := os.Stat(path); err == nil && !force {
-		return usageErr("%s exists; give --force to overwrite it", path)
-	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return infraErr(err)
 	}
-	tmp, err := os.CreateTemp(dir, ".import-*")
-	if err != nil {
+	write := outfile.Create
+	if force {
+		write = outfile.Replace
+	}
+	if err := write(path, data, 0o644); err != nil {
+		if errors.Is(err, outfile.ErrExists) {
+			return usageErr("%v; give --force to overwrite it", err)
+		}
 		return infraErr(err)
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return infraErr(err)
-	}
-	if err := tmp.Close(); err != nil {
-		return infraErr(err)
-	}
-	return os.Rename(tmp.Name(), path)
+	return nil
 }

@@ -35,8 +35,15 @@ partitionKey template or key parameter that reads another field than the contain
 HPK levels out of order), a patch of a key path, a query that lost its partition key (with its
 fan-out at production), expect.singlePartition decided before the run, a filter value no
 generator produces; throughput over 3x the peak (with the idle capacity's monthly cost), a
-composite index listed twice, an included path no query reads, HPK levels from narrow to broad.
-Each says what to paste; docs/design-format.md lists them with examples.
+composite index listed twice, an included path no query reads, HPK levels from narrow to broad;
+a hierarchical key filtered on a lower level without the levels above it, GROUP BY or aggregates
+across partitions (what the SDKs do and cost), a key with few distinct values, an embedded array
+that grows without bound towards the 2 MB item limit, a key prefix sent in the request options (the
+SDKs' partial-key trap). Each says what to paste; docs/design-format.md lists them with examples.
+
+A fan-out, scan or missing index is weighed by what it costs at production (the plan's figures):
+at most --negligible-share percent of its container's average load (default 1) with its burst
+inside the headroom over the peak, it is a note that says what it costs, and lint passes.
 'validate run' explains the same problems in the same words.
 
 With --format json, standard output is JSON Lines: one document per design file, one per line, with
@@ -56,6 +63,10 @@ parsed or validated.`,
 				return err
 			}
 			asJSON := contains(formats, "json")
+			lintOpts, err := lintOptions(v.GetFloat64("negligible-share"))
+			if err != nil {
+				return err
+			}
 			worst := ExitOK
 			for _, path := range args {
 				if pipeline.IsMarkdown(path) {
@@ -65,7 +76,7 @@ parsed or validated.`,
 				}
 				d, err := design.Load(path)
 				if asJSON {
-					doc, code := lintDocument(path, d, err)
+					doc, code := lintDocument(path, d, err, lintOpts)
 					worst = max(worst, code)
 					if err := pipeline.WriteJSONLine(a.stdout, doc); err != nil {
 						return infraErr(err)
@@ -77,7 +88,7 @@ parsed or validated.`,
 					worst = ExitUsage
 					continue
 				}
-				fs := lint.Check(d)
+				fs := lint.CheckWith(d, lintOpts)
 				mistakes := 0
 				for _, f := range fs {
 					fmt.Fprintln(a.stdout, f)
@@ -123,7 +134,7 @@ type lintDoc struct {
 	Findings []lintProblem `json:"findings,omitempty"`
 }
 
-func lintDocument(path string, d *design.Design, loadErr error) (lintDoc, int) {
+func lintDocument(path string, d *design.Design, loadErr error, opts lint.Options) (lintDoc, int) {
 	doc := lintDoc{File: path, Valid: loadErr == nil}
 	if loadErr != nil {
 		var es design.Errors
@@ -141,7 +152,7 @@ func lintDocument(path string, d *design.Design, loadErr error) (lintDoc, int) {
 		return doc, ExitUsage
 	}
 	mistakes := 0
-	for _, f := range lint.Check(d) {
+	for _, f := range lint.CheckWith(d, opts) {
 		doc.Findings = append(doc.Findings, lintProblem{Line: f.Pos.Line, Col: f.Pos.Col, Path: f.Path, Code: f.Code, Message: f.Message, Note: f.Note})
 		if !f.Note {
 			mistakes++
@@ -159,4 +170,12 @@ func countTypes(d *design.Design) int {
 		n += len(c.Documents)
 	}
 	return n
+}
+
+// lintOptions reads --negligible-share (percent).
+func lintOptions(pctShare float64) (lint.Options, error) {
+	if pctShare <= 0 || pctShare >= 100 {
+		return lint.Options{}, usageErr("--negligible-share %g: give a percent between 0 and 100 (default 1)", pctShare)
+	}
+	return lint.Options{NegligibleShare: pctShare / 100}, nil
 }

@@ -39,7 +39,8 @@ func (a *app) mcpCmd() *cobra.Command {
 			if err != nil {
 				return usageErr("%v", err)
 			}
-			// Stdio answers every request read before standard input closes, then ends the session.
+			// Stdio answers bad lines with JSON-RPC errors; when standard input closes (the client has gone)
+			// requests still running get mcpserver.EOFGrace, then are cancelled, and the session ends.
 			if err := srv.Run(cmd.Context(), mcpserver.Stdio(os.Stdin, a.stdout)); err != nil && cmd.Context().Err() == nil {
 				return infraErr(err)
 			}

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+
+	"github.com/cosmosdv/validate/internal/outfile"
 
 	"github.com/cosmosdv/validate/internal/pipeline"
 	"github.com/cosmosdv/validate/internal/plan"
@@ -30,10 +33,12 @@ on that figure; the plan says which figure it judged on.
 With --format json and no --out, standard output is JSON Lines: one JSON document per design, one
 per line (text asked for as well goes to standard error). With --out each design gets its own file.
 
-Its warnings include lint's design review (docs/design-format.md): TTL semantics, key templates
-against the container's key, lost partition keys, filters no document matches, redundant indexes,
-and the rules that need the cost model — over-provisioning with its idle monthly cost, hot
-partitions sized with the traffic skew (rps.hotKeyShare) apart from the data's, HPK level order.
+Its warnings include every finding of 'validate lint' (docs/design-format.md) — the design review
+(TTL semantics, key templates against the container's key, lost partition keys and other fan-outs,
+filters no document matches, redundant indexes, unknown fields, …) and the rules that need the cost
+model (over-provisioning with its idle monthly cost, hot partitions sized with the traffic skew
+(rps.hotKeyShare) apart from the data's, HPK level order, low-cardinality keys); a fan-out lint
+weighs as negligible (--negligible-share) is not a warning, as it is not a lint finding.
 
 Exit 0 when the plan has no warnings, 1 when it warns (an estimate below what a pattern can cost, a
 price in the wrong unit, a hot partition, a design-review finding), 2 when a design cannot be read.`,
@@ -53,6 +58,10 @@ price in the wrong unit, a hot partition, a design-review finding), 2 when a des
 			if err != nil {
 				return err
 			}
+			lintOpts, err := lintOptions(v.GetFloat64("negligible-share"))
+			if err != nil {
+				return err
+			}
 			designs, ok := pipeline.LoadDesigns(a.stderr, args)
 			if !ok {
 				return &exitError{code: ExitUsage, printed: true}
@@ -60,7 +69,7 @@ price in the wrong unit, a hot partition, a design-review finding), 2 when a des
 			out := v.GetString("out")
 			warnings := 0
 			for _, d := range designs {
-				p, err := pipeline.Plan(d, plan.Options{Seed: v.GetInt64("seed"), RateCard: card})
+				p, err := pipeline.PlanWith(d, plan.Options{Seed: v.GetInt64("seed"), RateCard: card}, lintOpts)
 				if err != nil {
 					return usageErr("%s: %v", d.File, err)
 				}
@@ -90,13 +99,10 @@ price in the wrong unit, a hot partition, a design-review finding), 2 when a des
 					}
 					ext := map[string]string{"text": "txt", "json": "json"}[f]
 					name := filepath.Join(out, report.FileStem(d.Name)+".plan."+ext)
-					fh, err := os.Create(name)
-					if err != nil {
-						return infraErr(err)
-					}
-					err = plan.Render(fh, p, f)
-					if cerr := fh.Close(); err == nil {
-						err = cerr
+					var buf bytes.Buffer
+					err := plan.Render(&buf, p, f)
+					if err == nil {
+						err = outfile.Replace(name, buf.Bytes(), 0o644)
 					}
 					if err != nil {
 						return infraErr(fmt.Errorf("write %s: %w", name, err))

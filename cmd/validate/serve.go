@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"os"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/cosmosdv/validate/internal/outfile"
 
 	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/engine"
@@ -31,7 +32,8 @@ Durability with --persist is a choice (--persist-mode): "log", the default, appe
 FILE.log and fsyncs it before the response, so a crash (even kill -9) loses nothing acknowledged;
 the log is compacted into the file at checkpoints, at stop and at the next start. "snapshot" saves
 the file every 30 seconds and at stop only: faster on slow disks, but a crash loses what was
-acknowledged since the last save.
+acknowledged since the last save. One process serves a file at a time: FILE.lock holds the
+owner's process id, and a second server on the same file is refused naming it (exit 3).
 
 A second port (--compute-port, 8903 as the emulator's) serves the compute gateway: item ids that the
 routing gateway on --port refuses, as the service does (ending in white space, holding '/', '\', '#',
@@ -135,10 +137,10 @@ labelled as modeled (docs/calibration.md).`,
 				return infraErr(fmt.Errorf("%w (--compute-port %d is taken: give another port, 0 for any free one, or -1 to serve no compute gateway)", err, computePort))
 			}
 			if err != nil {
-				return infraErr(fmt.Errorf("start engine: %w", err))
+				return infraErr(err) // the engine names the stage ("start engine: ...")
 			}
 			if certOut != "" {
-				if err := os.WriteFile(certOut, srv.CertificatePEM(), 0o644); err != nil {
+				if err := outfile.Replace(certOut, srv.CertificatePEM(), 0o644); err != nil {
 					_ = srv.Close(context.Background())
 					return infraErr(fmt.Errorf("--cert-out: %w", err))
 				}

@@ -58,6 +58,7 @@ var settings = []setting{
 	{key: "partitions", def: 0, usage: "physical partitions of each container on the embedded engine (0 = from the design)", cmds: []string{"run"}},
 	{key: "throttle", def: false, usage: "embedded engine: enforce provisioned RU/s per physical partition (429s)", cmds: []string{"run"}},
 	// Verdicts.
+	{key: "negligible-share", def: 1.0, usage: "percent of a container's average load under which a fan-out, scan or missing index whose burst fits the container's headroom is a note, not a finding", cmds: []string{"lint", "plan"}},
 	{key: "tolerance-point", def: 25.0, usage: "tolerance of point operations, percent of the estimate", cmds: []string{"run"}},
 	{key: "tolerance-query", def: 50.0, usage: "tolerance of queries, percent of the estimate", cmds: []string{"run"}},
 	{key: "tolerance-ru", def: 1.0, usage: "smallest tolerance in RU, whatever the percentage", cmds: []string{"run"}},
@@ -78,7 +79,8 @@ var settings = []setting{
 	{key: "update-baseline", def: false, usage: "write the run's results to the --baseline file", cmds: []string{"run"}},
 	{key: "regression-pct", def: 10.0, usage: "drift that counts as a regression, percent", cmds: []string{"run", "compare"}},
 	{key: "regression-ru", def: 1.0, usage: "smallest drift in RU that counts as a regression", cmds: []string{"run", "compare"}},
-	{key: "force", def: false, usage: "compare runs of differently named designs (after a rename), seeds or sample counts", cmds: []string{"run", "compare"}},
+	{key: "force", def: false, usage: "compare runs of differently named designs (after a rename), seeds or sample counts", cmds: []string{"run", "compare", "advise"},
+		cmdUsage: map[string]string{"advise": "with --write-variants, replace variant files that exist (a link there is replaced, never written through)"}},
 	// Calibration.
 	{key: "calibration", def: "", usage: "calibration profile (written by validate calibrate): price modeled charges with the figures fitted to that account, labelled \"model (calibrated: <account>, <date>)\"", cmds: []string{"run", "plan", "advise", "serve"}},
 	{key: "yes", def: false, usage: "go ahead with a calibration on an account after its cost preview", cmds: []string{"calibrate"}},

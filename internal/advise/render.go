@@ -3,6 +3,7 @@ package advise
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/cosmosdv/validate/internal/outfile"
 
 	"github.com/cosmosdv/validate/internal/design"
 )
@@ -110,7 +113,7 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 				b.WriteString("\n")
 			}
 			if md {
-				b.WriteString("```yaml\n" + ia.PolicyYAML + "```\n")
+				b.WriteString(fenced("yaml", strings.TrimRight(ia.PolicyYAML, "\n")))
 			} else {
 				for _, l := range strings.Split(strings.TrimRight(ia.PolicyYAML, "\n"), "\n") {
 					b.WriteString("    " + l + "\n")
@@ -122,7 +125,7 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 				}
 				fmt.Fprintf(&b, "With it, write %s's query as (the same results in the same order, served by the index):\n", q.Pattern)
 				if md {
-					b.WriteString("\n```sql\n" + q.Query + "\n```\n")
+					b.WriteString("\n" + fenced("sql", q.Query))
 				} else {
 					b.WriteString("    " + q.Query + "\n")
 				}
@@ -236,7 +239,7 @@ func signedN(x float64, prec int) string {
 // WriteVariants writes each recommended variant of a as a design file in dir
 // (<design>.<variant>.yaml), headed by what it changes and what advise claims, and returns the
 // paths written.
-func WriteVariants(dir string, a *Advice) ([]string, error) {
+func WriteVariants(dir string, a *Advice, force bool) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -257,10 +260,33 @@ func WriteVariants(dir string, a *Advice) ([]string, error) {
 		if err != nil {
 			return out, fmt.Errorf("variant %s: %w", v.Name, err)
 		}
-		if err := os.WriteFile(name, data, 0o644); err != nil {
+		write := outfile.Create
+		if force {
+			write = outfile.Replace
+		}
+		if err := write(name, data, 0o644); err != nil {
+			if errors.Is(err, outfile.ErrExists) {
+				return out, fmt.Errorf("%w; give --force to overwrite it", err)
+			}
 			return out, err
 		}
 		out = append(out, name)
 	}
 	return out, nil
+}
+
+// fenced is body in a Markdown code block whose fence is longer than any run of backticks in it,
+// so a query or path holding backticks cannot close the block early.
+func fenced(info, body string) string {
+	longest, run := 0, 0
+	for _, r := range body {
+		if r != '`' {
+			run = 0
+			continue
+		}
+		run++
+		longest = max(longest, run)
+	}
+	fence := strings.Repeat("`", max(3, longest+1))
+	return fence + info + "\n" + body + "\n" + fence + "\n"
 }

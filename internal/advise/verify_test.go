@@ -73,7 +73,7 @@ func confirmClaims(t *testing.T, path string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	written, err := advise.WriteVariants(t.TempDir(), a)
+	written, err := advise.WriteVariants(t.TempDir(), a, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,8 @@ package design
 
 // App is the application that runs the design's access patterns.
 type App struct {
-	// SDK is the Azure Cosmos DB SDK the application uses: go, dotnet, java, python or javascript.
+	// SDK is the Azure Cosmos DB SDK the application uses: go, dotnet, java, python, javascript or
+	// efcore (EF Core's provider, on the .NET SDK).
 	// It decides how a query over more than one partition runs: the .NET, Java, Python and
 	// JavaScript SDKs have a query engine (they fetch the query plan and merge ORDER BY, TOP,
 	// OFFSET/LIMIT, aggregates, DISTINCT and GROUP BY from every partition key range); the Go SDK
@@ -17,10 +18,23 @@ const (
 	SDKJava       = "java"
 	SDKPython     = "python"
 	SDKJavaScript = "javascript"
+	// SDKEFCore is EF Core's Azure Cosmos DB provider, on the .NET SDK: it moves an equality on a
+	// hierarchical-key prefix out of WHERE into the request's partition key (efcore #38598).
+	SDKEFCore = "efcore"
 )
 
+// The ways an application sends a hierarchical-key prefix with a query (AccessPattern.PrefixIn).
+const (
+	PrefixOptions = "options"
+	PrefixWhere   = "where"
+	PrefixBoth    = "both"
+)
+
+// PrefixForms lists the values of prefixIn.
+var PrefixForms = []string{PrefixOptions, PrefixWhere, PrefixBoth}
+
 // SDKs lists the values of app.sdk.
-var SDKs = []string{SDKGo, SDKDotNet, SDKJava, SDKPython, SDKJavaScript}
+var SDKs = []string{SDKGo, SDKDotNet, SDKJava, SDKPython, SDKJavaScript, SDKEFCore}
 
 // SDKName is the design's app.sdk, "" when the design does not say.
 func (d *Design) SDKName() string {

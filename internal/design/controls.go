@@ -7,7 +7,7 @@ import (
 	"strings"
 )
 
-// checkControls refuses control characters in every string of the design: an ANSI or OSC escape,
+// checkControls holds every string of the design to BadRune (text.go): an ANSI or OSC escape,
 // a BEL or a C1 control in a name, id, type or description would reach the terminal and the text
 // and Markdown reports as it is (they can rewrite the screen, retitle the window, hide a line).
 // Tabs and line breaks are allowed where a value may span lines (descriptions, queries); nowhere
@@ -21,8 +21,8 @@ func (v *validator) checkControls() {
 				walk(path, x.Elem())
 			}
 		case reflect.String:
-			if r, ok := controlIn(x.String()); ok {
-				v.errf(path, "contains the control character %U; remove it (control characters would reach the terminal and the reports)", r)
+			if _, what, bad := BadRune(x.String(), multiLineFields[lastSegment(path)]); bad {
+				v.errf(path, "contains %s; remove it (a name or value is one line of visible text: it reaches the terminal and the reports as it stands)", what)
 			}
 		case reflect.Struct:
 			t := x.Type()
@@ -46,8 +46,8 @@ func (v *validator) checkControls() {
 			sort.Slice(keys, func(i, j int) bool { return fmt.Sprint(keys[i]) < fmt.Sprint(keys[j]) })
 			for _, k := range keys {
 				ks := fmt.Sprint(k.Interface())
-				if r, ok := controlIn(ks); ok {
-					v.errf(path, "has a key containing the control character %U; remove it", r)
+				if _, what, bad := BadRune(ks, false); bad {
+					v.errf(path, "has a key containing %s; remove it", what)
 				}
 				walk(joinPath(path, ks), x.MapIndex(k))
 			}
@@ -56,16 +56,13 @@ func (v *validator) checkControls() {
 	walk("", reflect.ValueOf(v.d))
 }
 
-// controlIn returns the first control character of s other than tab, line feed and carriage
-// return: C0, DEL and C1.
-func controlIn(s string) (rune, bool) {
-	for _, r := range s {
-		if r == '\t' || r == '\n' || r == '\r' {
-			continue
-		}
-		if r < 0x20 || (r >= 0x7f && r <= 0x9f) {
-			return r, true
-		}
+// lastSegment is the field name a path ends with ("accessPatterns[2].query" → "query").
+func lastSegment(path string) string {
+	if i := strings.LastIndexByte(path, '.'); i >= 0 {
+		path = path[i+1:]
 	}
-	return 0, false
+	if i := strings.IndexByte(path, '['); i >= 0 {
+		path = path[:i]
+	}
+	return path
 }

@@ -11,7 +11,7 @@ import (
 // opFields says which pattern keys an operation takes: required ones and optional ones.
 var opFields = map[string]struct{ required, optional []string }{
 	OpRead:    {[]string{"sample", "itemId", "partitionKey"}, []string{"consistency"}},
-	OpQuery:   {[]string{"query"}, []string{"sample", "params", "partitionKey", "consistency"}},
+	OpQuery:   {[]string{"query"}, []string{"sample", "params", "partitionKey", "consistency", "prefixIn"}},
 	OpCreate:  {[]string{"document"}, []string{"sample", "partitionKey"}},
 	OpUpsert:  {[]string{"document"}, []string{"sample", "partitionKey"}},
 	OpReplace: {[]string{"sample", "itemId", "partitionKey", "document"}, nil},
@@ -36,10 +36,11 @@ func patternKeySet(p *AccessPattern) map[string]bool {
 		"batch":        len(p.Batch) > 0,
 		"changeFeed":   p.ChangeFeed != nil,
 		"consistency":  p.Consistency != "",
+		"prefixIn":     p.PrefixIn != "",
 	}
 }
 
-var patternKeys = []string{"sample", "document", "itemId", "partitionKey", "query", "params", "patch", "condition", "batch", "changeFeed", "consistency"}
+var patternKeys = []string{"sample", "document", "itemId", "partitionKey", "query", "params", "patch", "condition", "batch", "changeFeed", "consistency", "prefixIn"}
 
 func (v *validator) checkPattern(path string, p *AccessPattern) {
 	if strings.TrimSpace(p.ID) == "" {
@@ -130,6 +131,9 @@ func (v *validator) checkPattern(path string, p *AccessPattern) {
 	}
 	if p.Consistency != "" {
 		v.checkEnum(path+".consistency", p.Consistency, ConsistencyLevels)
+	}
+	if p.PrefixIn != "" && v.checkEnum(path+".prefixIn", p.PrefixIn, PrefixForms) && !c.IsHierarchical() {
+		v.errf(path+".prefixIn", "applies to a query on a hierarchical partition key; container %s has one level (%s)", c.Name, strings.Join(c.PartitionKey, ", "))
 	}
 	x := docCtx{c: c}
 	typeRef := func(key, name string) *DocType {

@@ -324,6 +324,12 @@ type AccessPattern struct {
 	ChangeFeed *ChangeFeedSpec `yaml:"changeFeed,omitempty" json:"changeFeed,omitempty"`
 	// Consistency overrides the consistency level of reads and queries.
 	Consistency string `yaml:"consistency,omitempty" json:"consistency,omitempty"`
+	// PrefixIn says how the application sends a hierarchical-key prefix with this query: "options"
+	// (in the request options only: a PartitionKeyBuilder prefix), "where" (as equalities in WHERE
+	// only) or "both". Default: as the pattern's partitionKey and WHERE say, except that app.sdk
+	// efcore lifts a prefix equality out of WHERE into the request (options). Lint weighs the forms
+	// (hpk-prefix-options); run sends the request as partitionKey and query say.
+	PrefixIn string `yaml:"prefixIn,omitempty" json:"prefixIn,omitempty"`
 	// Expect states what the pattern must do besides its charge.
 	Expect *Expect `yaml:"expect,omitempty" json:"expect,omitempty"`
 	RPS    RPS     `yaml:"rps" json:"rps"`

@@ -170,10 +170,11 @@ type Server struct {
 	closeErr  error
 	dirty     atomic.Bool
 	idPrefix  string
-	wal       *wal       // the persist log in PersistLog mode, else nil
-	tokenKey  []byte     // the key continuation tokens are bound with (tokenBinding)
-	ckpt      sync.Mutex // one checkpoint at a time
-	metaMu    sync.Mutex // one durable change of databases, containers or offers at a time (routeDurably)
+	wal       *wal         // the persist log in PersistLog mode, else nil
+	plock     *persistLock // FILE.lock, held from Start to Close when PersistPath is set
+	tokenKey  []byte       // the key continuation tokens are bound with (tokenBinding)
+	ckpt      sync.Mutex   // one checkpoint at a time
+	metaMu    sync.Mutex   // one durable change of databases, containers or offers at a time (routeDurably)
 	// commitGate is held for reading around every commit of item writes (before the partition's
 	// lock) and for writing while an undo of unwritten log records runs (undoFailed).
 	commitGate sync.RWMutex
@@ -184,7 +185,7 @@ type Server struct {
 var handlerWrap = func(h http.Handler) http.Handler { return h }
 
 // Start listens and serves until Close. It returns once the listener is bound.
-func Start(ctx context.Context, o Options) (*Server, error) {
+func Start(ctx context.Context, o Options) (_ *Server, err error) {
 	if o.Addr == "" {
 		o.Addr = "127.0.0.1:0"
 	}
@@ -242,6 +243,16 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 		if o.PersistMode != PersistLog && o.PersistMode != PersistSnapshot {
 			return nil, fmt.Errorf("start engine: persist mode %q: want %s or %s", o.PersistMode, PersistLog, PersistSnapshot)
 		}
+		lock, lerr := lockPersist(o.PersistPath)
+		if lerr != nil {
+			return nil, fmt.Errorf("start engine: %w", lerr)
+		}
+		s.plock = lock
+		defer func() {
+			if err != nil {
+				s.plock.release()
+			}
+		}()
 		removeTemps(o.PersistPath)
 		if err := s.load(o.PersistPath); err != nil {
 			return nil, fmt.Errorf("start engine: %w", err)
@@ -362,6 +373,7 @@ func (s *Server) Close(ctx context.Context) error {
 			if perr := s.closePersist(); perr != nil {
 				err = errors.Join(err, perr)
 			}
+			s.plock.release()
 		}
 		if err != nil {
 			s.closeErr = fmt.Errorf("close engine: %w", err)

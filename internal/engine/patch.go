@@ -184,10 +184,10 @@ func patchOne(c *container, body map[string]any, op patchOp) error {
 // patchable refuses an operation on id, a system property or the partition key (or a path
 // inside or above the key), as the service refuses them.
 func patchable(c *container, segs []string, op string) error {
-	if len(segs) == 1 && (segs[0] == "id" || strings.HasPrefix(segs[0], "_")) && op != "incr" {
-		if segs[0] == "id" || isSystem(segs[0]) {
-			return patchErr("system properties and id cannot be patched")
-		}
+	// Every operation, incr included: the service does not patch system properties
+	// (partial-document-update FAQ), and an incr on /_ts answered 200 with the value unchanged.
+	if len(segs) == 1 && (segs[0] == "id" || isSystem(segs[0])) {
+		return patchErr("system properties and id cannot be patched")
 	}
 	for _, pk := range c.pk.parts {
 		if prefixOf(pk, segs) || prefixOf(segs, pk) {

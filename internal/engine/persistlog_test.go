@@ -7,6 +7,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -316,5 +317,58 @@ func BenchmarkPersistWrites(b *testing.B) {
 				}
 			})
 		})
+	}
+}
+
+// TestPersist_OneProcessPerFile: a second server on a --persist file another process serves is
+// refused with one line naming that process (two servers on one file lost one's acknowledged
+// writes at the other's next snapshot); after the holder is killed with SIGKILL the file is free
+// again, since the kernel drops the lock with the process.
+func TestPersist_OneProcessPerFile(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts child processes")
+	}
+	path := filepath.Join(t.TempDir(), "cosmos.json")
+	child := func() (*exec.Cmd, string) {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestPersist_CrashChild$", "-test.count=1")
+		cmd.Env = append(os.Environ(), crashEnv+"="+path)
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		line, _ := bufio.NewReader(out).ReadString('\n')
+		return cmd, strings.TrimSpace(line)
+	}
+	first, line := child()
+	if !strings.HasPrefix(line, "URL ") {
+		first.Process.Kill()
+		first.Wait()
+		t.Fatalf("first server: %q", line)
+	}
+	second, line := child()
+	if strings.HasPrefix(line, "URL ") { // it serves: stop it before judging
+		second.Process.Kill()
+	}
+	err := second.Wait()
+	want := fmt.Sprintf("held by process %d", first.Process.Pid)
+	if err == nil || !strings.HasPrefix(line, "ERROR") || !strings.Contains(line, want) {
+		t.Errorf("second server on the same file: exit %v, %q; want a refusal naming %q", err, line, want)
+	}
+	// In this process too: a second Start on the file the child holds is refused with ErrPersistInUse.
+	if s, err := Start(context.Background(), Options{PersistPath: path}); !errors.Is(err, ErrPersistInUse) {
+		if s != nil {
+			s.Close(context.Background())
+		}
+		t.Errorf("Start on a held file: %v; want ErrPersistInUse", err)
+	}
+	first.Process.Kill()
+	first.Wait()
+	third, line := child()
+	defer func() { third.Process.Kill(); third.Wait() }()
+	if !strings.HasPrefix(line, "URL ") {
+		t.Fatalf("after the holder was killed: %q; want the server to start", line)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/engine/sql"
 	"github.com/cosmosdv/validate/internal/report"
+	"github.com/cosmosdv/validate/internal/testenv"
 )
 
 // reliabilityPage is the page whose generated tables this test writes (UPDATE_RELIABILITY=1) and
@@ -123,15 +124,9 @@ func TestReliabilityPage(t *testing.T) {
 		t.Fatalf("%s: the markers of the generated part are missing", reliabilityPage)
 	}
 	want := string(page[:i+len(genBegin)]) + "\n" + text + string(page[j:])
-	if os.Getenv("UPDATE_RELIABILITY") != "" {
-		if err := os.WriteFile(reliabilityPage, []byte(want), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	if want != string(page) {
-		t.Errorf("%s is out of date with the code; regenerate it: UPDATE_RELIABILITY=1 go test ./internal/engine -run TestReliabilityPage", reliabilityPage)
-	}
+	// The same comparison as every generated page (testenv.Golden): an update is refused under
+	// CI, and a difference shows the lines that moved.
+	testenv.Golden(t, reliabilityPage, []byte(want), os.Getenv("UPDATE_RELIABILITY") != "")
 }
 
 func firstSentence(err error) string {

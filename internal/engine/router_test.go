@@ -56,6 +56,13 @@ func TestRouter(t *testing.T) {
 		{"GET", "/dbs/db/colls/c/docs/i", pk, "", 200, `"n":1`},
 		{"PUT", "/dbs/db/colls/c/docs/i", pk, `{"id":"i","k":"a","n":2}`, 200, `"n":2`},
 		{"PATCH", "/dbs/db/colls/c/docs/i", pk, `{"operations":[{"op":"incr","path":"/n","value":1}]}`, 200, `"n":3`},
+		// Patch never touches id or a system property, incr included (the service answers 400).
+		{"PATCH", "/dbs/db/colls/c/docs/i", pk, `{"operations":[{"op":"incr","path":"/_ts","value":5}]}`, 400, "system properties"},
+		{"PATCH", "/dbs/db/colls/c/docs/i", pk, `{"operations":[{"op":"incr","path":"/_rid","value":5}]}`, 400, "system properties"},
+		{"PATCH", "/dbs/db/colls/c/docs/i", pk, `{"operations":[{"op":"incr","path":"/_etag","value":5}]}`, 400, "system properties"},
+		{"PATCH", "/dbs/db/colls/c/docs/i", pk, `{"operations":[{"op":"incr","path":"/_self","value":5}]}`, 400, "system properties"},
+		{"PATCH", "/dbs/db/colls/c/docs/i", pk, `{"operations":[{"op":"set","path":"/_ts","value":5}]}`, 400, "system properties"},
+		{"PATCH", "/dbs/db/colls/c/docs/i", pk, `{"operations":[{"op":"incr","path":"/id","value":5}]}`, 400, "system properties"},
 		{"POST", "/dbs/db/colls/c/docs", query, `{"query":"SELECT VALUE r.n FROM r"}`, 200, `"Documents":[3]`},
 		{"POST", "/dbs/db/colls/c/docs", batch, `[{"operationType":"Read","id":"i"}]`, 200, `"statusCode":200`},
 		{"GET", "/dbs/db/colls/c/docs", nil, "", 200, `"Documents"`},

@@ -28,6 +28,8 @@ var roles = map[string]string{
 	"internal/jsonorder": "base",
 	// The query plan's wire format, written by the engine and read by the pipeline below.
 	"internal/queryplan": "base",
+	// One rule for writing a user's output file: never through a link, never over a file unasked.
+	"internal/outfile": "base",
 	// The cross-partition query pipeline is part of stage 5 (probe) and, like the base, imports
 	// only base vocabulary (jsonorder).
 	"internal/probe/fanout": "base",

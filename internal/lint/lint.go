@@ -64,9 +64,12 @@ var planCodes = map[string]bool{
 	"hpk-order":            true,
 }
 
-// Check returns the findings of d, sorted by position.
-func Check(d *design.Design) []Finding {
-	l := &linter{d: d}
+// Check returns the findings of d, sorted by position, with the default options.
+func Check(d *design.Design) []Finding { return CheckWith(d, Options{}) }
+
+// CheckWith returns the findings of d, sorted by position.
+func CheckWith(d *design.Design, opts Options) []Finding {
+	l := &linter{d: d, opts: opts}
 	l.planWarnings()
 	l.queryShapes()
 	l.uniqueKeys()
@@ -76,6 +79,11 @@ func Check(d *design.Design) []Finding {
 	l.keyTemplates()
 	l.keyPathPatches()
 	l.fanOuts()
+	l.hpkGaps()
+	l.crossAggregates()
+	l.lowCardinality()
+	l.unboundedArrays()
+	l.prefixTrap()
 	l.compositeDuplicates()
 	l.unusedIncluded()
 	l.unmatchedFilters()
@@ -90,8 +98,9 @@ func Check(d *design.Design) []Finding {
 }
 
 type linter struct {
-	d   *design.Design
-	out []Finding
+	d    *design.Design
+	opts Options
+	out  []Finding
 	// plan is the design's plan (nil when it cannot be planned): the rules that need the cost
 	// model's figures (physical partitions at production) read them from it.
 	plan *plan.Plan
@@ -157,7 +166,11 @@ func (l *linter) planWarnings() {
 		} else if cp, ok := l.containerPath(w.Subject); ok {
 			path = cp
 		}
-		l.add(path, w.Code, "%s", w.Message)
+		if w.Code == "query-scan" {
+			l.addWeighed(path, w.Subject, w.Code, w.Message)
+		} else {
+			l.add(path, w.Code, "%s", w.Message)
+		}
 		l.out[len(l.out)-1].FromPlan = true
 	}
 }

@@ -79,3 +79,93 @@ func jsonText(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// TestStdioAnswersBadLines: a line that is not a JSON-RPC request gets JSON-RPC's error and the
+// session goes on (each of these ended `validate mcp` with exit 3): text that is not JSON, a NUL
+// and nesting past the JSON reader's depth are parse errors (-32700, id null); an object as id, a
+// batch array (MCP 2025-06-18 removed batching) and a bare number are invalid requests (-32600).
+func TestStdioAnswersBadLines(t *testing.T) {
+	srv, err := New(Options{Root: t.TempDir(), Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := []struct {
+		line string
+		code float64
+	}{
+		{"this is not JSON", -32700},
+		{"\x00", -32700},
+		{strings.Repeat("[", 20000) + strings.Repeat("]", 20000), -32700},
+		{`{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}`, -32600},
+		{`[{"jsonrpc":"2.0","id":5,"method":"tools/list"}]`, -32600},
+		{`42`, -32600},
+	}
+	lines := []string{`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`}
+	for _, b := range bad {
+		lines = append(lines, b.line)
+	}
+	lines = append(lines, `{"jsonrpc":"2.0","id":9,"method":"tools/list"}`)
+	var out lockedBuffer
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if err := srv.Run(ctx, Stdio(strings.NewReader(strings.Join(lines, "\n")+"\n"), &out)); err != nil && ctx.Err() != nil {
+		t.Fatalf("the session did not end: %v", err)
+	}
+	var codes []float64
+	answered9 := false
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		var m struct {
+			ID    any `json:"id"`
+			Error *struct {
+				Code float64 `json:"code"`
+			} `json:"error"`
+			Result json.RawMessage `json:"result"`
+		}
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		switch {
+		case m.Error != nil && m.ID == nil:
+			codes = append(codes, m.Error.Code)
+		case m.ID == float64(9) && m.Result != nil:
+			answered9 = true
+		}
+	}
+	if len(codes) != len(bad) {
+		t.Fatalf("%d error answers with id null, want %d:\n%s", len(codes), len(bad), out.String())
+	}
+	for i, b := range bad {
+		if codes[i] != b.code {
+			t.Errorf("line %d (%.30q): code %v, want %v", i, b.line, codes[i], b.code)
+		}
+	}
+	if !answered9 {
+		t.Errorf("the request after the bad lines was not answered:\n%s", out.String())
+	}
+}
+
+// TestStdioClientLeavesDuringRun: the input closes while a run is seeding (the client has gone):
+// the run is cancelled and the session ends, instead of finishing the run first (78 s before).
+func TestStdioClientLeavesDuringRun(t *testing.T) {
+	srv, err := New(Options{Root: t.TempDir(), Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := strings.Replace(tiny, "count: 20", "count: 50000", 1)
+	in := strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"run","arguments":{"design":` + strconvQuote(big) + `,"samples":50}}}`,
+	}, "\n") + "\n"
+	var out lockedBuffer
+	// The deadline only keeps a broken server from hanging the test.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if err := srv.Run(ctx, StdioGrace(strings.NewReader(in), &out, 0)); ctx.Err() != nil {
+		t.Fatalf("the session did not end when its client left: %v", err)
+	}
+	if strings.Contains(out.String(), `"verdict"`) || strings.Contains(out.String(), `"patterns"`) {
+		t.Errorf("the run finished after its client left:\n%.500s", out.String())
+	}
+}

@@ -95,18 +95,47 @@ func (s Static) Input(in report.Input) report.Input {
 	return in
 }
 
-// Plan is plan.Build with lint's design-review findings that plan does not make itself (the TTL,
-// key, fan-out, filter and index rules: lint.ReviewCodes) added to its warnings, so that `validate
-// plan` and mcp's plan report the whole review from lint's one analysis: each with its code, the
-// field's position and path as the subject, and lint's message.
+// Plan is PlanWith lint's default options.
 func Plan(d *design.Design, opts plan.Options) (*plan.Plan, error) {
+	return PlanWith(d, opts, lint.Options{})
+}
+
+// PlanWith is plan.Build with every lint finding of d in its warnings, so that `validate plan` and
+// mcp's plan report the same set of findings as `validate lint` from lint's one analysis: each
+// finding plan does not make itself (the design review, unknown fields, query shapes, unique keys,
+// …) is added with its code, the field's position and path as the subject, and lint's message; a
+// plan warning lint weighed as negligible at production (a fan-out or scan at a negligible share
+// of its container's load, lint.Options.NegligibleShare) is dropped, as lint makes it a note.
+// Notes are not warnings: plan exits 0 where lint does.
+func PlanWith(d *design.Design, opts plan.Options, lo lint.Options) (*plan.Plan, error) {
 	p, err := plan.Build(d, opts)
 	if err != nil {
 		return nil, err
 	}
-	for _, f := range lint.Check(d) {
-		if f.Note || f.FromPlan || !slices.Contains(lint.ReviewCodes, f.Code) {
+	ids := map[string]string{} // "accessPatterns[3]" → its ID
+	for i := range d.AccessPatterns {
+		ids[fmt.Sprintf("accessPatterns[%d]", i)] = d.AccessPatterns[i].ID
+	}
+	// What plan already says, by code and subject (a pattern's ID or a container's name).
+	has := map[[2]string]bool{}
+	for _, w := range p.Warnings {
+		has[[2]string{w.Code, w.Subject}] = true
+	}
+	for _, f := range lint.CheckWith(d, lo) {
+		if f.FromPlan {
+			if f.Note { // weighed negligible: lint's note, not plan's warning
+				p.Warnings = slices.DeleteFunc(p.Warnings, func(w plan.Warning) bool {
+					return w.Code == f.Code && strings.HasPrefix(f.Message, w.Message)
+				})
+			}
 			continue
+		}
+		if f.Note {
+			continue
+		}
+		head, _, _ := strings.Cut(f.Path, ".")
+		if id, ok := ids[head]; ok && has[[2]string{f.Code, id}] {
+			continue // plan's own warning for the same pattern (query-order-by, query-syntax)
 		}
 		subject := f.Path
 		if f.Pos.Line > 0 {

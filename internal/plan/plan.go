@@ -785,12 +785,17 @@ func (pp Pattern) Judged() (float64, string) {
 	return pp.ModelRU, "at the seeded scale"
 }
 
+// estimateOffPct is how far (percent) a designer's estimate may stand from the model's figure before
+// plan says so (assumed: run's query tolerance, --tolerance-query, is 50% too; within it the
+// difference is the model's own uncertainty, not the designer's mistake).
+const estimateOffPct = 50
+
 func patternWarnings(pp Pattern) []Warning {
 	var ws []Warning
 	if pp.EstimateRU > 0 && pp.EstimateRU < pp.FloorRU*0.95 { // 5% slack for rounding
 		ws = append(ws, Warning{Code: "estimate-below-floor", Subject: pp.ID,
 			Message: fmt.Sprintf("estimate %.2f RU is below the least a %s can cost here (%.2f RU)", pp.EstimateRU, pp.Op, pp.FloorRU)})
-	} else if judged, at := pp.Judged(); pp.EstimateRU > 0 && judged > 0 && math.Abs(pp.DiffPct) > 50 {
+	} else if judged, at := pp.Judged(); pp.EstimateRU > 0 && judged > 0 && math.Abs(pp.DiffPct) > estimateOffPct {
 		ws = append(ws, Warning{Code: "estimate-off", Subject: pp.ID,
 			Message: fmt.Sprintf("estimate %.2f RU differs from the model's %.2f RU %s by %+.0f%%", pp.EstimateRU, judged, at, pp.DiffPct)})
 	}

@@ -336,3 +336,18 @@ func (s *sizer) parentOf(dt *design.DocType) *design.DocType {
 	}
 	return nil
 }
+
+// ElementBytes is the expected JSON size of one element of the array field f of document type dt in
+// container c (the separator excluded), as the plan sizes documents: the one home of a generated
+// value's size. ok is false when f is not an array.
+func ElementBytes(d *design.Design, c *design.Container, dt *design.DocType, f *design.Field) (float64, bool) {
+	if f == nil || f.Array == nil {
+		return 0, false
+	}
+	if f.Of == nil {
+		return 4, true // null elements
+	}
+	s := &sizer{d: d, c: c}
+	exp, _ := s.fieldBytes(dt, f.Of, 1)
+	return exp, true
+}

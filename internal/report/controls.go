@@ -3,6 +3,8 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/cosmosdv/validate/internal/design"
 )
 
 // checkControls refuses a report or baseline with a control character (other than tab and line
@@ -14,16 +16,15 @@ func checkControls(data []byte) error {
 	if err := json.Unmarshal(data, &v); err != nil {
 		return nil // the caller reports the JSON error
 	}
-	var bad rune
+	var what string
 	var walk func(v any) bool
 	walk = func(v any) bool {
 		switch t := v.(type) {
 		case string:
-			for _, r := range t {
-				if r != '\t' && r != '\n' && r != '\r' && (r < 0x20 || (r >= 0x7f && r <= 0x9f)) {
-					bad = r
-					return false
-				}
+			// The design's rule (design.BadRune) with line breaks allowed: messages span lines.
+			if _, w, bad := design.BadRune(t, true); bad {
+				what = w
+				return false
 			}
 		case []any:
 			for _, e := range t {
@@ -41,7 +42,7 @@ func checkControls(data []byte) error {
 		return true
 	}
 	if !walk(v) {
-		return fmt.Errorf("contains the control character %U in a string; a report or baseline written by validate has none", bad)
+		return fmt.Errorf("contains %s in a string; a report or baseline written by validate has none", what)
 	}
 	return nil
 }

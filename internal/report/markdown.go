@@ -44,11 +44,8 @@ func renderMarkdown(w io.Writer, r *Report) error {
 		codeBlock(bw, "", lines...)
 	}
 	if lines := estimatorLines(r); len(lines) > 0 {
-		fmt.Fprintf(bw, "\n### Estimator check at the seeded scale\n\n%s\n\n```\n", mdEscape(estimatorHead))
-		for _, l := range lines {
-			fmt.Fprintln(bw, l)
-		}
-		fmt.Fprintln(bw, "```")
+		fmt.Fprintf(bw, "\n### Estimator check at the seeded scale\n\n%s\n\n", mdEscape(estimatorHead))
+		codeBlock(bw, "", lines...) // a fence longer than any run of backticks in the lines
 	}
 
 	var details []PatternResult

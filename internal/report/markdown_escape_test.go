@@ -64,6 +64,9 @@ func TestMarkdown_HostileNamesStayText(t *testing.T) {
 			r.Patterns[i].Reasons = append(r.Patterns[i].Reasons, name)
 			// A projection note puts the name in the "Production scale" code block.
 			r.Patterns[i].Projection = &record.Projection{ID: r.Patterns[i].ID, Unprojected: true, Note: "no scale " + name}
+			// An estimator check puts the name in the "Estimator check" code block (#42 defect 7).
+			r.Patterns[i].EstimatorCheck = &EstimatorCheck{EstimatedRU: 3, ExecutedRU: 3, Agree: true, Executions: 5,
+				Facts: []FactCheck{{Name: "index", Estimated: 4, Executed: 4, Agree: true}}}
 		}
 		r.StageFindings = append(r.StageFindings, record.Finding{Stage: "probe", Level: "warn", Subject: name, Message: name})
 		var md bytes.Buffer

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cosmosdv/validate/internal/outfile"
+
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/record"
 )
@@ -76,7 +78,7 @@ func WriteAll(dir string, r *Report, formats []string) ([]string, error) {
 			return paths, err
 		}
 		p := filepath.Join(dir, fileStem(r)+"."+exts[i])
-		if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
+		if err := outfile.Replace(p, buf.Bytes(), 0o644); err != nil {
 			return paths, fmt.Errorf("write reports: %w", err)
 		}
 		paths = append(paths, p)

@@ -48,6 +48,7 @@ var enums = map[string][]string{
 	"Design.consistency":        design.ConsistencyLevels,
 	"App.sdk":                   design.SDKs,
 	"AccessPattern.consistency": design.ConsistencyLevels,
+	"AccessPattern.prefixIn":    design.PrefixForms,
 	"AccessPattern.op":          design.Ops,
 	"Indexing.mode":             design.IndexingModes,
 	"CompositePath.order":       design.SortOrders,
