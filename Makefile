@@ -62,8 +62,11 @@ fuzz:             ## every fuzz target of the module (found by go test -list) fo
 	FUZZTIME=$(FUZZTIME) GO=$(GO) ./scripts/fuzz.sh
 	$(GO) test -count=1 -run TestPipelineMatchesSinglePartition ./internal/probe/fanout -fanout.cases 250000 -fanout.seed 7
 
-mutate:           ## the cost model's mutation check: each rate-card coefficient ×0.7 and ×1.3, and what notices it (docs/fidelity.md)
-	$(GO) test -count=1 -run 'TestMutation|TestFidelity' -v ./internal/cost
+# MUTATE_FLAGS narrows the source mutation check, e.g. MUTATE_FLAGS="-only QueryEntry -pkgs ./internal/...".
+MUTATE_FLAGS ?=
+
+mutate:           ## source mutation check: every rate-card coefficient, table and threshold (scripts/mutate/sites.txt) ×1.5 and ×0.6 in a scratch copy, the suite run against each; fails on any survivor (hours: nightly)
+	$(GO) run ./scripts/mutate $(MUTATE_FLAGS)
 
 bench:            ## engine, query, seeding and start-up benchmarks (figures in docs/performance.md)
 	$(GO) test -run '^$$' -bench . -skip 'OrderByGrowth|OrderByHTTPS' -benchmem ./internal/engine/...
@@ -79,7 +82,7 @@ nightly: build    ## what the nightly job runs: compare every design with its co
 	./bin/validate run --target $(NIGHTLY_TARGET) $(if $(ENDPOINT),--endpoint $(ENDPOINT)) --baseline $(BASELINES) --out $(REPORTS) --format text,md,json,junit,html $(DESIGNS)
 
 schema:           ## regenerate schema/design.schema.json from the Go types
-	$(GO) generate ./internal/design
+	$(GO) generate ./internal/design && $(GO) generate ./internal/studio
 
 clean:
 	rm -rf bin $(REPORTS)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/cosmosdv/validate/internal/design"
@@ -114,51 +113,14 @@ parsed or validated.`,
 	return cmd
 }
 
-// lintProblem is one error or finding of a design file in lint's JSON output.
-type lintProblem struct {
-	Line    int    `json:"line,omitempty"`
-	Col     int    `json:"col,omitempty"`
-	Path    string `json:"path,omitempty"`
-	Code    string `json:"code,omitempty"`
-	Message string `json:"message"`
-	// Note marks a remark that is not a mistake: lint still passes.
-	Note bool `json:"note,omitempty"`
-}
-
-// lintDoc is lint's JSON document for one design file.
-type lintDoc struct {
-	File string `json:"file"`
-	// Valid is false when the file cannot be read, parsed or validated (Errors say why).
-	Valid    bool          `json:"valid"`
-	Errors   []lintProblem `json:"errors,omitempty"`
-	Findings []lintProblem `json:"findings,omitempty"`
-}
-
-func lintDocument(path string, d *design.Design, loadErr error, opts lint.Options) (lintDoc, int) {
-	doc := lintDoc{File: path, Valid: loadErr == nil}
-	if loadErr != nil {
-		var es design.Errors
-		var e *design.Error
-		switch {
-		case errors.As(loadErr, &es):
-			for _, e := range es {
-				doc.Errors = append(doc.Errors, lintProblem{Line: e.Line, Col: e.Col, Path: e.Path, Message: e.Msg})
-			}
-		case errors.As(loadErr, &e):
-			doc.Errors = append(doc.Errors, lintProblem{Line: e.Line, Col: e.Col, Path: e.Path, Message: e.Msg})
-		default:
-			doc.Errors = append(doc.Errors, lintProblem{Message: loadErr.Error()})
-		}
+// lintDocument is lint's JSON document for one design file (lint.Document) and the exit code it
+// means.
+func lintDocument(path string, d *design.Design, loadErr error, opts lint.Options) (lint.Doc, int) {
+	doc := lint.Document(path, d, loadErr, opts)
+	switch {
+	case !doc.Valid:
 		return doc, ExitUsage
-	}
-	mistakes := 0
-	for _, f := range lint.CheckWith(d, opts) {
-		doc.Findings = append(doc.Findings, lintProblem{Line: f.Pos.Line, Col: f.Pos.Col, Path: f.Path, Code: f.Code, Message: f.Message, Note: f.Note})
-		if !f.Note {
-			mistakes++
-		}
-	}
-	if mistakes > 0 {
+	case doc.Mistakes > 0:
 		return doc, ExitFindings
 	}
 	return doc, ExitOK

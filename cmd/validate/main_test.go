@@ -28,6 +28,7 @@ func TestRun_HelpReadsWell(t *testing.T) {
 	for _, args := range [][]string{
 		{"--help"}, {"run", "--help"}, {"lint", "--help"}, {"plan", "--help"}, {"serve", "--help"},
 		{"compare", "--help"}, {"config", "--help"}, {"version", "--help"}, {"import", "--help"}, {"mcp", "--help"},
+		{"studio", "--help"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			code, out, errOut := runCLI(t, args...)

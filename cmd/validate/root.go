@@ -101,6 +101,7 @@ func (a *app) rootCmd() *cobra.Command {
 		a.versionCmd(),
 		a.importCmd(),
 		a.mcpCmd(),
+		a.studioCmd(),
 	)
 	return root
 }

@@ -49,7 +49,7 @@ var settings = []setting{
 	{key: "write-into-existing", def: false, usage: "with --reuse-database, seed into containers that already exist: the run's documents stay in them after teardown, and a generated id can overwrite one of theirs", cmds: []string{"run"}},
 	{key: "run-id", def: "", usage: "suffix of the run-scoped database name on accounts (default: random)", cmds: []string{"run", "calibrate"}},
 	// Pipeline.
-	{key: "seed", def: int64(1), usage: "generator seed: the same seed gives byte-identical documents (plan, advise: the document counts of that seed)", cmds: []string{"run", "plan", "advise", "compare"},
+	{key: "seed", def: int64(1), usage: "generator seed: the same seed gives byte-identical documents (plan, advise: the document counts of that seed)", cmds: []string{"run", "plan", "advise", "compare", "studio"},
 		cmdUsage: map[string]string{"compare": "generator seed of a design file's run (a report's seed is its own)"}},
 	{key: "samples", def: 20, usage: "least executions of each access pattern; more follow, up to 10×, until the median is known to ±5%", cmds: []string{"run", "compare"},
 		cmdUsage: map[string]string{"compare": "least executions of each access pattern in a design file's run"}},
@@ -58,7 +58,7 @@ var settings = []setting{
 	{key: "partitions", def: 0, usage: "physical partitions of each container on the embedded engine (0 = from the design)", cmds: []string{"run"}},
 	{key: "throttle", def: false, usage: "embedded engine: enforce provisioned RU/s per physical partition (429s)", cmds: []string{"run"}},
 	// Verdicts.
-	{key: "negligible-share", def: 1.0, usage: "percent of a container's average load under which a fan-out, scan or missing index whose burst fits the container's headroom is a note, not a finding", cmds: []string{"lint", "plan"}},
+	{key: "negligible-share", def: 1.0, usage: "percent of a container's average load under which a fan-out, scan or missing index whose burst fits the container's headroom is a note, not a finding", cmds: []string{"lint", "plan", "studio"}},
 	{key: "tolerance-point", def: 25.0, usage: "tolerance of point operations, percent of the estimate", cmds: []string{"run"}},
 	{key: "tolerance-query", def: 50.0, usage: "tolerance of queries, percent of the estimate", cmds: []string{"run"}},
 	{key: "tolerance-ru", def: 1.0, usage: "smallest tolerance in RU, whatever the percentage", cmds: []string{"run"}},
@@ -82,7 +82,7 @@ var settings = []setting{
 	{key: "force", def: false, usage: "compare runs of differently named designs (after a rename), seeds or sample counts", cmds: []string{"run", "compare", "advise"},
 		cmdUsage: map[string]string{"advise": "with --write-variants, replace variant files that exist (a link there is replaced, never written through)"}},
 	// Calibration.
-	{key: "calibration", def: "", usage: "calibration profile (written by validate calibrate): price modeled charges with the figures fitted to that account, labelled \"model (calibrated: <account>, <date>)\"", cmds: []string{"run", "plan", "advise", "serve"}},
+	{key: "calibration", def: "", usage: "calibration profile (written by validate calibrate): price modeled charges with the figures fitted to that account, labelled \"model (calibrated: <account>, <date>)\"", cmds: []string{"run", "plan", "advise", "serve", "studio"}},
 	{key: "yes", def: false, usage: "go ahead with a calibration on an account after its cost preview", cmds: []string{"calibrate"}},
 	{key: "serverless", def: false, usage: "the account is serverless: containers without throughput (one physical partition each), preview priced per RU", cmds: []string{"calibrate"}},
 	{key: "rate-card", def: "", usage: "rate card JSON to charge with instead of the built-in card: the figures it names replace the built-in ones (docs/calibration.md)", cmds: []string{"serve"}},
@@ -98,6 +98,9 @@ var settings = []setting{
 	{key: "cert-out", def: "", usage: "with --protocol https, write the server's certificate (PEM) to this file for clients to trust", cmds: []string{"serve"}},
 	{key: "allow-aad", def: false, usage: "also accept Microsoft Entra ID bearer tokens (DefaultAzureCredential); their form, claims and expiry are checked, not their signature", cmds: []string{"serve"}},
 	{key: "allow-aad-remote", def: false, usage: "accept --allow-aad with a --bind beyond loopback, knowing that anyone who reaches the port can forge a token (signatures are not checked)", cmds: []string{"serve"}},
+	// studio.
+	{key: "listen", def: "127.0.0.1:0", usage: "loopback address and port the studio listens on (port 0 = any free port); an address beyond loopback is refused", cmds: []string{"studio"}},
+	{key: "open", def: false, usage: "open the studio's URL in the default browser (xdg-open, open or start)", cmds: []string{"studio"}},
 	// Everywhere.
 	{key: "log-level", def: "warn", usage: "log level: debug, info, warn or error", cmds: []string{"run", "serve", "calibrate"}},
 }

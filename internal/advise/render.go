@@ -248,17 +248,9 @@ func WriteVariants(dir string, a *Advice, force bool) ([]string, error) {
 		if v.Design == nil {
 			continue
 		}
-		d := *v.Design
-		d.Name = a.Design + "-" + v.Name
-		// variantOf lets compare take a run of the design against a run of this variant.
-		d.VariantOf = a.Design
-		name := filepath.Join(dir, slug(a.Design)+"."+v.Name+".yaml")
-		origin := cmp.Or(a.File, "the design's file or report")
-		header := fmt.Sprintf("Variant of %s written by `validate advise`: %s.\nClaim (plan's production figures): %s RU/s on average (writes %s, queries %s, reads %s), %s $/month.\nCheck it: validate run this file, or validate compare %s %s",
-			a.Design, v.What, signed(v.Change.RUs), signed(v.Change.WriteRUs), signed(v.Change.QueryRUs), signed(v.Change.ReadRUs), signedUSD(v.Change.MonthlyUSD), origin, name)
-		data, err := design.Marshal(&d, header)
+		name, data, err := VariantFile(dir, a, v)
 		if err != nil {
-			return out, fmt.Errorf("variant %s: %w", v.Name, err)
+			return out, err
 		}
 		write := outfile.Create
 		if force {
@@ -273,6 +265,27 @@ func WriteVariants(dir string, a *Advice, force bool) ([]string, error) {
 		out = append(out, name)
 	}
 	return out, nil
+}
+
+// VariantFile is the design file WriteVariants writes for v in dir: its path and its text, headed
+// by what it changes and what advise claims. validate studio puts the same text in its editor.
+func VariantFile(dir string, a *Advice, v Variant) (string, []byte, error) {
+	if v.Design == nil {
+		return "", nil, fmt.Errorf("variant %s: no design", v.Name)
+	}
+	d := *v.Design
+	d.Name = a.Design + "-" + v.Name
+	// variantOf lets compare take a run of the design against a run of this variant.
+	d.VariantOf = a.Design
+	name := filepath.Join(dir, slug(a.Design)+"."+v.Name+".yaml")
+	origin := cmp.Or(a.File, "the design's file or report")
+	header := fmt.Sprintf("Variant of %s written by `validate advise`: %s.\nClaim (plan's production figures): %s RU/s on average (writes %s, queries %s, reads %s), %s $/month.\nCheck it: validate run this file, or validate compare %s %s",
+		a.Design, v.What, signed(v.Change.RUs), signed(v.Change.WriteRUs), signed(v.Change.QueryRUs), signed(v.Change.ReadRUs), signedUSD(v.Change.MonthlyUSD), origin, name)
+	data, err := design.Marshal(&d, header)
+	if err != nil {
+		return "", nil, fmt.Errorf("variant %s: %w", v.Name, err)
+	}
+	return name, data, nil
 }
 
 // fenced is body in a Markdown code block whose fence is longer than any run of backticks in it,

@@ -533,7 +533,11 @@ func renderFidelity(rows []fidelityFigure, m []mutation) string {
 	section("Superseded and known misses", "Shown and bounded so they cannot drift further, never counted as evidence.",
 		superseded, knownMiss)
 	b.WriteString("## Mutation check\n\n")
-	b.WriteString("`TestMutation` (also `make mutate`) multiplies each numeric field of `cost.RateCard` (found by\n")
+	b.WriteString("`make mutate` (scripts/mutate) is the source mutation check: in a scratch copy it scales each\n")
+	b.WriteString("coefficient of the rate card's source, each published table and each threshold of\n")
+	b.WriteString("scripts/mutate/sites.txt by ×1.5 and ×0.6, runs the suite as it is, and fails on any survivor;\n")
+	b.WriteString("a label never excuses one. The table below is the quicker in-memory check, run by `make test`:\n")
+	b.WriteString("`TestMutation` multiplies each numeric field of `cost.RateCard` (found by\n")
 	b.WriteString("reflection, so a new coefficient is covered) by 0.7 and by 1.3 in turn and asks which validation\n")
 	b.WriteString("figures leave their bound. A coefficient no validation figure notices is *unvalidated*: the rate\n")
 	b.WriteString("card says so in its `unvalidated` note, and `validate plan` lists it under the rate card.\n")

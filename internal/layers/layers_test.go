@@ -59,12 +59,15 @@ var roles = map[string]string{
 	"cmd/validate":      "driver",
 	// The MCP server is a front door like the CLI: it drives the pipeline for a coding agent.
 	"internal/mcpserver": "driver",
+	// validate studio is a front door too: it drives plan, lint, advise and runs for a browser.
+	"internal/studio": "driver",
 	// helpers of single packages and generators.
 	"internal/design/schemagen":  "helper",
 	"internal/target/targettest": "helper",
 	"internal/target/procwalk":   "helper",
 	"internal/testenv":           "helper",
 	"scripts/skipcheck":          "helper",
+	"scripts/mutate":             "helper",
 }
 
 type pkg struct {
@@ -176,7 +179,7 @@ func TestLowerLayers(t *testing.T) {
 		}
 		for _, dep := range p.Deps {
 			if dep == "cmd/validate" || (dep == "internal/pipeline" && role(name) != "driver") {
-				t.Errorf("%s imports %s; only the front doors (cmd/validate, internal/mcpserver) drive the pipeline", name, dep)
+				t.Errorf("%s imports %s; only the front doors (cmd/validate, internal/mcpserver, internal/studio) drive the pipeline", name, dep)
 			}
 		}
 	}
