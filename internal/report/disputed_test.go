@@ -19,6 +19,9 @@ func TestDisputedReason(t *testing.T) {
 	}{
 		{"disputed", projected, &EstimatorCheck{EstimatedRU: 6.24, ExecutedRU: 3.62}, true},
 		{"within 15%", projected, &EstimatorCheck{EstimatedRU: 3.9, ExecutedRU: 3.62}, false},
+		// The edges of DisputedShare (15%): 12% apart is within it, 20% apart outside.
+		{"12% apart", projected, &EstimatorCheck{EstimatedRU: 11.2, ExecutedRU: 10}, false},
+		{"20% apart", projected, &EstimatorCheck{EstimatedRU: 8, ExecutedRU: 10}, true},
 		{"agrees", projected, &EstimatorCheck{Agree: true, EstimatedRU: 6.24, ExecutedRU: 3.62}, false},
 		{"judged on the seeded median", seeded, &EstimatorCheck{EstimatedRU: 6.24, ExecutedRU: 3.62}, false},
 		{"no check", projected, nil, false},
