@@ -229,6 +229,7 @@ func (b *builder) build() {
 	b.readAccount()
 	b.buildTypes()
 	b.readPatterns()
+	b.readHourlyTraffic()
 	b.reportUnmapped()
 }
 
