@@ -148,8 +148,8 @@ var registry = []Rule{
 		Note: "outside aggregates a seek is constant per equality filter (index-overview.md); an aggregate must " +
 			"count or sum over the matching documents, and the April 2020 devblog's COUNT from the index (24.58 RU " +
 			"over 5 GB) is more than a seek, but publishes no count to say how much more per document",
-		Pins: "SELECT VALUE COUNT(1) FROM c WHERE c.k = @v over two probe containers with 10× the documents of k = @v: " +
-			"a charge growing with them pins postings, a flat one pins seek",
+		Pins: "SELECT VALUE COUNT(1) FROM c WHERE c.pk = @k AND c.pad = @p, both matching every document of the partition, " +
+			"over two probe containers 4× apart (calibrate --scale): a charge growing with the documents pins postings, a flat one pins seek",
 	},
 }
 
