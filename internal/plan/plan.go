@@ -702,7 +702,8 @@ const hotMargin = 0.1
 func (b *builder) hotPartitions(st *cstate) {
 	rc, p := b.rc, b.p
 	cp, c := st.plan, st.s.c
-	var busiestGB, prefixGB float64
+	var busiestGB, prefixGB, topGB float64
+	var top *design.DocType
 	// At production when the design states it: production counts and their key values.
 	ks := st.keySizer()
 	for j := range c.Documents {
@@ -711,7 +712,11 @@ func (b *builder) hotPartitions(st *cstate) {
 		bytes := ks.count(dt, 0) * st.ests[dt.Type].Bytes / 1e9
 		busiestGB += bytes * full.Share
 		prefixGB += bytes * prefix.Share
+		if bytes*full.Share > topGB {
+			top, topGB = dt, bytes*full.Share
+		}
 	}
+	skew := ks.skewNote(c, top)
 	cp.BusiestGB = sig(busiestGB, 3)
 	cp.BusiestRUs = sig(st.single, 3)
 	cp.BusiestBasis = busiestBasis(st)
@@ -746,6 +751,9 @@ func (b *builder) hotPartitions(st *cstate) {
 		msg := f + " " + loadWords(cp)
 		if !strings.HasPrefix(f, "largest logical partition") {
 			msg += "; " + cp.BusiestBasis
+		}
+		if skew != "" {
+			msg += "; " + skew
 		}
 		p.Warnings = append(p.Warnings, Warning{Code: "hot-partition", Subject: c.Name, Message: msg})
 	}
