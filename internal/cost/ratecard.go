@@ -86,6 +86,9 @@ func (t SizeTable) At(kb float64) float64 {
 // dated; reports print the card they used.
 type RateCard struct {
 	Version string `json:"version"`
+	// File is the base name of the card file LoadRateCard read it from ("" otherwise): it names
+	// the card in ChargesLabel. Not part of the card's JSON.
+	File string `json:"-"`
 	// Date is when the figures were last checked against their sources (YYYY-MM-DD).
 	Date     string `json:"date"`
 	Currency string `json:"currency"`

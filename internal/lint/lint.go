@@ -88,6 +88,7 @@ func CheckWith(d *design.Design, opts Options) []Finding {
 	l.prefixTrap()
 	l.compositeDuplicates()
 	l.unusedIncluded()
+	l.unusedComposites()
 	l.unmatchedFilters()
 	l.importTODOs()
 	sort.SliceStable(l.out, func(i, j int) bool {

@@ -35,6 +35,7 @@ type queryEstimate struct {
 // Document counts are the sizer's: the seeded ones (what a run measures against), or HalfScale's for
 // the projection's second size.
 func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstimate, partitions int) queryEstimate {
+	defer s.pinLevels(ap)()
 	var qe queryEstimate
 	f := &qe.Facts
 	f.Consistency = cost.Consistency(consistencyOf(s.d, ap))
@@ -337,7 +338,7 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 			!(a.IndexOnlyAggregate && s.rules.Is(cost.RuleAggregateSeekPostings, cost.AltPostings)):
 			// A seek: IndexLookups carries it (an aggregate the index answers reads its posting
 			// under rule aggregate-seek-postings=postings).
-		case fl.Kind == sql.FilterEqual && isKeyPath(s.c, strings.Join(fl.Path, ".")):
+		case fl.Kind == sql.FilterEqual && s.pinnedKey(strings.Join(fl.Path, ".")):
 			f.IndexEntriesRead += whole(allInScope)
 		case fl.Kind == sql.FilterEqual || fl.Kind == sql.FilterIn || fl.Function == "ARRAY_CONTAINS":
 			one := 0.0
@@ -540,7 +541,7 @@ func (s *sizer) matching(dt *design.DocType, n float64, filters []sql.Filter, se
 		case fl.Kind == sql.FilterFunction && textSearch(fl.Function):
 			share, _, _ := s.textShare(dt, fl) // 1, every document, when the generator does not tell
 			n *= share
-		case isKeyPath(s.c, strings.Join(fl.Path, ".")):
+		case s.pinnedKey(strings.Join(fl.Path, ".")):
 		case fl.Kind == sql.FilterRange:
 			share, _, _ := s.filterShare(dt, fl)
 			n *= share
@@ -834,6 +835,27 @@ func (s *sizer) resultType(ap *design.AccessPattern, a *sql.Analysis) *design.Do
 		return dt
 	}
 	return &s.c.Documents[0]
+}
+
+// pinLevels records, for the query ap being estimated, the key levels its partition key gives, so
+// that an equality on a level it does not give narrows the documents like any filter (a query of a
+// hierarchical key's second level alone, or of the key without partitionKey, is not routed to that
+// value's documents). It returns the function that restores the sizer.
+func (s *sizer) pinLevels(ap *design.AccessPattern) func() {
+	query, pinned := s.query, s.pinned
+	s.query, s.pinned = true, len(ap.PartitionKey)
+	return func() { s.query, s.pinned = query, pinned }
+}
+
+// pinnedKey reports whether path is a level of the container's key that the query being estimated
+// gives (every level when none is being estimated): the routing, not the index, narrows it.
+func (s *sizer) pinnedKey(path string) bool {
+	for i, p := range s.c.PartitionKey {
+		if strings.ReplaceAll(strings.Trim(p, "/"), "/", ".") == path {
+			return !s.query || i < s.pinned
+		}
+	}
+	return false
 }
 
 func isKeyPath(c *design.Container, path string) bool {

@@ -95,9 +95,12 @@ func Build(in Input) *Report {
 		r.Patterns = append(r.Patterns, j.evaluate(&d.AccessPatterns[i]))
 	}
 	throttleFrom(r, primary)
-	accountFacts(r, measRun, modelRun)
+	accountFacts(r, d, measRun, modelRun)
 	r.Containers = containerLoads(d, r.Patterns, measSource)
 	r.Summary = summarize(r.Patterns, modelRun != nil, measRun != nil, measSource)
+	if modelRun != nil && measRun == nil && modelRun.Target.Kind != record.KindEmbedded {
+		r.Summary.Basis = "modeled charges only (validate serve)" // a serve's run is the modeled one
+	}
 	r.Summary.Basis += scaleBasis(r.Patterns)
 	if primary != nil {
 		for _, m := range in.DesignReview {
