@@ -268,6 +268,9 @@ func (j *judge) evaluate(ap *design.AccessPattern) PatternResult {
 	v, reasons := chargeVerdict(ap, pr.Modeled, pr.Measured, j.opts)
 	pr.Verdict = worse(pr.Verdict, v)
 	pr.Reasons = append(pr.Reasons, reasons...)
+	if r := disputedReason(pr.Modeled, pr.EstimatorCheck); r != "" {
+		pr.Reasons = append(pr.Reasons, r)
+	}
 	// A query that names a field no document type has measures another query than the design means,
 	// whatever it returned (a COUNT returns its 0): lint's finding, in lint's words, makes the
 	// verdict at least warn, so run never passes what lint flags.
