@@ -130,11 +130,11 @@ func (s baselineStatus) line(file string, d *design.Design) string {
 			what = append(what, "beyond the thresholds: "+strings.Join(moved, ", "))
 		}
 		if len(moved) == 0 && len(c.DesignChanges) == 0 {
-			what = append(what, "figures moved within the regression thresholds")
+			what = append(what, "it differs from what this build writes, within the regression thresholds")
 		}
 	}
 	if len(what) == 0 {
-		what = append(what, "figures moved within the regression thresholds")
+		what = append(what, "it differs from what this build writes, within the regression thresholds")
 	}
 	return fmt.Sprintf("%s: OUT OF DATE: %s", file, strings.Join(what, "; "))
 }
