@@ -55,7 +55,7 @@ Exit 0 when advice is given (or there is nothing to improve), 2 when a design ca
 			if err != nil {
 				return err
 			}
-			card, err := rateCard(v, false)
+			card, rules, err := rateCard(v, false)
 			if err != nil {
 				return err
 			}
@@ -65,7 +65,7 @@ Exit 0 when advice is given (or there is nothing to improve), 2 when a design ca
 			}
 			out, variants := v.GetString("out"), v.GetString("write-variants")
 			for _, d := range designs {
-				adv, err := advise.Advise(d, advise.Options{Seed: v.GetInt64("seed"), RateCard: card})
+				adv, err := advise.Advise(d, advise.Options{Seed: v.GetInt64("seed"), RateCard: card, Rules: rules})
 				if err != nil {
 					return usageErr("%s: %v", d.File, err)
 				}

@@ -40,6 +40,18 @@ Use the profile with --calibration FILE (or 'calibration:' in validate.yaml) on 
 modeled charges are then labelled "model (calibrated: <account>, <date>)", never as measured.
 docs/calibration.md says who should run it, what it costs and where to keep the profile.
 
+With --scale it decides instead the rules of the query model no published figure settles ('validate
+rules'): it seeds two probe containers of --scale-docs and 4× as many documents in a run-scoped
+database cdv-calibrate-scale-*, prints their sizes, the seeding RU and time and what they cost in the
+account's capacity mode (provisioned: each container billed for at least an hour; serverless: per RU,
+a container topping out at 5,000 RU/s) before it starts, runs the shape that decides each rule and
+the shapes that show how index work grows, reads the query metrics of every page
+(retrievedDocumentCount, indexLookupTimeInMs), and writes the decisions and the growth to the
+profile. With that profile, --calibration runs the engine and the estimator under the decided
+alternatives: their production figures show no band and are labelled "calibrated: <account>, <date>".
+Against 'validate serve --rules NAME=ALT' it must pin ALT: that proves the pipeline, not fidelity to
+the service (serve is our engine).
+
 Exit codes: 0 profile written, 2 usage (no --yes on an account, a wrong target), 3 infrastructure.`
 
 func (a *app) calibrateCmd() *cobra.Command {
@@ -49,7 +61,8 @@ func (a *app) calibrateCmd() *cobra.Command {
 		Long:  calibrateLong,
 		Example: `  CDV_KEY=... validate calibrate --target account --endpoint https://myacct.documents.azure.com:443/ --yes
   validate calibrate --target endpoint --endpoint http://127.0.0.1:8081/ --out calibration.json
-  validate run --calibration calibration.json designs/shop.yaml`,
+  validate run --calibration calibration.json designs/shop.yaml
+  validate calibrate --scale --target account --endpoint https://myacct.documents.azure.com:443/ --out scale.json --yes`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, err := a.viper(cmd)
@@ -73,22 +86,34 @@ func (a *app) calibrateCmd() *cobra.Command {
 			}
 			setStopping("deleting the calibration's database")
 			defer setStopping("")
-			setInflight("the calibration's database (cdv-calibrate-*)")
+			setInflight("the calibration's database (cdv-calibrate-*; with --scale cdv-calibrate-scale-*)")
 			defer setInflight("")
-			p, err := calibrate.Run(a.ctx, calibrate.Config{
-				Target: target.Config{
-					Kind:             record.Kind(kind),
-					Insecure:         v.GetBool("insecure"),
-					Endpoint:         v.GetString("endpoint"),
-					Key:              v.GetString("key"),
-					ConnectionString: v.GetString("connection-string"),
-					Log:              logger,
-				},
-				Yes:        v.GetBool("yes"),
-				Serverless: v.GetBool("serverless"),
-				RunID:      v.GetString("run-id"),
-				Status:     a.stderr,
-			})
+			tcfg := target.Config{
+				Kind:             record.Kind(kind),
+				Insecure:         v.GetBool("insecure"),
+				Endpoint:         v.GetString("endpoint"),
+				Key:              v.GetString("key"),
+				ConnectionString: v.GetString("connection-string"),
+				Log:              logger,
+			}
+			var p *cost.Profile
+			if v.GetBool("scale") {
+				if n := v.GetInt("scale-docs"); n < calibrate.ScaleMinDocs {
+					return usageErr("--scale-docs: want at least %d documents, so that the probes tell the alternatives apart (got %d)", calibrate.ScaleMinDocs, n)
+				}
+				p, err = calibrate.Scale(a.ctx, calibrate.ScaleConfig{
+					Target: tcfg, Yes: v.GetBool("yes"), Serverless: v.GetBool("serverless"),
+					Documents: v.GetInt("scale-docs"), RunID: v.GetString("run-id"), Status: a.stderr,
+				})
+			} else {
+				p, err = calibrate.Run(a.ctx, calibrate.Config{
+					Target:     tcfg,
+					Yes:        v.GetBool("yes"),
+					Serverless: v.GetBool("serverless"),
+					RunID:      v.GetString("run-id"),
+					Status:     a.stderr,
+				})
+			}
 			switch {
 			case errors.Is(err, calibrate.ErrNeedsYes), errors.Is(err, calibrate.ErrNotMeasured):
 				return usageErr("%v", err)
@@ -102,12 +127,30 @@ func (a *app) calibrateCmd() *cobra.Command {
 				}
 				return infraErr(errors.New(target.Explain(err)))
 			}
+			// One profile holds both: an earlier profile of the account at --out keeps what this
+			// calibration does not measure (the fitted figures, or the decided rules).
+			if _, old, lerr := cost.LoadCalibration(out, target.SDKVersion); lerr == nil {
+				if kept := p.Keep(old); kept != "" {
+					fmt.Fprintf(a.stderr, "calibrate: %s already holds %s for %s: kept\n", out, kept, p.Account)
+				}
+			}
 			b, err := json.MarshalIndent(p, "", "  ")
 			if err != nil {
 				return infraErr(err)
 			}
 			if err := outfile.Replace(out, append(b, '\n'), 0o644); err != nil {
 				return infraErr(fmt.Errorf("write %s: %w", out, err))
+			}
+			if p.Scale != nil {
+				for _, r := range p.Rules {
+					fmt.Fprintf(a.stdout, "  rule %-30s %s (%s %g)\n", r.Rule, r.Alternative, r.Metric, r.Measured)
+				}
+				for _, g := range p.Growth {
+					fmt.Fprintf(a.stdout, "  growth %-9s %g → %g RU from %d to %d documents (exponent %g)\n", g.Shape,
+						g.Points[0].RU, g.Points[len(g.Points)-1].RU, g.Points[0].Documents, g.Points[len(g.Points)-1].Documents, g.Exponent)
+				}
+				fmt.Fprintf(a.stdout, "calibrate --scale: %s: %d rules decided on %s (%s); wrote %s\n", p.Date, len(p.Rules), p.Account, p.Scale.CapacityMode, out)
+				return nil
 			}
 			pinned, drift := 0, 0
 			for _, c := range p.Coefficients {
@@ -131,8 +174,9 @@ func (a *app) calibrateCmd() *cobra.Command {
 }
 
 // rateCard is the card of --calibration (a profile) or, for serve, --rate-card (a card file); nil
-// for the built-in card. A profile that does not check is a usage error that says why.
-func rateCard(v *viper.Viper, cardFile bool) (*cost.RateCard, error) {
+// for the built-in card; and the rules a profile decided (cost.Profile.Selection; nil = none). A
+// profile that does not check is a usage error that says why.
+func rateCard(v *viper.Viper, cardFile bool) (*cost.RateCard, *cost.Selection, error) {
 	cal := v.GetString("calibration")
 	file := ""
 	if cardFile {
@@ -140,19 +184,19 @@ func rateCard(v *viper.Viper, cardFile bool) (*cost.RateCard, error) {
 	}
 	switch {
 	case cal != "" && file != "":
-		return nil, usageErr("--calibration and --rate-card: give one (a profile gives its own card)")
+		return nil, nil, usageErr("--calibration and --rate-card: give one (a profile gives its own card)")
 	case cal != "":
-		card, _, err := cost.LoadCalibration(cal, target.SDKVersion)
+		card, p, err := cost.LoadCalibration(cal, target.SDKVersion)
 		if err != nil {
-			return nil, usageErr("--calibration: %v", err)
+			return nil, nil, usageErr("--calibration: %v", err)
 		}
-		return card, nil
+		return card, p.Selection(), nil
 	case file != "":
 		card, err := cost.LoadRateCard(file)
 		if err != nil {
-			return nil, usageErr("--rate-card: %v", err)
+			return nil, nil, usageErr("--rate-card: %v", err)
 		}
-		return card, nil
+		return card, nil, nil
 	}
-	return nil, nil
+	return nil, nil, nil
 }

@@ -119,3 +119,121 @@ func TestCalibrate_Usage(t *testing.T) {
 		t.Errorf("account without --yes: exit %d, %s", code, stderr)
 	}
 }
+
+// TestCalibrate_ScaleAgainstServeRules: the band's pipeline end to end against a stand-in whose
+// behaviour is known (serve is our engine: this proves the pipeline, not fidelity to the service).
+// Without a profile every query of rules-band.yaml shows its band in every report format; `validate
+// calibrate --scale` against `serve --rules order-top-unserved-filter=scans` pins scans (and the
+// other rules' defaults), deletes what it created, and a run and a plan with that profile show no
+// band and name the calibration.
+func TestCalibrate_ScaleAgainstServeRules(t *testing.T) {
+	dir := t.TempDir()
+	designFile := repo("testdata", "designs", "rules-band.yaml")
+
+	out := filepath.Join(dir, "reports")
+	code, stdout, stderr := runCLI(t, "run", "--samples", "2", "--progress", "none", "--out", out, "--format", "text,md,json,html,junit", designFile)
+	if code != ExitOK && code != ExitFindings {
+		t.Fatalf("run exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	files, _ := filepath.Glob(filepath.Join(out, "*"))
+	if len(files) < 5 {
+		t.Fatalf("reports: %v", files)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := "rule order-top-unserved-filter unvalidated"
+		if strings.HasSuffix(f, ".json") {
+			want = `"band":{"lowRU":`
+			b = bytes.ReplaceAll(bytes.ReplaceAll(b, []byte(" "), nil), []byte("\n"), nil)
+		}
+		if !bytes.Contains(b, []byte(want)) {
+			t.Errorf("%s lacks %q", filepath.Base(f), want)
+		}
+	}
+
+	url := startServeEndpoint(t, "--rules", "order-top-unserved-filter=scans")
+	profile := filepath.Join(dir, "scale.json")
+	code, stdout, stderr = runCLI(t, "calibrate", "--scale", "--scale-docs", "50", "--target", "endpoint", "--endpoint", url, "--out", profile, "--run-id", "s1")
+	if code != ExitOK {
+		t.Fatalf("calibrate --scale exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"2 probe containers of 50 and 200 documents", "RU to seed", "billed for at least one hour", "deleted database cdv-calibrate-scale-s1"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("calibrate --scale stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	raw, err := os.ReadFile(profile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p cost.Profile
+	if err := json.Unmarshal(raw, &p); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{cost.RuleTopUnservedFilter: cost.AltScans, cost.RulePKOrderComposite: cost.AltSorts, cost.RuleAggregateNoFilter: cost.AltLoads}
+	got := map[string]string{}
+	for _, r := range p.Rules {
+		got[r.Rule] = r.Alternative
+	}
+	for rule, alt := range want {
+		if got[rule] != alt {
+			t.Errorf("rule %s: profile pins %q, want %q (serve ran --rules order-top-unserved-filter=scans)", rule, got[rule], alt)
+		}
+	}
+	if len(p.Growth) == 0 || p.Scale == nil || p.Scale.CapacityMode != "provisioned" {
+		t.Errorf("no growth or probe description: %s", raw)
+	}
+
+	label := "calibrated: " + p.Account + ", " + p.Date
+	code, stdout, stderr = runCLI(t, "run", "--calibration", profile, "--samples", "2", "--progress", "none", designFile)
+	if code != ExitOK && code != ExitFindings {
+		t.Fatalf("run exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if strings.Contains(stdout, "unvalidated") || !strings.Contains(stdout, "rule order-top-unserved-filter=scans "+label) {
+		t.Errorf("run with the profile still shows a band, or does not name the calibration %q:\n%s", label, stdout)
+	}
+	code, stdout, _ = runCLI(t, "plan", "--calibration", profile, designFile)
+	if (code != ExitOK && code != ExitFindings) || strings.Contains(stdout, "unvalidated") || !strings.Contains(stdout, "order-top-unserved-filter=scans ("+label+")") {
+		t.Errorf("plan with the profile: exit %d, a band left or no calibration named:\n%s", code, stdout)
+	}
+
+	// Into a file that holds the account's fitted figures: one profile holds both, each with its date.
+	both := filepath.Join(dir, "both.json")
+	fit := cost.Profile{SchemaVersion: cost.ProfileSchemaVersion, Account: p.Account, Date: "2026-01-02", SDKVersion: p.SDKVersion,
+		Coefficients: []cost.FittedParam{{Key: "queryMin", Published: 2.3, Fitted: 2.6, Pinned: true}}, Measurements: []cost.Measurement{}}
+	fb, _ := json.Marshal(fit)
+	if err := os.WriteFile(both, fb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr = runCLI(t, "calibrate", "--scale", "--scale-docs", "50", "--target", "endpoint", "--endpoint", url, "--out", both, "--run-id", "s2")
+	if code != ExitOK || !strings.Contains(stderr, "already holds the 1 figures fitted on 2026-01-02") {
+		t.Fatalf("calibrate --scale into a fitted profile: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = runCLI(t, "run", "--calibration", both, "--samples", "2", "--progress", "none", designFile)
+	if (code != ExitOK && code != ExitFindings) || strings.Contains(stdout, "unvalidated") ||
+		!strings.Contains(stdout, "model (calibrated: "+p.Account+", 2026-01-02)") || !strings.Contains(stdout, "scans "+label) {
+		t.Errorf("run with both: exit %d, want the figures' label and the rules' label and no band:\n%s\n%s", code, stdout, stderr)
+	}
+}
+
+// TestRules_Lists: `validate rules` names every rule with alternatives, its default and what pins
+// it; --format json is the registry.
+func TestRules_Lists(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "rules")
+	if code != ExitOK {
+		t.Fatalf("rules exit %d: %s", code, stderr)
+	}
+	for _, r := range cost.Rules() {
+		if !strings.Contains(stdout, r.Name) || !strings.Contains(stdout, "* "+r.Default) || !strings.Contains(stdout, r.Pins) {
+			t.Errorf("rules does not list %s with its default and what pins it:\n%s", r.Name, stdout)
+		}
+	}
+	code, stdout, _ = runCLI(t, "rules", "--format", "json")
+	var got []cost.Rule
+	if err := json.Unmarshal([]byte(stdout), &got); code != ExitOK || err != nil || len(got) != len(cost.Rules()) {
+		t.Errorf("rules --format json: exit %d, %v, %d rules", code, err, len(got))
+	}
+}

@@ -27,7 +27,7 @@ func repo(parts ...string) string {
 func TestRun_HelpReadsWell(t *testing.T) {
 	for _, args := range [][]string{
 		{"--help"}, {"run", "--help"}, {"lint", "--help"}, {"plan", "--help"}, {"serve", "--help"},
-		{"compare", "--help"}, {"config", "--help"}, {"version", "--help"}, {"import", "--help"}, {"mcp", "--help"},
+		{"compare", "--help"}, {"config", "--help"}, {"version", "--help"}, {"rules", "--help"}, {"import", "--help"}, {"mcp", "--help"},
 		{"studio", "--help"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {

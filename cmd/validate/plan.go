@@ -54,7 +54,7 @@ price in the wrong unit, a hot partition, a design-review finding), 2 when a des
 			if err != nil {
 				return err
 			}
-			card, err := rateCard(v, false)
+			card, rules, err := rateCard(v, false)
 			if err != nil {
 				return err
 			}
@@ -69,7 +69,7 @@ price in the wrong unit, a hot partition, a design-review finding), 2 when a des
 			out := v.GetString("out")
 			warnings := 0
 			for _, d := range designs {
-				p, err := pipeline.PlanWith(d, plan.Options{Seed: v.GetInt64("seed"), RateCard: card}, lintOpts)
+				p, err := pipeline.PlanWith(d, plan.Options{Seed: v.GetInt64("seed"), RateCard: card, Rules: rules}, lintOpts)
 				if err != nil {
 					return usageErr("%s: %v", d.File, err)
 				}

@@ -96,6 +96,7 @@ func (a *app) rootCmd() *cobra.Command {
 		a.adviseCmd(),
 		a.serveCmd(),
 		a.calibrateCmd(),
+		a.rulesCmd(),
 		a.compareCmd(),
 		a.configCmd(),
 		a.versionCmd(),

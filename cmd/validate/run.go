@@ -122,7 +122,7 @@ func runConfig(v *viper.Viper, logTo io.Writer) (*pipeline.Config, error) {
 			Force: v.GetBool("force"),
 		},
 	}
-	if c.RateCard, err = rateCard(v, false); err != nil {
+	if c.RateCard, c.Rules, err = rateCard(v, false); err != nil {
 		return nil, err
 	}
 	if err := c.Check(); err != nil {

@@ -98,9 +98,17 @@ labelled as modeled (docs/calibration.md).`,
 			if _, err := engine.ParseConsistency(v.GetString("consistency")); err != nil {
 				return usageErr("--consistency: %v", err)
 			}
-			card, err := rateCard(v, true)
+			card, rules, err := rateCard(v, true)
 			if err != nil {
 				return err
+			}
+			if set := v.GetStringSlice("rules"); len(set) > 0 {
+				if rules, err = cost.ParseSelection(set); err != nil {
+					return usageErr("--rules: %v", err)
+				}
+				if s := rules.String(); s != "" {
+					fmt.Fprintf(a.stderr, "validate serve: rules %s (not the defaults: a stand-in, not the service)\n", s)
+				}
 			}
 			certOut := v.GetString("cert-out")
 			if certOut != "" && proto != "https" {
@@ -132,6 +140,7 @@ labelled as modeled (docs/calibration.md).`,
 				Consistency: v.GetString("consistency"),
 				AllowAAD:    v.GetBool("allow-aad"),
 				RateCard:    card,
+				Rules:       rules,
 			})
 			if errors.Is(err, engine.ErrComputeListen) {
 				return infraErr(fmt.Errorf("%w (--compute-port %d is taken: give another port, 0 for any free one, or -1 to serve no compute gateway)", err, computePort))

@@ -63,8 +63,9 @@ var settings = []setting{
 	{key: "tolerance-query", def: 50.0, usage: "tolerance of queries, percent of the estimate", cmds: []string{"run"}},
 	{key: "tolerance-ru", def: 1.0, usage: "smallest tolerance in RU, whatever the percentage", cmds: []string{"run"}},
 	// Reports.
-	{key: "format", def: []string{"text"}, usage: "report formats: text, md, json, junit, html (comma separated)", cmds: []string{"run", "plan", "compare", "lint", "advise"},
+	{key: "format", def: []string{"text"}, usage: "report formats: text, md, json, junit, html (comma separated)", cmds: []string{"run", "plan", "compare", "lint", "advise", "rules"},
 		cmdUsage: map[string]string{
+			"rules":   "output format: text or json",
 			"advise":  "output formats: text, md, json (comma separated; json without --out is JSON Lines, the others then go to standard error)",
 			"lint":    "output format: text, or json (JSON Lines: one document per design file)",
 			"plan":    "report formats: text, json (comma separated)",
@@ -85,6 +86,9 @@ var settings = []setting{
 	{key: "calibration", def: "", usage: "calibration profile (written by validate calibrate): price modeled charges with the figures fitted to that account, labelled \"model (calibrated: <account>, <date>)\"", cmds: []string{"run", "plan", "advise", "serve", "studio"}},
 	{key: "yes", def: false, usage: "go ahead with a calibration on an account after its cost preview", cmds: []string{"calibrate"}},
 	{key: "serverless", def: false, usage: "the account is serverless: containers without throughput (one physical partition each), preview priced per RU", cmds: []string{"calibrate"}},
+	{key: "rules", def: []string{}, usage: "run the engine under another alternative of a rule with alternatives: NAME=ALT (repeatable or comma separated; validate rules lists them): a stand-in whose behaviour is known, to test calibrate --scale end to end", cmds: []string{"serve"}},
+	{key: "scale", def: false, usage: "seed probe containers and run the shapes that decide each rule with alternatives (validate rules) and how index work grows, reading the query metrics of every page; writes the decisions and growth to the profile", cmds: []string{"calibrate"}},
+	{key: "scale-docs", def: 1000, usage: "with --scale: documents of the smaller probe container (the larger holds 4×)", cmds: []string{"calibrate"}},
 	{key: "rate-card", def: "", usage: "rate card JSON to charge with instead of the built-in card: the figures it names replace the built-in ones (docs/calibration.md)", cmds: []string{"serve"}},
 	// serve.
 	{key: "port", def: 8081, usage: "port to listen on (0 = any free port)", cmds: []string{"serve"}},

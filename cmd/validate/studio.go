@@ -57,7 +57,7 @@ func (a *app) studioCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			card, err := rateCard(v, false)
+			card, rules, err := rateCard(v, false)
 			if err != nil {
 				return err
 			}
@@ -75,6 +75,7 @@ func (a *app) studioCmd() *cobra.Command {
 				Path:     path,
 				Addr:     v.GetString("listen"),
 				RateCard: card,
+				Rules:    rules,
 				Seed:     v.GetInt64("seed"),
 				Lint:     lintOpts,
 				Version:  version,

@@ -30,6 +30,8 @@ const DefaultMaxCandidates = 50
 type Options struct {
 	// RateCard is the card to price with (nil = cost.Current).
 	RateCard *cost.RateCard
+	// Rules is a calibration profile's decided rules (cost.Profile.Selection); nil = defaults.
+	Rules *cost.Selection
 	// Seed is the generator seed whose seeded counts the plans use (0 = plan.DefaultSeed).
 	Seed int64
 	// MaxCandidates caps the variants priced (0 = DefaultMaxCandidates).
@@ -170,7 +172,7 @@ func (s *search) rateCard() *cost.RateCard {
 
 // build is the one estimator: plan.Build at the options' rate card and seed.
 func (s *search) build(d *design.Design) (*plan.Plan, error) {
-	return plan.Build(d, plan.Options{RateCard: s.opts.RateCard, Seed: s.opts.Seed})
+	return plan.Build(d, plan.Options{RateCard: s.opts.RateCard, Rules: s.opts.Rules, Seed: s.opts.Seed})
 }
 
 // price builds the plan of a candidate variant, counting it against the cap. It returns nil (and

@@ -60,7 +60,7 @@ var notCalibrated = map[string]string{
 var notCalibratedGroups = []string{
 	"partitionMaxRU", "partitionMaxGB", "partitionCreateRU", "logicalMaxGB", "itemMaxKB", "batchMaxOps",
 	"manualMinRU", "manualMinRUPerGB", "manualStep", "autoscaleMinMax", "autoscaleStep", "autoscaleMaxPerGB",
-	"autoscaleFloor", "serverlessMaxRU", "serverlessPartitionRU", "serverlessMaxRegions",
+	"autoscaleFloor", "serverlessMaxRU", "serverlessPartitionRU", "serverlessMaxRegions", "burstMaxRU", "burstIdleSeconds",
 	"hoursPerMonth", "manualPrice", "manualMultiRegionWritePrice", "autoscalePrice",
 	"autoscaleMultiRegionWritePrice", "serverlessPrice", "storagePrice", "secondsPerMonth",
 }
@@ -366,6 +366,127 @@ type Profile struct {
 	Method       string        `json:"method"`
 	Coefficients []FittedParam `json:"coefficients"`
 	Measurements []Measurement `json:"measurements"`
+	// Scale, Rules and Growth are a scale calibration's (validate calibrate --scale): the probe
+	// containers, the alternative each rule with alternatives takes on the account (a decided rule
+	// carries no band), and how the shapes' charges and index work grew with the documents.
+	Scale  *ScaleProbe    `json:"scale,omitempty"`
+	Rules  []RuleDecision `json:"rules,omitempty"`
+	Growth []Growth       `json:"growth,omitempty"`
+}
+
+// ScaleProbe describes the probe containers of a scale calibration.
+type ScaleProbe struct {
+	// Documents is each probe container's documents, smallest first; DocumentBytes their size.
+	Documents     []int `json:"documents"`
+	DocumentBytes int   `json:"documentBytes"`
+	// CapacityMode is the account's: "provisioned" or "serverless".
+	CapacityMode string `json:"capacityMode"`
+	// Date is the day the rules were decided (YYYY-MM-DD): the decided rules' label, which may
+	// differ from the fitted figures' date when one profile holds both.
+	Date string `json:"date,omitempty"`
+}
+
+// RuleDecision is how a scale calibration decided one rule: the query metric measured on the
+// account beside what each alternative gives on the embedded engine over the same documents, and
+// the alternative nearest to it.
+type RuleDecision struct {
+	Rule        string `json:"rule"`
+	Alternative string `json:"alternative"`
+	// Query is the probe query, Documents the probe container's documents, Metric the query metric
+	// compared (summed over the pages: "retrievedDocumentCount").
+	Query     string  `json:"query"`
+	Documents int     `json:"documents"`
+	Metric    string  `json:"metric"`
+	Measured  float64 `json:"measured"`
+	// Alternatives is the metric under each alternative, by name (the embedded engine's).
+	Alternatives map[string]float64 `json:"alternatives"`
+	// QueryMetrics is every query metric the target returned for the probe on the smaller
+	// container, summed over its pages (retrievedDocumentCount, indexLookupTimeInMs,
+	// outputDocumentCount, …): the evidence beside the one metric compared.
+	QueryMetrics map[string]float64 `json:"queryMetrics,omitempty"`
+}
+
+// Growth is one probe shape's charge and index work at each probe container's size.
+type Growth struct {
+	Shape  string        `json:"shape"`
+	Query  string        `json:"query"`
+	Points []GrowthPoint `json:"points"`
+	// Exponent is how the charge grew with the documents between the smallest and the largest
+	// container: log(RU ratio) ÷ log(documents ratio); 0 is constant, 1 linear.
+	Exponent float64 `json:"exponent"`
+}
+
+// GrowthPoint is one measurement of a growth shape.
+type GrowthPoint struct {
+	Documents int     `json:"documents"`
+	RU        float64 `json:"ru"`
+	// Retrieved, Output and IndexLookupMs are the query metrics' retrievedDocumentCount,
+	// outputDocumentCount and indexLookupTimeInMs, summed over the pages.
+	Retrieved     float64 `json:"retrieved"`
+	Output        float64 `json:"output"`
+	IndexLookupMs float64 `json:"indexLookupMs"`
+}
+
+// Label is how a rule a profile decided is labelled: "calibrated: <account>, <date>", the date the
+// rules were decided.
+func (p *Profile) Label() string {
+	date := p.Date
+	if p.Scale != nil && p.Scale.Date != "" {
+		date = p.Scale.Date
+	}
+	return "calibrated: " + p.Account + ", " + date
+}
+
+// Keep carries into p what old, an earlier profile of the same account written to the same file,
+// holds and p does not: a scale calibration keeps the figures an earlier calibration fitted (with
+// their date), a calibration keeps the rules an earlier scale calibration decided (with theirs), so
+// that one profile holds both. It returns what it kept, in words ("" when nothing: another account,
+// or nothing to keep).
+func (p *Profile) Keep(old *Profile) string {
+	if old == nil || old.Account != p.Account {
+		return ""
+	}
+	switch {
+	case p.Scale != nil && old.pinnedFigures() > 0:
+		if p.Scale.Date == "" {
+			p.Scale.Date = p.Date
+		}
+		p.Date, p.Consistency, p.StrongMeasured, p.Method = old.Date, old.Consistency, old.StrongMeasured, old.Method
+		p.Coefficients, p.Measurements = old.Coefficients, old.Measurements
+		return fmt.Sprintf("the %d figures fitted on %s", old.pinnedFigures(), old.Date)
+	case p.Scale == nil && old.Scale != nil && len(old.Rules) > 0:
+		p.Scale, p.Rules, p.Growth = old.Scale, old.Rules, old.Growth
+		if p.Scale.Date == "" {
+			p.Scale.Date = old.Date
+		}
+		return fmt.Sprintf("the %d rules decided on %s", len(old.Rules), p.Scale.Date)
+	}
+	return ""
+}
+
+// Selection is the rules the profile decided, pinned with its label: the engine and the estimator
+// take them, and their production figures carry no band. nil when it decided none.
+func (p *Profile) Selection() *Selection {
+	if p == nil || len(p.Rules) == 0 {
+		return nil
+	}
+	s := &Selection{Alternatives: map[string]string{}, Pinned: map[string]string{}}
+	for _, r := range p.Rules {
+		s.Alternatives[r.Rule] = r.Alternative
+		s.Pinned[r.Rule] = p.Label()
+	}
+	return s
+}
+
+// pinnedFigures counts the profile's fitted figures.
+func (p *Profile) pinnedFigures() int {
+	n := 0
+	for _, fp := range p.Coefficients {
+		if fp.Pinned {
+			n++
+		}
+	}
+	return n
 }
 
 // Card returns the built-in card Current with the profile's fitted figures, labelled with the
@@ -440,8 +561,32 @@ func (p *Profile) Check(sdkVersion string) error {
 				ErrProfile, i, fp.Key, fp.Fitted, pr.Unit, pr.Lo, pr.Hi, pr.Value(Current))
 		}
 	}
-	if pinned == 0 {
-		return fmt.Errorf("%w: coefficients: no fitted figure (%d listed, none pinned): every charge would be the built-in card's, "+
+	if p.Scale != nil && p.Scale.Date != "" {
+		if _, err := time.Parse(time.DateOnly, p.Scale.Date); err != nil {
+			return fmt.Errorf("%w: scale.date: %q is not a date (YYYY-MM-DD, as validate calibrate --scale writes it)", ErrProfile, printable(p.Scale.Date))
+		}
+	}
+	ruled := map[string]int{}
+	for i, r := range p.Rules {
+		if err := checkChoice(r.Rule, r.Alternative); err != nil {
+			return fmt.Errorf("%w: rules[%d]: %v; calibrate --scale again with this build", ErrProfile, i, err)
+		}
+		if j, dup := ruled[r.Rule]; dup {
+			return fmt.Errorf("%w: rules[%d].rule: %q is decided again (first at rules[%d]): a profile decides each rule once",
+				ErrProfile, i, r.Rule, j)
+		}
+		ruled[r.Rule] = i
+	}
+	for i, g := range p.Growth {
+		for j, pt := range g.Points {
+			if pt.Documents <= 0 || math.IsNaN(pt.RU) || math.IsInf(pt.RU, 0) || pt.RU <= 0 {
+				return fmt.Errorf("%w: growth[%d].points[%d]: %d documents, %g RU: want documents and a charge above zero; calibrate --scale again",
+					ErrProfile, i, j, pt.Documents, pt.RU)
+			}
+		}
+	}
+	if pinned == 0 && len(p.Rules) == 0 {
+		return fmt.Errorf("%w: coefficients: no fitted figure (%d listed, none pinned) and no rule decided: every charge would be the built-in card's, "+
 			"labelled calibrated; calibrate again, or run without --calibration", ErrProfile, len(p.Coefficients))
 	}
 	// The fitted points of a size table must still describe a charge that does not fall as an
@@ -496,7 +641,8 @@ func orNone(s string) string {
 const maxProfileBytes = 16 << 20
 
 // LoadCalibration reads and checks a calibration profile (Profile.Check) and returns the rate card
-// it gives (Profile.Card). run, plan, advise and serve price with that card.
+// it gives (Profile.Card; nil, the built-in card, when it fits no figure) and the profile, whose
+// Selection is the rules it decided. run, plan, advise and serve price with that card.
 func LoadCalibration(path, sdkVersion string) (*RateCard, *Profile, error) {
 	st, err := os.Stat(path)
 	if err != nil {
@@ -515,6 +661,11 @@ func LoadCalibration(path, sdkVersion string) (*RateCard, *Profile, error) {
 	}
 	if err := p.Check(sdkVersion); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if p.pinnedFigures() == 0 {
+		// A scale calibration's profile decides rules (Selection) and fits no figure: the card is
+		// the built-in one, not labelled calibrated.
+		return nil, p, nil
 	}
 	return p.Card(), p, nil
 }

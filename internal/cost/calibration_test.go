@@ -218,3 +218,76 @@ func writeText(t *testing.T, text string) string {
 	}
 	return path
 }
+
+// TestLoadCalibration_ScaleRules: a scale calibration's profile decides rules and fits no figure:
+// it loads with the built-in card (nil, not labelled calibrated) and a selection that pins each
+// decided rule with the profile's label; a rule or alternative this build does not know, a rule
+// decided twice and a growth point without a charge are refused, one line each.
+func TestLoadCalibration_ScaleRules(t *testing.T) {
+	const good = `{"schemaVersion": 1, "account": "127.0.0.1:8081", "date": "2026-11-28", "sdkVersion": "v1.5.0",
+ "coefficients": [], "measurements": [],
+ "scale": {"documents": [50, 200], "documentBytes": 200, "capacityMode": "provisioned"},
+ "rules": [{"rule": "order-top-unserved-filter", "alternative": "scans", "query": "q", "documents": 50,
+   "metric": "retrievedDocumentCount", "measured": 50, "alternatives": {"scans": 50, "stops": 10}}],
+ "growth": [{"shape": "range", "query": "q", "points": [{"documents": 50, "ru": 2.8, "retrieved": 0, "output": 1, "indexLookupMs": 0},
+   {"documents": 200, "ru": 3.1, "retrieved": 0, "indexLookupMs": 0}], "exponent": 0.07}]}`
+	card, p, err := LoadCalibration(writeText(t, good), "v1.5.0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if card != nil {
+		t.Errorf("a profile that fits no figure gave a card labelled %q", card.Label())
+	}
+	sel := p.Selection()
+	if !sel.Is(RuleTopUnservedFilter, AltScans) || !sel.Is(RuleAggregateNoFilter, AltLoads) {
+		t.Errorf("selection %v", sel)
+	}
+	if by, ok := sel.PinnedBy(RuleTopUnservedFilter); !ok || by != "calibrated: 127.0.0.1:8081, 2026-11-28" {
+		t.Errorf("pinned by %q %v", by, ok)
+	}
+	if _, ok := sel.PinnedBy(RuleAggregateNoFilter); ok {
+		t.Error("a rule the profile did not decide is pinned")
+	}
+	for name, tc := range map[string]struct{ text, want string }{
+		"unknown rule":        {strings.Replace(good, `"rule": "order-top-unserved-filter"`, `"rule": "nope"`, 1), `rules[0]: rule "nope": no such rule`},
+		"unknown alternative": {strings.Replace(good, `"alternative": "scans"`, `"alternative": "maybe"`, 1), `no alternative "maybe"`},
+		"decided twice": {strings.Replace(good, `"alternatives": {"scans": 50, "stops": 10}}]`,
+			`"alternatives": {"scans": 50, "stops": 10}}, {"rule": "order-top-unserved-filter", "alternative": "stops"}]`, 1), "is decided again"},
+		"growth without charge": {strings.Replace(good, `"ru": 2.8`, `"ru": 0`, 1), "growth[0].points[0]"},
+		"nothing decided": {strings.Replace(good, `"rules": [{"rule": "order-top-unserved-filter", "alternative": "scans", "query": "q", "documents": 50,
+   "metric": "retrievedDocumentCount", "measured": 50, "alternatives": {"scans": 50, "stops": 10}}],`, ``, 1), "no rule decided"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, _, err := LoadCalibration(writeText(t, tc.text), "v1.5.0")
+			if !errors.Is(err, ErrProfile) || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("err = %v, want ErrProfile with %q on one line", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestProfile_Keep: a scale calibration written over the account's fitted profile keeps its
+// figures and their date, a calibration written over its scale profile keeps the rules and theirs;
+// another account's profile keeps nothing.
+func TestProfile_Keep(t *testing.T) {
+	fit := &Profile{Account: "a.example", Date: "2026-01-02", Consistency: "Session", Method: "fit",
+		Coefficients: []FittedParam{{Key: "queryMin", Fitted: 2.6, Pinned: true}}}
+	scale := &Profile{Account: "a.example", Date: "2026-03-04", Scale: &ScaleProbe{Date: "2026-03-04"},
+		Rules: []RuleDecision{{Rule: RuleTopUnservedFilter, Alternative: AltScans}}}
+	s := *scale
+	if kept := s.Keep(fit); !strings.Contains(kept, "1 figures fitted on 2026-01-02") || s.Date != "2026-01-02" ||
+		len(s.Coefficients) != 1 || s.Label() != "calibrated: a.example, 2026-03-04" {
+		t.Errorf("scale over fit: kept %q, date %s, %d figures, label %q", kept, s.Date, len(s.Coefficients), s.Label())
+	}
+	f := *fit
+	f.Date = "2026-05-06"
+	if kept := f.Keep(scale); !strings.Contains(kept, "1 rules decided on 2026-03-04") || len(f.Rules) != 1 ||
+		f.Label() != "calibrated: a.example, 2026-03-04" || f.Date != "2026-05-06" {
+		t.Errorf("fit over scale: kept %q, %d rules, label %q, date %s", kept, len(f.Rules), f.Label(), f.Date)
+	}
+	other := *scale
+	other.Account = "b.example"
+	if kept := (&Profile{Account: "a.example", Scale: &ScaleProbe{}}).Keep(&other); kept != "" {
+		t.Errorf("another account's profile kept %q", kept)
+	}
+}

@@ -102,6 +102,10 @@ type Account struct {
 	Regions int
 	// MultiRegionWrites is true when every region accepts writes.
 	MultiRegionWrites bool
+	// ReadShares, one per region summing to 1, is each region's share of the reads (every region
+	// replicates every write); nil = every region carries the whole load (assumed). Hour-by-hour
+	// billing and throttling only (BillMonth).
+	ReadShares []float64
 }
 
 func (a Account) regions() int { return max(a.Regions, 1) }
@@ -119,10 +123,12 @@ type Usage struct {
 
 // Monthly is one container's monthly bill in a mode, with the arithmetic spelled out.
 type Monthly struct {
-	Mode       Mode    `json:"mode"`
-	Throughput float64 `json:"throughputUSD"`
-	Storage    float64 `json:"storageUSD"`
-	Total      float64 `json:"totalUSD"`
+	Mode Mode `json:"mode"`
+	// Provisioned is the manual RU/s or autoscale max priced (0 for serverless).
+	Provisioned int     `json:"provisionedRU,omitempty"`
+	Throughput  float64 `json:"throughputUSD"`
+	Storage     float64 `json:"storageUSD"`
+	Total       float64 `json:"totalUSD"`
 	// BilledRU is the RU/s billed each hour (manual: provisioned; autoscale: the assumed hourly
 	// highest, at least 10% of max), or for serverless the RU consumed in the month.
 	BilledRU float64 `json:"billedRU"`
@@ -132,6 +138,9 @@ type Monthly struct {
 	// more than one region); Reason says why.
 	Feasible bool   `json:"feasible"`
 	Reason   string `json:"reason,omitempty"`
+	// Sizing says why the setting is above what the container's peak alone needs: the busiest
+	// physical partition's share (CheapestServing).
+	Sizing string `json:"sizing,omitempty"`
 }
 
 // MonthlyCost prices a container's usage for a month on account a. Autoscale has no hourly profile
@@ -141,6 +150,9 @@ func (c *RateCard) MonthlyCost(u Usage, a Account) Monthly {
 	h := c.HoursPerMonth.Value
 	regions := float64(a.regions())
 	m := Monthly{Mode: u.Mode, Feasible: true}
+	if u.Mode != Serverless {
+		m.Provisioned = u.Provisioned
+	}
 	storage := math.Max(u.StorageGB, 0)
 	switch u.Mode {
 	case Serverless:
@@ -189,6 +201,45 @@ func (c *RateCard) Cheapest(avgRU, peakRU, storageGB float64, a Account) ([]Mont
 		c.MonthlyCost(Usage{Mode: Manual, Provisioned: c.ManualFor(peakRU, storageGB), AvgRU: avgRU, PeakRU: peakRU, StorageGB: storageGB}, a),
 		c.MonthlyCost(Usage{Mode: Autoscale, Provisioned: c.AutoscaleFor(peakRU, storageGB), AvgRU: avgRU, PeakRU: peakRU, StorageGB: storageGB}, a),
 		c.MonthlyCost(Usage{Mode: Serverless, AvgRU: avgRU, PeakRU: peakRU, StorageGB: storageGB}, a),
+	}
+	best := -1
+	for i, o := range opts {
+		if o.Feasible && (best < 0 || o.Total < opts[best].Total) {
+			best = i
+		}
+	}
+	return opts, best
+}
+
+// CheapestServing is Cheapest with every mode sized so that the busiest physical partition is served
+// at peak, not only the container's total (ServingSetting: partitions at creation, the throughput
+// split evenly): a mode that cannot serve the busiest logical partition at any setting is not
+// feasible, and Reason says why. peak is the load at its peak, split the way partitions see it.
+func (c *RateCard) CheapestServing(avgRU float64, peak PartLoad, storageGB float64, a Account) ([]Monthly, int) {
+	hours := []MonthHour{{Peak: peak}}
+	total := peak.Total()
+	opts := make([]Monthly, 0, 3)
+	for _, mode := range []Mode{Manual, Autoscale, Serverless} {
+		s, ok, why := c.ServingSetting(mode, hours, storageGB, ScaleContainer)
+		m := c.MonthlyCost(Usage{Mode: mode, Provisioned: s.RU, AvgRU: avgRU, PeakRU: total, StorageGB: storageGB}, a)
+		if !ok {
+			if m.Feasible {
+				m.Feasible, m.Reason = false, why
+			}
+		} else if mode != Serverless {
+			plain := c.ManualFor(total, storageGB)
+			if mode == Autoscale {
+				plain = c.AutoscaleFor(total, storageGB)
+			}
+			if s.RU > plain {
+				n := c.PartitionsAt(s, storageGB)
+				m.Sizing = fmt.Sprintf("%d RU/s, not the %d the peak of %.0f RU/s needs: at %d the busiest physical partition asks %.0f RU/s of the %.0f it gets; %d creates %d partitions of %.0f RU/s and the busiest asks %.0f",
+					s.RU, plain, total, plain, peak.Hottest(c.PartitionsAt(Setting{Mode: mode, RU: plain}, storageGB)),
+					c.ShareAt(Setting{Mode: mode, RU: plain}, c.PartitionsAt(Setting{Mode: mode, RU: plain}, storageGB)),
+					s.RU, n, c.ShareAt(s, n), peak.Hottest(n))
+			}
+		}
+		opts = append(opts, m)
 	}
 	best := -1
 	for i, o := range opts {

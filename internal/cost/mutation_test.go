@@ -28,6 +28,8 @@ var statedFigures = map[string]float64{
 	"ServerlessMaxRU":      20_000, // throughput-serverless.md: 20,000 RU/s per container
 	"ServerlessPartRU":     5_000,  // throughput-serverless.md: 5,000 RU/s per physical partition
 	"ServerlessMaxRegions": 1,      // throughput-serverless.md: one region
+	"BurstMaxRU":           3_000,  // burst-capacity.md: consumed at up to 3,000 RU/s, partitions under 3,000 RU/s
+	"BurstIdleSeconds":     300,    // burst-capacity.md: up to 5 minutes of idle capacity
 	"HoursPerMonth":        730,    // understand-your-bill.md: 730 h
 	"SecondsPerMonthFor":   730 * 3600,
 	"ManualPrice":          0.008, // understand-your-bill.md: $0.008 per 100 RU/s per hour

@@ -18,6 +18,8 @@ const (
 	SrcChooseOffer    = "how-to-choose-offer.md"
 	SrcAutoscaleFAQ   = "autoscale-faq.yml"
 	SrcServerless     = "throughput-serverless.md"
+	SrcBurst          = "burst-capacity.md"
+	SrcDynamicScale   = "autoscale-per-partition-region.md"
 	SrcIndexOverview  = "index-overview.md"
 	SrcQueryMetrics   = "nosql/query-metrics.md"
 	// SrcCourselabs is a public third-party measurement on a real account (courselabs/azure,
@@ -124,6 +126,11 @@ type RateCard struct {
 	ServerlessMaxRU      Coefficient `json:"serverlessMaxRU"`
 	ServerlessPartRU     Coefficient `json:"serverlessPartitionRU"`
 	ServerlessMaxRegions Coefficient `json:"serverlessMaxRegions"`
+	// Burst capacity (burst-capacity.md): a physical partition under BurstMaxRU of provisioned
+	// throughput accumulates up to BurstIdleSeconds of its idle capacity and spends it at up to
+	// BurstMaxRU. Not guaranteed, not on serverless: a cushion, never capacity.
+	BurstMaxRU       Coefficient `json:"burstMaxRU"`
+	BurstIdleSeconds Coefficient `json:"burstIdleSeconds"`
 
 	// Prices (US list prices).
 	HoursPerMonth      Coefficient `json:"hoursPerMonth"`
@@ -150,7 +157,7 @@ func (c *RateCard) Coefficients() []Coefficient {
 		c.PartitionMaxRU, c.PartitionMaxGB, c.PartitionCreateRU, c.LogicalMaxGB, c.ItemMaxKB,
 		c.BatchMaxOps, c.ManualMinRU, c.ManualMinRUPerGB, c.ManualStep, c.AutoscaleMinMax,
 		c.AutoscaleStep, c.AutoscaleMaxPerGB, c.AutoscaleFloor, c.ServerlessMaxRU,
-		c.ServerlessPartRU, c.ServerlessMaxRegions,
+		c.ServerlessPartRU, c.ServerlessMaxRegions, c.BurstMaxRU, c.BurstIdleSeconds,
 		c.HoursPerMonth, c.ManualPrice, c.ManualMRWPrice, c.AutoscalePrice, c.AutoscaleMRWPrice,
 		c.ServerlessPrice, c.StoragePrice, c.SecondsPerMonthFor,
 	}
@@ -331,6 +338,10 @@ var Current = &RateCard{
 		Unit: "RU/s", Source: SrcServerless},
 	ServerlessMaxRegions: Coefficient{Name: "serverless regions", Value: 1, Unit: "regions",
 		Source: SrcServerless},
+	BurstMaxRU: Coefficient{Name: "burst capacity rate (and the per-partition throughput below which a partition bursts)",
+		Value: 3000, Unit: "RU/s", Source: SrcBurst, Note: "not guaranteed; never counted as capacity"},
+	BurstIdleSeconds: Coefficient{Name: "burst capacity accumulated idle time", Value: 300, Unit: "s",
+		Source: SrcBurst, Note: "at most 300 s × the partition's provisioned RU/s"},
 
 	HoursPerMonth: Coefficient{Name: "billed hours per month", Value: 730, Unit: "h", Source: SrcBill},
 	ManualPrice: Coefficient{Name: "manual throughput", Value: 0.008, Unit: "$ per 100 RU/s per hour",

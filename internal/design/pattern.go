@@ -58,6 +58,8 @@ func (v *validator) checkPattern(path string, p *AccessPattern) {
 	if p.RPS.HotKeyShare < 0 || p.RPS.HotKeyShare > 1 || (p.RPS.HotKeyShare == 0 && v.present(path+".rps.hotKeyShare")) {
 		v.errf(path+".rps.hotKeyShare", "must be a share between 0 and 1 of the requests that land on the busiest key value (got %g), e.g. 0.9; omit it to follow the documents' key distribution", p.RPS.HotKeyShare)
 	}
+	v.checkShape(path+".rps", p.RPS.Shape, p.RPS.Hourly)
+	v.checkPriorityBucket(path, p)
 	if p.Estimate.RU <= 0 {
 		v.errf(path+".estimate.ru", "must be greater than 0 (got %g): every request costs at least 1 RU", p.Estimate.RU)
 	}

@@ -31,6 +31,10 @@ type Design struct {
 	Pricing *Pricing `yaml:"pricing,omitempty" json:"pricing,omitempty"`
 	// App describes the application that runs the access patterns (app.go).
 	App *App `yaml:"app,omitempty" json:"app,omitempty"`
+	// Traffic is the shape of the load over the day and the billed month: hourly factors of every
+	// pattern's rps.avg, the highest second's share over the hour's average, and dated events
+	// (traffic.go). Plan bills and judges throttling hour by hour with it; without it the load is flat.
+	Traffic *Traffic `yaml:"traffic,omitempty" json:"traffic,omitempty"`
 
 	Containers     []Container     `yaml:"containers" json:"containers"`
 	AccessPatterns []AccessPattern `yaml:"accessPatterns" json:"accessPatterns"`
@@ -90,6 +94,9 @@ type Container struct {
 	// PartitionKey holds 1 to 3 paths; more than one is a hierarchical (MultiHash v2) key.
 	PartitionKey []string   `yaml:"partitionKey" json:"partitionKey"`
 	Throughput   Throughput `yaml:"throughput,omitempty" json:"throughput,omitempty"`
+	// ThroughputBuckets are the container's throughput buckets (at most 5, preview): each caps the
+	// requests a pattern sends with its id (rps.bucket) at a percentage of the throughput.
+	ThroughputBuckets []ThroughputBucket `yaml:"throughputBuckets,omitempty" json:"throughputBuckets,omitempty"`
 	// DefaultTTL: nil = TTL off; -1 = on with no default expiry; n > 0 = expire after n seconds.
 	DefaultTTL *int `yaml:"defaultTtl,omitempty" json:"defaultTtl,omitempty"`
 	// UniqueKeys lists unique-key constraints, each a set of paths.
@@ -396,6 +403,23 @@ type RPS struct {
 	// Traffic skew, apart from data skew: it does not change the generated documents. Default: the
 	// requests follow the documents' key distribution (the share of the commonest key value).
 	HotKeyShare float64 `yaml:"hotKeyShare,omitempty" json:"hotKeyShare,omitempty"`
+	// Shape names this pattern's shape over the day (flat, business, evening), overriding the
+	// design's traffic shape; Hourly gives its 24 factors instead (they average 1).
+	Shape  string    `yaml:"shape,omitempty" json:"shape,omitempty"`
+	Hourly []float64 `yaml:"hourly,omitempty" json:"hourly,omitempty"`
+	// Priority is the requests' priority with priority-based execution: high (the service's default)
+	// or low (throttled first when the container is over its throughput; best effort, no reservation).
+	Priority string `yaml:"priority,omitempty" json:"priority,omitempty"`
+	// Bucket is the throughput bucket (1–5, preview) the requests are sent with: capped at the
+	// container's throughputBuckets[] percentage for it.
+	Bucket int `yaml:"bucket,omitempty" json:"bucket,omitempty"`
+}
+
+// ThroughputBucket caps the requests sent with bucket ID at MaxPercent of the container's
+// throughput (throughput-buckets.md, preview): a cap, not a reservation.
+type ThroughputBucket struct {
+	ID         int `yaml:"id" json:"id"`
+	MaxPercent int `yaml:"maxPercent" json:"maxPercent"`
 }
 
 // Estimate is the designer's promised charge per execution.

@@ -170,6 +170,7 @@ func (v *validator) run() {
 	}
 	v.checkTypesAcrossContainers(d)
 	v.checkSeedTotal()
+	v.checkTraffic()
 	if len(d.AccessPatterns) == 0 {
 		v.errf("accessPatterns", "at least one access pattern is required")
 	}
@@ -258,6 +259,7 @@ func (v *validator) checkIndexPath(path, p string) {
 
 func (v *validator) checkContainer(path string, c *Container) {
 	v.checkResourceName(path+".name", c.Name)
+	v.checkBuckets(path, c)
 	switch n := len(c.PartitionKey); {
 	case n == 0:
 		v.errf(path+".partitionKey", "must list 1 to %d paths, e.g. [/tenantId]", MaxKeyLevels)

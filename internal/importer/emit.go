@@ -50,6 +50,15 @@ func (b *builder) emit() ([]byte, error) {
 		}
 		b.kv(top, "pricing", "pricing", m)
 	}
+	if t := d.Traffic; t != nil && len(t.Hourly) == 24 {
+		m := mapping(false)
+		h := seq(true)
+		for _, f := range t.Hourly {
+			h.Content = append(h.Content, floatNode(f))
+		}
+		b.kv(m, "traffic.hourly", "hourly", h)
+		b.kv(top, "traffic", "traffic", m)
+	}
 	cs := seq(false)
 	for i := range d.Containers {
 		cs.Content = append(cs.Content, b.container(fmt.Sprintf("containers[%d]", i), &d.Containers[i]))

@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/cosmosdv/validate/internal/design"
 )
@@ -116,19 +117,37 @@ func ImportContext(ctx context.Context, src []byte, o Options) (res *Result, err
 	return res, nil
 }
 
-// clean makes the input valid UTF-8 without control characters (YAML refuses them), keeping line
-// breaks and tabs.
+// clean makes the input valid UTF-8 holding only what a design may hold (design.BadRune):
+// control characters, invisible format characters (a bidirectional override, a zero-width space)
+// and U+2028/U+2029 become spaces; tabs are expanded to the next multiple of four columns
+// (CommonMark's tab stop), so that no tab reaches a name in the draft while indentation keeps its
+// meaning; line breaks stay.
 func clean(src []byte) []byte {
 	src = bytes.ToValidUTF8(src, []byte("\uFFFD"))
-	return bytes.Map(func(r rune) rune {
-		if r == '\n' || r == '\t' || r == '\r' {
-			return r
+	// A lone CR ends a line in CommonMark: one line ending, \n, from here on.
+	src = bytes.ReplaceAll(bytes.ReplaceAll(src, []byte("\r\n"), []byte("\n")), []byte("\r"), []byte("\n"))
+	var b bytes.Buffer
+	b.Grow(len(src))
+	col := 0
+	for _, r := range string(src) {
+		switch {
+		case r == '\n':
+			b.WriteRune(r)
+			col = 0
+			continue
+		case r == '\t':
+			n := 4 - col%4
+			b.WriteString("    "[:n])
+			col += n
+			continue
+		case r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f || r == 0xfeff || r >= 0xd800 && r <= 0xdfff || r == 0xfffe || r == 0xffff,
+			r == 0x2028 || r == 0x2029 || unicode.Is(unicode.Cf, r):
+			r = ' '
 		}
-		if r < 0x20 || r == 0x7f || r >= 0x80 && r <= 0x9f || r == 0xfeff || r >= 0xd800 && r <= 0xdfff || r == 0xfffe || r == 0xffff {
-			return ' '
-		}
-		return r
-	}, src)
+		b.WriteRune(r)
+		col++
+	}
+	return b.Bytes()
 }
 
 // builder accumulates the draft.
@@ -229,6 +248,7 @@ func (b *builder) build() {
 	b.readAccount()
 	b.buildTypes()
 	b.readPatterns()
+	b.readHourlyTraffic()
 	b.reportUnmapped()
 }
 

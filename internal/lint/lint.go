@@ -62,6 +62,8 @@ var planCodes = map[string]bool{
 	"scale-storage":        true,
 	"over-provisioned":     true,
 	"hpk-order":            true,
+	"throttling":           true,
+	"hot-key-no-mode":      true,
 }
 
 // Check returns the findings of d, sorted by position, with the default options.
@@ -154,7 +156,7 @@ func (l *linter) planWarnings() {
 	}
 	l.plan = p
 	for _, w := range p.Warnings {
-		if !planCodes[w.Code] {
+		if !planCodes[w.Code] && !planNotes[w.Code] {
 			continue
 		}
 		path := w.Subject
@@ -172,7 +174,15 @@ func (l *linter) planWarnings() {
 			l.add(path, w.Code, "%s", w.Message)
 		}
 		l.out[len(l.out)-1].FromPlan = true
+		if planNotes[w.Code] {
+			l.out[len(l.out)-1].Note = true
+		}
 	}
+}
+
+// planNotes are plan warnings lint shows as notes (exit 0): facts of the design's own choosing.
+var planNotes = map[string]bool{
+	"bucket-cap": true, // throughput buckets refusing requests beyond the caps the design set
 }
 
 // queryShapes flags queries the Go SDK cannot run: without a full partition key — in the pattern,

@@ -14,7 +14,7 @@ import (
 // its storage at production, the account's regions) at its designed throughput with the load the
 // report judges capacity on (report.ContainerLoad.RunLoad: queries at their projected charge when
 // the design states a production scale), and in the cheapest mode that carries that load's peak,
-// by plan's rule (cost.RateCard.Cheapest). rc is the rate card p was priced with. Nil when there is
+// by plan's rule (cost.RateCard.CheapestServing: the busiest physical partition served too). rc is the rate card p was priced with. Nil when there is
 // no plan or no container has a load.
 func MonthlyCost(rc *cost.RateCard, p *plan.Plan, rep *report.Report) *report.MonthlyCost {
 	if rc == nil || p == nil || rep == nil {
@@ -37,12 +37,21 @@ func MonthlyCost(rc *cost.RateCard, p *plan.Plan, rep *report.Report) *report.Mo
 		cc := report.ContainerCost{Name: pc.Name, Source: l.Source, Scale: l.Scale, AvgRUs: avg, PeakRUs: peak,
 			StorageGB: pc.StorageGB, Designed: throughputWords(pc.Designed.Mode, pc.Designed.RU), DesignedUSD: cents(designed.Total),
 			Formula: designed.Formula}
-		if opts, best := rc.Cheapest(avg, peak, pc.StorageGB, acct); best >= 0 {
-			ru := int(opts[best].BilledRU)
-			if opts[best].Mode == cost.Autoscale {
-				ru = rc.AutoscaleFor(peak, pc.StorageGB)
-			}
-			cc.Required, cc.RequiredUSD = throughputWords(opts[best].Mode, ru), cents(opts[best].Total)
+		// The cheapest mode that serves the busiest physical partition as well as the peak, by plan's
+		// rule (cost.RateCard.CheapestServing): plan's split of the load over the partitions, scaled
+		// to the run's peak.
+		split := pc.PeakLoad
+		if t := split.Total(); t > 0 {
+			split = split.Scale(peak / t)
+		} else {
+			split = cost.PartLoad{Cross: peak}
+		}
+		opts, best := rc.CheapestServing(avg, split, pc.StorageGB, acct)
+		if best < 0 {
+			opts, best = rc.Cheapest(avg, peak, pc.StorageGB, acct)
+		}
+		if best >= 0 {
+			cc.Required, cc.RequiredUSD = throughputWords(opts[best].Mode, opts[best].Provisioned), cents(opts[best].Total)
 		}
 		m.DesignedUSD += cc.DesignedUSD
 		m.RequiredUSD += cc.RequiredUSD
@@ -63,3 +72,40 @@ func throughputWords(mode cost.Mode, ru int) string {
 }
 
 func cents(v float64) float64 { return math.Round(v*100) / 100 }
+
+// TrafficOf is the static plan's hour-by-hour forecast of each container whose design states a
+// traffic shape, as plain data for the report: a day without events and every event hour at the
+// designed throughput (plan.Traffic; every figure the cost package's). Nil without a shape.
+func TrafficOf(p *plan.Plan) []report.Traffic {
+	if p == nil {
+		return nil
+	}
+	var out []report.Traffic
+	for _, c := range p.Containers {
+		t := c.Traffic
+		if t == nil {
+			continue
+		}
+		rt := report.Traffic{Container: c.Name, Shape: t.Shape, Designed: throughputWords(c.Designed.Mode, c.Designed.RU),
+			ProvisionedRU: float64(c.Designed.RU), ThrottledHours: t.Designed.ThrottledHrs, DesignedUSD: cents(t.Designed.Total), FlatUSD: cents(t.FlatUSD)}
+		if c.Designed.Mode == cost.Serverless {
+			rt.ProvisionedRU = 0
+		}
+		if t.Recommended >= 0 {
+			o := t.Options[t.Recommended]
+			rt.Recommended, rt.RecommendedUSD = throughputWords(o.Mode, o.RU), cents(o.Total)
+		}
+		add := func(label string, h plan.Hour) {
+			rt.Hours = append(rt.Hours, report.TrafficHour{Label: label, AvgRU: h.AvgRU, PeakRU: h.PeakRU, HottestRU: h.HottestRU,
+				ShareRU: h.ShareRU, ThrottledRPS: h.ThrottledRPS, Throttled: h.ThrottledRU > 0, Event: h.Event})
+		}
+		for _, h := range t.Day {
+			add(fmt.Sprintf("%02d:00", h.Hour), h)
+		}
+		for _, h := range t.Events {
+			add(fmt.Sprintf("day %d %02d:00", h.Day, h.Hour), h)
+		}
+		out = append(out, rt)
+	}
+	return out
+}

@@ -49,6 +49,9 @@ type Options struct {
 	// RateCard prices the estimator's figures (Estimates); nil = cost.Current. The driver passes
 	// the calibrated card when there is one, so the production figure carries its label too.
 	RateCard *cost.RateCard
+	// Rules chooses the alternative of each rule with alternatives (cost.Rules) the estimator
+	// follows, a calibration profile's decisions pinned (cost.Profile.Selection); nil = defaults.
+	Rules *cost.Selection
 }
 
 // IsInfrastructure reports whether err is a failure of the target (unreachable, refused credentials,
@@ -150,7 +153,7 @@ func Run(ctx context.Context, d *design.Design, client *azcosmos.Client, info re
 	if err != nil {
 		return out, fmt.Errorf("probe: %w", err)
 	}
-	if out.Projections, err = Estimates(d, o.Seed, o.RateCard); err != nil {
+	if out.Projections, err = Estimates(d, o.Seed, o.RateCard, o.Rules); err != nil {
 		out.Findings = append(out.Findings, record.Finding{Stage: "probe", Level: "warn", Subject: "projection", Message: err.Error()})
 	}
 	return out, nil

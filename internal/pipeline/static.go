@@ -46,7 +46,7 @@ func findingsOf(d *design.Design, p *plan.Plan) Static {
 			peak[c.Name] = c.PeakRUs
 		}
 		for _, w := range p.Warnings {
-			if w.Code == "throughput-short" || w.Code == "hot-partition" {
+			if w.Code == "throughput-short" || w.Code == "hot-partition" || w.Code == "throttling" {
 				s.Capacity = append(s.Capacity, report.CapacityWarning{Code: w.Code, Container: w.Subject, Message: w.Message,
 					PlanPeak: peak[w.Subject]})
 			}
@@ -149,9 +149,10 @@ func PlanWith(d *design.Design, opts plan.Options, lo lint.Options) (*plan.Plan,
 // Estimates is the one estimator's figures for every access pattern of d, as a run records them
 // (record.Run.Projections): each query's facts and charge at the seeded scale, which the run's
 // execution checks, and at the design's production scale, the PRODUCTION figure every report shows.
-// They are plan's (plan.Build at the run's seed and rate card): `validate plan` prints the same.
-func Estimates(d *design.Design, seed int64, rc *cost.RateCard) ([]record.Projection, error) {
-	p, err := plan.Build(d, plan.Options{Seed: seed, RateCard: rc})
+// They are plan's (plan.Build at the run's seed, rate card and rules): `validate plan` prints the
+// same, band included.
+func Estimates(d *design.Design, seed int64, rc *cost.RateCard, rules *cost.Selection) ([]record.Projection, error) {
+	p, err := plan.Build(d, plan.Options{Seed: seed, RateCard: rc, Rules: rules})
 	if err != nil {
 		return nil, err
 	}
@@ -185,6 +186,7 @@ func Estimates(d *design.Design, seed int64, rc *cost.RateCard) ([]record.Projec
 				pr.ProjectedRU = pp.ProductionRU
 				pr.ScopeProduction = pp.ProductionScope
 				pr.Arithmetic = pp.Projection
+				pr.Band, pr.PinnedRules = pp.ProductionBand, pp.ProductionPinned
 				if pp.ProductionFacts != nil {
 					pr.ProductionFacts = pp.ProductionFacts.Named()
 					pr.Partitions = pp.ProductionFacts.PartitionsChecked

@@ -38,6 +38,10 @@ type Config struct {
 	// embedded target); nil = the built-in card. A calibrated card (cost.LoadCalibration) labels
 	// every modeled charge of the reports with its account and date.
 	RateCard *cost.RateCard
+	// Rules is the calibration profile's rule decisions (cost.Profile.Selection): the embedded
+	// engine executes and the estimator estimates under them, and the rules they pin carry no
+	// band; nil = each rule's default, unpinned.
+	Rules *cost.Selection
 	// RunID names the run-scoped database on shared targets ("" = one per process).
 	RunID string
 	// Seed, Samples, Concurrency, ReuseDatabase and Keep are as in Options.
@@ -134,6 +138,7 @@ func Validate(ctx context.Context, designs []*design.Design, c Config) (*Outcome
 	c.Target.Engine.Partitions = plan.Lookup
 	c.Target.Engine.Throttle = c.Throttle
 	c.Target.Engine.RateCard = c.RateCard
+	c.Target.Engine.Rules = c.Rules
 	c.Target.Status = c.Stderr
 	tgt, err := target.Open(ctx, c.Target)
 	if err != nil {
@@ -159,7 +164,7 @@ func Validate(ctx context.Context, designs []*design.Design, c Config) (*Outcome
 	// The modeled figures come from the embedded engine; on other targets it runs alongside.
 	modelTgt := tgt
 	if tgt.Info.Kind != record.KindEmbedded {
-		modelTgt, err = target.Open(ctx, target.Config{Kind: record.KindEmbedded, Engine: engine.Options{Partitions: plan.Lookup, RateCard: c.RateCard}})
+		modelTgt, err = target.Open(ctx, target.Config{Kind: record.KindEmbedded, Engine: engine.Options{Partitions: plan.Lookup, RateCard: c.RateCard, Rules: c.Rules}})
 		if err != nil {
 			return nil, failed(fmt.Errorf("start the embedded engine for modeled charges: %w", err))
 		}
@@ -199,6 +204,7 @@ func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *ta
 		Progress:      c.Progress,
 		TTY:           c.TTY,
 		RateCard:      c.RateCard,
+		Rules:         c.Rules,
 
 		WriteIntoExisting: c.WriteIntoExisting,
 	}
@@ -253,6 +259,7 @@ func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *ta
 		ModelCard: c.modelCard(),
 	}))
 	rep.Cost = MonthlyCost(rc, static, rep)
+	rep.Traffic = TrafficOf(static)
 	var baseErr error
 	if c.Baseline != "" {
 		// Compared before anything is written: the comparison is part of every report. A baseline

@@ -15,6 +15,7 @@ import (
 	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/indexpolicy"
+	"github.com/cosmosdv/validate/internal/record"
 	"github.com/cosmosdv/validate/internal/seed"
 )
 
@@ -93,6 +94,11 @@ type Pattern struct {
 	Projection      []string         `json:"projection,omitempty"`
 	ProductionFacts *cost.QueryFacts `json:"productionFacts,omitempty"`
 	ProductionPages int              `json:"productionPages,omitempty"`
+	// ProductionBand is ProductionRU under each alternative of the rules no published figure and
+	// no calibration pins that move it (record.Band); nil when none does. ProductionPinned names
+	// the rules a calibration profile decided that move it: the figure is theirs, with no band.
+	ProductionBand   *record.Band        `json:"productionBand,omitempty"`
+	ProductionPinned []record.PinnedRule `json:"productionPinned,omitempty"`
 	// Scope and ProductionScope are the documents one execution has in scope at the seeded scale
 	// and at production.
 	Scope           float64 `json:"scope,omitempty"`
@@ -162,6 +168,15 @@ type Container struct {
 	// by pattern) and, for the other patterns, the data skew (the documents' key spread).
 	// BusiestGB always rests on the data skew.
 	BusiestBasis string `json:"busiestBasis"`
+	// PeakLoad is the load at peak split the way physical partitions see it (the busiest logical
+	// partition's, every single-partition pattern's, the cross-partition ones'): what the busiest
+	// physical partition asks at any partition count (cost.PartLoad.Hottest).
+	PeakLoad cost.PartLoad `json:"peakLoad"`
+	// Traffic is the month hour by hour when the design states its traffic's shape (design
+	// traffic): the designed throughput billed and judged each hour, every mode at the least setting
+	// that serves every hour, and the hours that throttle. Recommended, MonthlyUSD and DesignedCost
+	// then follow it; Options keep the flat-rate figures for comparison.
+	Traffic *Traffic `json:"traffic,omitempty"`
 }
 
 // The charges a container's load rests on (Container.LoadBasis).
@@ -200,7 +215,7 @@ type Document struct {
 // Warning is one finding of the plan.
 type Warning struct {
 	// Code is stable for tooling: estimate-below-floor, estimate-off, price-unit, price, month-length,
-	// throughput-short, hot-partition, missing-key, serverless, indexing-policy, query-syntax,
+	// throughput-short, hot-partition, hot-key-no-mode, throttling, missing-key, serverless, indexing-policy, query-syntax,
 	// query-order-by, query-scan, seed-plan.
 	Code    string `json:"code"`
 	Subject string `json:"subject,omitempty"`
@@ -221,6 +236,9 @@ func Build(d *design.Design, opts Options) (*Plan, error) {
 		return nil, errors.New("plan: design has no containers")
 	}
 	acct := cost.Account{Regions: max(d.Regions, 1), MultiRegionWrites: d.MultiRegionWrites}
+	if d.Traffic != nil {
+		acct.ReadShares = d.Traffic.ReadShares
+	}
 	p := &Plan{
 		SchemaVersion: SchemaVersion,
 		Design:        d.Name,
@@ -231,6 +249,9 @@ func Build(d *design.Design, opts Options) (*Plan, error) {
 	}
 	seedN := cmp.Or(opts.Seed, DefaultSeed)
 	p.Assumptions = assumptions(rc, acct, seedN)
+	if d.Traffic != nil {
+		p.Assumptions = append(p.Assumptions, TrafficBilling)
+	}
 
 	b := &builder{d: d, rc: rc, rules: opts.Rules, acct: acct, p: p, states: map[string]*cstate{}, seedN: seedN}
 	// Document counts: the ones `run` seeds with the same seed, so that plan and run agree.
@@ -251,6 +272,7 @@ func Build(d *design.Design, opts Options) (*Plan, error) {
 	for _, st := range b.order {
 		b.price(st)
 		b.hotPartitions(st)
+		b.traffic(st)
 		st.plan.StorageGB = round(st.plan.StorageGB, 3)
 		p.Containers = append(p.Containers, *st.plan)
 	}
@@ -296,6 +318,24 @@ type cstate struct {
 	// rps.hotKeyShare ("AP3 0.9"), in design order; the others follow the documents' key spread.
 	trafficSkew    []string
 	singlePatterns int // how many single-partition patterns
+	// avgLoads is each pattern's load at its average rate, split the way partitions see it, for the
+	// hour-by-hour traffic (traffic.go).
+	avgLoads []patternLoad
+	// noMode: no throughput mode serves the busiest logical partition at any setting.
+	noMode bool
+}
+
+// peakLoad is the container's load at peak, split the way partitions see it: the busiest logical
+// partition's, every single-partition pattern's and the cross-partition ones'.
+func (st *cstate) peakLoad() cost.PartLoad {
+	return cost.PartLoad{Busiest: st.single, KeyScoped: st.singleTotal, Cross: st.cross}
+}
+
+// patternLoad is one pattern's load at rps.avg.
+type patternLoad struct {
+	ap   *design.AccessPattern
+	load cost.PartLoad
+	rps  float64
 }
 
 // sizeContainers estimates every document type of every container: size, index terms, count at
@@ -366,12 +406,61 @@ func (b *builder) project(st *cstate, ap *design.AccessPattern, pp *Pattern) {
 	pp.ProductionScope = prod.Scope
 	pp.ProductionRU = round(b.rc.QueryPages(pf, prod.Pages), 2)
 	pp.Projection = productionArithmetic(b.rc, seeded, prod, pp.ScopeBasis, st.plan.StorageBasis)
+	pp.ProductionBand, pp.ProductionPinned = b.band(st, ap, pp.ProductionRU)
 	pp.JudgedOn = "projected"
 	pp.DiffRU = round(pp.EstimateRU-pp.ProductionRU, 2)
 	pp.DiffPct = 0
 	if pp.ProductionRU > 0 {
 		pp.DiffPct = round(100*pp.DiffRU/pp.ProductionRU, 1)
 	}
+}
+
+// band is the production figure of query ap under each alternative of every rule with
+// alternatives that no published figure decides (cost.Rule.Assumed): the one estimator run over the
+// production sizer with that one rule changed, the others at their chosen alternative, priced by
+// the same card. A rule whose alternatives all give the figure does not concern the query and is
+// left out; a rule a calibration pinned (Selection.PinnedBy) gives no band, and is named instead.
+// This is the one place a band is computed: run, the reports and MCP carry it as it is.
+func (b *builder) band(st *cstate, ap *design.AccessPattern, figure float64) (*record.Band, []record.PinnedRule) {
+	band := &record.Band{LowRU: figure, HighRU: figure}
+	var pinned []record.PinnedRule
+	for _, r := range cost.Rules() {
+		if !r.Assumed() {
+			continue
+		}
+		chosen := b.rules.Alt(r.Name)
+		var alts []record.BandRule
+		moves := false
+		for _, alt := range r.AlternativeNames() {
+			ru := figure
+			if alt != chosen {
+				s := *st.ps
+				s.rules = b.rules.With(r.Name, alt)
+				e := s.estimateQuery(ap, st.ests, st.plan.Partitions)
+				if e.Unestimated != "" {
+					continue
+				}
+				ru = round(b.rc.QueryPages(e.Facts, e.Pages), 2)
+				moves = moves || ru != figure
+			}
+			alts = append(alts, record.BandRule{Name: r.Name, Alternative: alt, RU: ru})
+		}
+		if !moves {
+			continue
+		}
+		if by, ok := b.rules.PinnedBy(r.Name); ok {
+			pinned = append(pinned, record.PinnedRule{Name: r.Name, Alternative: chosen, By: by})
+			continue
+		}
+		for _, a := range alts {
+			band.LowRU, band.HighRU = math.Min(band.LowRU, a.RU), math.Max(band.HighRU, a.RU)
+		}
+		band.Rules = append(band.Rules, alts...)
+	}
+	if len(band.Rules) == 0 {
+		band = nil
+	}
+	return band, pinned
 }
 
 // scopeGrowth is how many times more documents one execution of ap has in scope at production than
@@ -477,8 +566,11 @@ func (b *builder) addPatterns() error {
 			st.single += pp.PeakRUs * share
 			st.singleTotal += pp.PeakRUs
 			st.singlePatterns++
+			st.avgLoads = append(st.avgLoads, patternLoad{ap: ap, rps: pp.AvgRPS,
+				load: cost.PartLoad{Busiest: pp.AvgRUs * share, KeyScoped: pp.AvgRUs}})
 		} else {
 			st.cross += pp.PeakRUs
+			st.avgLoads = append(st.avgLoads, patternLoad{ap: ap, rps: pp.AvgRPS, load: cost.PartLoad{Cross: pp.AvgRUs}})
 		}
 		p.Warnings = append(p.Warnings, qw...)
 		p.Warnings = append(p.Warnings, patternWarnings(pp)...)
@@ -493,21 +585,28 @@ func (b *builder) price(st *cstate) {
 	cp := st.plan
 	c := st.s.c
 	cp.AvgRUs, cp.PeakRUs = round(cp.AvgRUs, 2), round(cp.PeakRUs, 2)
-	opts, best := rc.Cheapest(cp.AvgRUs, cp.PeakRUs, cp.StorageGB, acct)
+	// The cheapest mode that serves the busiest physical partition, not only the container's peak
+	// (#38: a mode whose per-partition share is below the busiest partition's need is not
+	// recommended).
+	opts, best := rc.CheapestServing(cp.AvgRUs, st.peakLoad(), cp.StorageGB, acct)
+	if best < 0 {
+		// No mode serves the busiest key at any setting: recommend what carries the container's
+		// peak, and say the key must change (hotKeyNoMode).
+		opts, best = rc.Cheapest(cp.AvgRUs, cp.PeakRUs, cp.StorageGB, acct)
+		st.noMode = true
+	}
 	cp.Options = opts
 	if best >= 0 {
-		cp.Recommended = Throughput{Mode: opts[best].Mode, RU: int(opts[best].BilledRU)}
-		if opts[best].Mode == cost.Serverless {
-			cp.Recommended.RU = 0
-		} else if opts[best].Mode == cost.Autoscale {
-			cp.Recommended.RU = rc.AutoscaleFor(cp.PeakRUs, cp.StorageGB)
-		}
+		cp.Recommended = Throughput{Mode: opts[best].Mode, RU: opts[best].Provisioned}
 		cp.MonthlyUSD = opts[best].Total
 	}
 	cp.DesignedCost = rc.MonthlyCost(cost.Usage{Mode: cp.Designed.Mode, Provisioned: cp.Designed.RU,
 		AvgRU: cp.AvgRUs, PeakRU: cp.PeakRUs, StorageGB: cp.StorageGB}, acct)
 	if best >= 0 && cp.MonthlyUSD > cp.DesignedCost.Total+0.005 {
 		cp.RecommendedNote = costlierNote(rc, cp, opts[best])
+	}
+	if best >= 0 && opts[best].Sizing != "" {
+		cp.RecommendedNote = strings.TrimPrefix(cp.RecommendedNote+"; ", "; ") + "sized for the busiest partition: " + opts[best].Sizing
 	}
 	p.MonthlyUSD += cp.MonthlyUSD
 	p.DesignedMonthlyUSD += cp.DesignedCost.Total
@@ -614,10 +713,10 @@ func (b *builder) hotPartitions(st *cstate) {
 		prefixGB += bytes * prefix.Share
 	}
 	cp.BusiestGB = sig(busiestGB, 3)
-	np := float64(max(cp.Partitions, 1))
 	cp.BusiestRUs = sig(st.single, 3)
 	cp.BusiestBasis = busiestBasis(st)
-	physical := st.single + (st.singleTotal-st.single)/np + st.cross/np
+	cp.PeakLoad = st.peakLoad()
+	physical := st.peakLoad().Hottest(cp.Partitions)
 	prov := float64(cp.Designed.RU)
 	cp.Hot = rc.HotPartition(cost.HotInput{ProvisionedRU: prov, Partitions: cp.Partitions,
 		BusiestRU: st.single, PartitionRU: physical, BusiestGB: busiestGB, PrefixGB: prefixGB,
@@ -637,7 +736,7 @@ func (b *builder) hotPartitions(st *cstate) {
 		// The throughput the peak needs may need more physical partitions, which spread the shared
 		// load thinner.
 		npPeak := float64(max(cp.Partitions, rc.PartitionsFor(cp.Designed.Mode, cp.StorageGB, cost.CeilInt(cp.PeakRUs))))
-		atPeak := st.single + (st.singleTotal-st.single)/npPeak + st.cross/npPeak
+		atPeak := st.peakLoad().Hottest(int(npPeak))
 		sharedOnly = atPeak <= math.Min(limit, cp.PeakRUs/npPeak)*(1+hotMargin)
 	}
 	for _, f := range cp.Hot.Findings {
@@ -650,6 +749,9 @@ func (b *builder) hotPartitions(st *cstate) {
 		}
 		p.Warnings = append(p.Warnings, Warning{Code: "hot-partition", Subject: c.Name, Message: msg})
 	}
+	if w, ok := noRobustMode(rc, st, c); ok {
+		p.Warnings = append(p.Warnings, w)
+	}
 	if w, ok := hpkOrder(ks, c); ok {
 		p.Warnings = append(p.Warnings, w)
 	}
@@ -658,6 +760,28 @@ func (b *builder) hotPartitions(st *cstate) {
 	if cp.Hot.Utilization > 1 && cp.Hot.Risk != cost.RiskHigh {
 		cp.Hot.Risk = cost.RiskHigh
 	}
+}
+
+// robustShare is the share of the 10,000 RU/s a logical partition can ever have above which plan says
+// a key has no robust throughput mode (assumed: "most of" it; above half, an intra-hour spike or a
+// year's growth takes the key past what any setting can give it).
+const robustShare = 0.5
+
+// noRobustMode warns when the busiest logical partition needs most of what a logical partition can
+// ever have, or more than any mode's physical partition gets at any setting: no throughput setting
+// fixes it, the key must change.
+func noRobustMode(rc *cost.RateCard, st *cstate, c *design.Container) (Warning, bool) {
+	limit := rc.PartitionMaxRU.Value
+	if !st.noMode && st.single <= robustShare*limit {
+		return Warning{}, false
+	}
+	what := fmt.Sprintf("most (over %.0f%%) of the %.0f RU/s a logical partition can ever have", robustShare*100, limit)
+	if st.noMode {
+		what = "more than a physical partition gets in any throughput mode at any setting"
+	}
+	return Warning{Code: "hot-key-no-mode", Subject: c.Name, Message: fmt.Sprintf(
+		"the busiest logical partition needs %.0f RU/s at peak, %s: no throughput setting serves it robustly (more throughput adds partitions, not capacity for one key; %s); change the partition key so that this traffic spreads over many values (a key with more distinct values, a hierarchical key, or a synthetic suffix)",
+		st.single, what, busiestBasis(st))}, true
 }
 
 // hpkOrder warns when a hierarchical key's levels go from narrow to broad: a level with more
@@ -715,6 +839,11 @@ func busiestBasis(st *cstate) string {
 // (articles/cosmos-db/autoscale-faq.md, "How does pricing work with autoscale?").
 const AutoscaleBilling = "autoscale bills each hour for the highest RU/s it scaled to in that hour, at least 10% of max; " +
 	"with no hourly profile known, plan takes the average RU/s as every hour's highest (a lower bound when the rate varies within the hour)"
+
+// TrafficBilling is what plan assumes when the design states its traffic's shape.
+const TrafficBilling = "with a traffic shape (design traffic), every hour of the 730-hour billed month is priced and judged on its own: each pattern's average load × its hourly factor × any event's factor, its highest second × intraHourPeak; " +
+	"autoscale bills each hour's highest RU/s at least 10% of max, by default scaling every partition and region with the hottest one (hottest partition × partitions × regions), with dynamic scaling each on its own (autoscale-per-partition-region.md); " +
+	"every region carries the whole load unless traffic.readShares splits the reads (writes replicate to every region; assumed); a physical partition gets the throughput split evenly (at most 10,000 RU/s; serverless 5,000) and throttles beyond it; burst capacity is a cushion, never capacity; partitions are those a container created at the setting has (RU/s ÷ 6,000 manual, ÷ 10,000 autoscale), and never merge back"
 
 func assumptions(rc *cost.RateCard, a cost.Account, seedN int64) []string {
 	price := rc.ManualPrice
@@ -796,8 +925,11 @@ func patternWarnings(pp Pattern) []Warning {
 		ws = append(ws, Warning{Code: "estimate-below-floor", Subject: pp.ID,
 			Message: fmt.Sprintf("estimate %.2f RU is below the least a %s can cost here (%.2f RU)", pp.EstimateRU, pp.Op, pp.FloorRU)})
 	} else if judged, at := pp.Judged(); pp.EstimateRU > 0 && judged > 0 && math.Abs(pp.DiffPct) > estimateOffPct {
-		ws = append(ws, Warning{Code: "estimate-off", Subject: pp.ID,
-			Message: fmt.Sprintf("estimate %.2f RU differs from the model's %.2f RU %s by %+.0f%%", pp.EstimateRU, judged, at, pp.DiffPct)})
+		msg := fmt.Sprintf("estimate %.2f RU differs from the model's %.2f RU %s by %+.0f%%", pp.EstimateRU, judged, at, pp.DiffPct)
+		if b := pp.ProductionBand; pp.JudgedOn == "projected" && b.Contains(pp.EstimateRU) {
+			msg += fmt.Sprintf(", but lies inside its band (%s–%s RU, %s): which alternative holds decides it", num(b.LowRU), num(b.HighRU), strings.TrimPrefix(b.Words(num), num(b.LowRU)+"–"+num(b.HighRU)+": "))
+		}
+		ws = append(ws, Warning{Code: "estimate-off", Subject: pp.ID, Message: msg})
 	}
 	return ws
 }

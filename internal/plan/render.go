@@ -90,6 +90,9 @@ func renderText(w io.Writer, p *Plan) error {
 		for _, l := range pt.Projection {
 			ew.printf("      %s\n", l)
 		}
+		for _, l := range BandLines(pt) {
+			ew.printf("      %s\n", l)
+		}
 	}
 
 	ew.printf("\nContainers\n")
@@ -105,9 +108,12 @@ func renderText(w io.Writer, p *Plan) error {
 		}
 		ew.printf("  load: %s RU/s average, %s RU/s peak (%s)\n", num(c.AvgRUs), num(c.PeakRUs), basis)
 		ew.printf("  designed: %s  → %s/month  (%s)\n", throughput(c.Designed), usd(c.DesignedCost.Total), c.DesignedCost.Formula)
+		if c.Traffic != nil {
+			ew.printf("  flat-rate figures (average and peak, no shape; the hour-by-hour month below decides):\n")
+		}
 		for _, o := range c.Options {
 			mark := " "
-			if o.Mode == c.Recommended.Mode && o.Feasible {
+			if o.Mode == c.Recommended.Mode && o.Feasible && c.Traffic == nil {
 				mark = "*"
 			}
 			state := usd(o.Total) + "/month"
@@ -117,13 +123,20 @@ func renderText(w io.Writer, p *Plan) error {
 			ew.printf("  %s %-10s %s  (%s)\n", mark, o.Mode, state, o.Formula)
 		}
 		if c.RecommendedNote != "" {
-			ew.printf("  more than designed: %s\n", c.RecommendedNote)
+			lead := "more than designed"
+			if c.MonthlyUSD <= c.DesignedCost.Total+0.005 {
+				lead = "why this mode"
+			}
+			ew.printf("  %s: %s\n", lead, c.RecommendedNote)
 		}
 		ew.printf("  partitions: %d physical  busiest logical partition %s RU/s, %s GB at peak; its physical partition at %.0f%% of %s RU/s  risk: %s\n",
 			c.Partitions, num(c.BusiestRUs), num(c.BusiestGB), 100*c.Hot.Utilization, num(c.Hot.CapacityRU), c.Hot.Risk)
 		ew.printf("  busiest logical partition sized by: %s\n", c.BusiestBasis)
 		for _, n := range c.Hot.Notes {
 			ew.printf("  note: %s\n", n)
+		}
+		if c.Traffic != nil {
+			renderTraffic(ew, &c)
 		}
 	}
 	cheapest := "in the cheapest mode per container (* above)"
@@ -147,6 +160,74 @@ func renderText(w io.Writer, p *Plan) error {
 		}
 	}
 	return ew.err
+}
+
+// BandLines say what a pattern's production figure is under each alternative of the unpinned
+// rules that move it, and which calibrated rules it follows: the plan's text, and MCP's.
+func BandLines(pt Pattern) []string {
+	var out []string
+	if b := pt.ProductionBand; b != nil {
+		out = append(out, fmt.Sprintf("band: %s–%s RU under the alternatives of %s, which no published figure and no calibration decides (docs/cost-model.md; validate calibrate --scale pins it)",
+			num(b.LowRU), num(b.HighRU), strings.Join(b.RuleNames(), ", ")))
+		for _, a := range b.Alternatives(num) {
+			out = append(out, "  "+a+" RU")
+		}
+	}
+	for _, r := range pt.ProductionPinned {
+		out = append(out, fmt.Sprintf("rule %s=%s (%s): no band", r.Name, r.Alternative, r.By))
+	}
+	return out
+}
+
+// renderTraffic prints a container's month hour by hour compactly: a day without events and every
+// event hour at the designed throughput, then each mode's month.
+func renderTraffic(ew *errWriter, c *Container) {
+	t := c.Traffic
+	ew.printf("  traffic: %s; highest second %s× the hour's average; autoscale scaling: %s\n", t.Shape, num(t.IntraHourPeak), t.Scaling)
+	ew.printf("    %-6s %9s %9s %17s %9s %9s %s\n", "HOUR", "AVG RU/s", "PEAK", "HOTTEST / SHARE", "BILLED", "429/s", "")
+	row := func(label string, h Hour) {
+		mark := ""
+		if h.ThrottledRU > 0 {
+			mark = "THROTTLED"
+			if h.BurstSeconds > 0 {
+				mark += fmt.Sprintf(" (burst cushion ~%.0f s, not counted)", h.BurstSeconds)
+			}
+		}
+		if h.ThrottledRU > 0 && h.ThrottledHighRU < h.ThrottledRU {
+			mark += fmt.Sprintf(" (high priority %s RU/s)", num(h.ThrottledHighRU))
+		}
+		if h.ThrottledBucketRU > 0 {
+			mark += fmt.Sprintf(" bucket caps refuse %s RU/s (3212)", num(h.ThrottledBucketRU))
+		}
+		if h.Event != "" {
+			mark = strings.TrimSpace(h.Event + " " + mark)
+		}
+		ew.printf("    %-6s %9s %9s %8s / %-6s %9s %9s %s\n", label, num(h.AvgRU), num(h.PeakRU), num(h.HottestRU), num(h.ShareRU), num(h.BilledRU), num(h.ThrottledRPS), mark)
+	}
+	for _, h := range t.Day {
+		row(fmt.Sprintf("%02d", h.Hour), h)
+	}
+	for _, h := range t.Events {
+		row(fmt.Sprintf("d%d %02d", h.Day, h.Hour), h)
+	}
+	d := t.Designed
+	ew.printf("    month by the hour: designed %s %s/month, %d of 730 hours throttle\n", throughput(c.Designed), usd(d.Total), d.ThrottledHrs)
+	for i, o := range t.Options {
+		mark := " "
+		if i == t.Recommended {
+			mark = "*"
+		}
+		state := usd(o.Total) + "/month"
+		if !o.Serves {
+			state = "does not serve every hour: " + o.Reason
+		}
+		ew.printf("    %s %-30s %s  (%s)\n", mark, throughput(Throughput{Mode: o.Mode, RU: o.RU}), state, o.Formula)
+	}
+	ew.printf("    the flat-rate figures above (average and peak, no shape) say %s/month", usd(t.FlatUSD))
+	if t.WithoutEventsUSD > 0 && t.Recommended >= 0 {
+		ew.printf("; without the events the cheapest serving mode costs %s/month, so serving them costs %s", usd(t.WithoutEventsUSD), usd(t.Options[t.Recommended].Total-t.WithoutEventsUSD))
+	}
+	ew.printf("\n")
 }
 
 func num(x float64) string {
@@ -178,6 +259,12 @@ func usd(x float64) string { return fmt.Sprintf("$%.2f", x) }
 func production(p Pattern) string {
 	switch {
 	case p.JudgedOn == "projected":
+		if w := p.ProductionBand.Words(num); w != "" {
+			return num(p.ProductionRU) + " (" + w + ")"
+		}
+		if len(p.ProductionPinned) > 0 {
+			return num(p.ProductionRU) + " (" + p.ProductionPinned[0].By + ")"
+		}
 		return num(p.ProductionRU)
 	case p.Op == "query":
 		return "= seeded (no scale)"

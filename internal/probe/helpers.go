@@ -158,9 +158,9 @@ func sortedParamNames(m map[string]any) []string {
 	return names
 }
 
-// addQueryMetrics adds a query-metrics header ("name=value;name=value") to acc. Values of several
+// AddQueryMetrics adds a query-metrics header ("name=value;name=value") to acc. Values of several
 // pages add up (counts and times both do).
-func addQueryMetrics(acc map[string]float64, header string) {
+func AddQueryMetrics(acc map[string]float64, header string) {
 	for _, kv := range strings.Split(header, ";") {
 		name, val, ok := strings.Cut(strings.TrimSpace(kv), "=")
 		if !ok || name == "" {

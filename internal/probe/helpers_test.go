@@ -71,8 +71,8 @@ func TestExplain(t *testing.T) {
 
 func TestMetricsDecoding(t *testing.T) {
 	acc := map[string]float64{}
-	addQueryMetrics(acc, "totalExecutionTimeInMs=0.50;retrievedDocumentCount=3;bad;x=y")
-	addQueryMetrics(acc, "totalExecutionTimeInMs=0.25;retrievedDocumentCount=2")
+	AddQueryMetrics(acc, "totalExecutionTimeInMs=0.50;retrievedDocumentCount=3;bad;x=y")
+	AddQueryMetrics(acc, "totalExecutionTimeInMs=0.25;retrievedDocumentCount=2")
 	if acc["totalExecutionTimeInMs"] != 0.75 || acc["retrievedDocumentCount"] != 5 || len(acc) != 2 {
 		t.Fatalf("query metrics: %v", acc)
 	}

@@ -388,7 +388,7 @@ func (x *exec) query(ctx context.Context) (record.Execution, error) {
 			if ex.QueryMetrics == nil {
 				ex.QueryMetrics = map[string]float64{}
 			}
-			addQueryMetrics(ex.QueryMetrics, *page.QueryMetrics)
+			AddQueryMetrics(ex.QueryMetrics, *page.QueryMetrics)
 		}
 		if page.IndexMetrics != nil {
 			if im := decodeIndexMetrics(*page.IndexMetrics); im != nil {

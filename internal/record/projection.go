@@ -35,6 +35,12 @@ type Projection struct {
 	Partitions int `json:"partitions,omitempty"`
 	// Arithmetic spells the production figure out so a reader can check it by hand.
 	Arithmetic []string `json:"arithmetic,omitempty"`
+	// Band is ProjectedRU under each alternative of the rules no published figure and no
+	// calibration pins that move it (Band; absent when none does), computed once by the estimator.
+	// PinnedRules names the rules a calibration profile decided that move it: the figure is the
+	// calibrated alternative's, with no band.
+	Band        *Band        `json:"band,omitempty"`
+	PinnedRules []PinnedRule `json:"pinnedRules,omitempty"`
 	// Note says why there is no production figure or what limits it.
 	Note string `json:"note,omitempty"`
 }

@@ -392,8 +392,8 @@ func chargeVerdict(ap *design.AccessPattern, modeled, measured *Charge, opts Opt
 		if c.Delta < 0 {
 			dir = "below"
 		}
-		return fmt.Sprintf("%s %s %s RU is %s RU %s the estimate %s RU (band ±%s RU)",
-			SourceLabel(c.Source), c.judgedName(), fmtRU(c.judged()), fmtRU(math.Abs(c.Delta)), dir, fmtRU(est), fmtRU(c.Band))
+		return fmt.Sprintf("%s %s %s is %s RU %s the estimate %s RU (band ±%s RU)",
+			SourceLabel(c.Source), c.judgedName(), c.judgedWords(), fmtRU(math.Abs(c.Delta)), dir, fmtRU(est), fmtRU(c.Band))
 	}
 	var bearing []*Charge
 	var reasons []string
@@ -461,6 +461,12 @@ func chargeVerdict(ap *design.AccessPattern, modeled, measured *Charge, opts Opt
 	}
 	if measured != nil && !measured.CarriesVerdict && v == Pass {
 		v = Warn
+	}
+	for _, c := range bearing {
+		if r, ok := insideRuleBand(c, est); ok {
+			reasons = append(reasons, r)
+			break
+		}
 	}
 	return v, reasons
 }

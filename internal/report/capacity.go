@@ -50,7 +50,7 @@ func capacityFindings(d *design.Design, loads []ContainerLoad, warnings []Capaci
 	}
 	var out []record.Finding
 	for _, w := range warnings {
-		if w.Code != "throughput-short" && w.Code != "hot-partition" {
+		if w.Code != "throughput-short" && w.Code != "hot-partition" && w.Code != "throttling" {
 			continue
 		}
 		r, ok := runs[w.Container]

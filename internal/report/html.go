@@ -36,6 +36,8 @@ func renderHTML(w io.Writer, r *Report) error {
 		Target       string
 		PatternChart template.HTML
 		LoadChart    template.HTML
+		TrafficChart template.HTML
+		TrafficLines []string
 		Legend       []string
 		Series       []legendItem
 		Notable      []PatternResult
@@ -49,6 +51,8 @@ func renderHTML(w io.Writer, r *Report) error {
 		Target:       targetLine(r),
 		PatternChart: template.HTML(patternChart(r)),
 		LoadChart:    template.HTML(loadChart(r)),
+		TrafficChart: template.HTML(trafficChart(r)),
+		TrafficLines: trafficLines(r),
 		Legend:       legendLines(r),
 		Series:       seriesLegend(r),
 	}
@@ -174,7 +178,11 @@ footer{margin-top:2rem;color:#5b6372;font-size:.85rem}
 {{range .R.Containers}}<tr><td>{{.Name}}</td><td>{{.Throughput}}</td><td class="num">{{load .Estimate}}</td><td class="num">{{load .Modeled}}</td><td class="num">{{load .Measured}}</td></tr>
 {{end}}</tbody>
 </table></div>{{end}}
-{{if .R.StageFindings}}<h2>Findings</h2>
+{{if .R.Traffic}}<h2>Traffic by the hour (plan's modeled forecast)</h2>
+<p>A day without events and every event hour, at the designed throughput: the design's traffic shape applied to the modeled load; the run's executions are not 24-hour runs.</p>
+<div class="scroll">{{.TrafficChart}}</div>
+<ul>{{range .TrafficLines}}<li>{{.}}</li>{{end}}</ul>
+{{end}}{{if .R.StageFindings}}<h2>Findings</h2>
 <ul>{{range .R.StageFindings}}<li{{if eq .Level "fail" "error"}} class="v-fail"{{end}}><strong>{{if eq .Level "fail" "error"}}✗ {{end}}{{.Level}}</strong> {{.Stage}} · {{.Subject}}: {{.Message}}</li>{{end}}</ul>{{end}}
 <footer>
 <p>Charge sources:</p>

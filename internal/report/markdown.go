@@ -81,6 +81,14 @@ func renderMarkdown(w io.Writer, r *Report) error {
 		}
 	}
 
+	if lines := trafficLines(r); len(lines) > 0 {
+		fmt.Fprintln(bw, "\n### Traffic by the hour (plan's modeled forecast at the designed throughput)")
+		fmt.Fprintln(bw)
+		for _, l := range lines {
+			fmt.Fprintln(bw, "- "+mdEscape(l))
+		}
+	}
+
 	if len(r.StageFindings) > 0 {
 		fmt.Fprintln(bw, "\n### Findings")
 		fmt.Fprintln(bw)

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/cosmosdv/validate/internal/record"
 )
@@ -41,6 +42,26 @@ func project(c *Charge, p *record.Projection) {
 	}
 	c.Projected = round2(p.ProjectedRU)
 	c.VerdictOn = VerdictOnProjected
+	c.rules = p.Band
+}
+
+// judgedWords is the judged figure as the reasons write it: with its band when it has one,
+// "14 RU (9–31: rule order-top-unserved-filter unvalidated)".
+func (c *Charge) judgedWords() string {
+	if w := c.rules.Words(fmtRU); w != "" && c.VerdictOn == VerdictOnProjected {
+		return fmtRU(c.judged()) + " RU (" + w + ")"
+	}
+	return fmtRU(c.judged()) + " RU"
+}
+
+// insideRuleBand is the reason a verdict gives when the estimate lies inside the band of the
+// production figure it judges: which alternative of an unpinned rule holds decides it.
+func insideRuleBand(c *Charge, est float64) (string, bool) {
+	if c == nil || c.VerdictOn != VerdictOnProjected || !c.rules.Contains(est) {
+		return "", false
+	}
+	return fmt.Sprintf("the estimate %s RU lies inside the production figure's band %s–%s RU (%s): the verdict rests on an alternative no published figure decides (%s); validate calibrate --scale pins it",
+		fmtRU(est), fmtRU(c.rules.LowRU), fmtRU(c.rules.HighRU), strings.Join(c.rules.Alternatives(fmtRU), "; "), strings.Join(c.rules.RuleNames(), ", ")), true
 }
 
 // judged is the figure the verdict rests on.
@@ -94,6 +115,16 @@ func projectedCell(p PatternResult) string {
 	case !pj.Production:
 		return "= seeded (no scale)"
 	}
+	if w := pj.Band.Words(fmtRU); w != "" {
+		return fmtRU(ru) + " " + SourceLabel(source) + " (estimated; " + w + ")"
+	}
+	if len(pj.PinnedRules) > 0 {
+		var rs []string
+		for _, r := range pj.PinnedRules {
+			rs = append(rs, r.Name+"="+r.Alternative)
+		}
+		return fmtRU(ru) + " " + SourceLabel(source) + " (estimated; rule " + strings.Join(rs, ", ") + " " + pj.PinnedRules[0].By + ")"
+	}
 	return fmtRU(ru) + " " + SourceLabel(source) + " (estimated)"
 }
 
@@ -123,6 +154,16 @@ func projectionLines(r *Report) []string {
 		out = append(out, fmt.Sprintf("%s %s: estimated %s RU at the seeded scale, %s RU at production", p.ID, p.Name, fmtRU(pj.SeededRU), fmtRU(pj.ProjectedRU)))
 		for _, a := range pj.Arithmetic {
 			out = append(out, "    "+a)
+		}
+		if b := pj.Band; b != nil {
+			out = append(out, fmt.Sprintf("    band: %s–%s RU under the alternatives of %s, which no published figure and no calibration decides (docs/cost-model.md)",
+				fmtRU(b.LowRU), fmtRU(b.HighRU), strings.Join(b.RuleNames(), ", ")))
+			for _, a := range b.Alternatives(fmtRU) {
+				out = append(out, "      "+a+" RU")
+			}
+		}
+		for _, r := range pj.PinnedRules {
+			out = append(out, fmt.Sprintf("    rule %s=%s (%s): no band", r.Name, r.Alternative, r.By))
 		}
 	}
 	return out

@@ -116,7 +116,8 @@ type Input struct {
 
 // CapacityWarning is one of plan's capacity warnings about a container.
 type CapacityWarning struct {
-	// Code is plan's: "throughput-short" or "hot-partition".
+	// Code is plan's: "throughput-short", "hot-partition" or "throttling" (hours of a traffic
+	// shape that throttle).
 	Code      string
 	Container string
 	Message   string
@@ -156,6 +157,9 @@ type Report struct {
 	// Cost is what the run's load costs a month at production (MonthlyCost), when the driver
 	// priced it.
 	Cost *MonthlyCost `json:"monthlyCost,omitempty"`
+	// Traffic is plan's hour-by-hour forecast of each container when the design states its
+	// traffic's shape (traffic.go), as the driver got it from the static plan.
+	Traffic []Traffic `json:"traffic,omitempty"`
 	// Baseline is the comparison with the baseline the run was compared with (run --baseline), part
 	// of the run's record: every format shows it and its regressions count in Findings.
 	Baseline *Comparison `json:"baseline,omitempty"`
@@ -355,6 +359,9 @@ type Charge struct {
 	// production scale, "seeded" otherwise.
 	Projected float64 `json:"projected,omitempty"`
 	VerdictOn string  `json:"verdictOn,omitempty"`
+	// rules is the production figure's band (record.Projection.Band) when the verdict judges it:
+	// the reasons say it beside the figure. The JSON carries it once, in the projection.
+	rules *record.Band
 }
 
 // Check is one expectation of the design checked against one run.

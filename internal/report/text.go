@@ -97,6 +97,13 @@ func renderText(w io.Writer, r *Report) error {
 		}
 	}
 
+	if lines := trafficLines(r); len(lines) > 0 {
+		fmt.Fprintln(bw, "\nTraffic by the hour (plan's modeled forecast at the designed throughput):")
+		for _, l := range lines {
+			fmt.Fprintln(bw, "  "+l)
+		}
+	}
+
 	if len(r.StageFindings) > 0 {
 		fmt.Fprintln(bw, "\nFindings:")
 		for _, f := range r.StageFindings {

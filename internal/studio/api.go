@@ -155,7 +155,7 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
 		Limits: Limits{PhysicalRU: card.PartitionMaxRU.Value, PhysicalGB: card.PartitionMaxGB.Value, LogicalGB: card.LogicalMaxGB.Value},
 	}
 	if err == nil {
-		p, perr := pipeline.PlanWith(d, plan.Options{Seed: s.opts.Seed, RateCard: s.opts.RateCard}, s.opts.Lint)
+		p, perr := pipeline.PlanWith(d, plan.Options{Seed: s.opts.Seed, RateCard: s.opts.RateCard, Rules: s.opts.Rules}, s.opts.Lint)
 		if perr != nil {
 			a.PlanError = perr.Error()
 		} else {
@@ -224,7 +224,7 @@ func (s *Server) advise(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusOK, AdviceView{Error: "advise needs a valid design: " + firstLine(err.Error())})
 		return
 	}
-	adv, err := advise.Advise(d, advise.Options{Seed: s.opts.Seed, RateCard: s.opts.RateCard})
+	adv, err := advise.Advise(d, advise.Options{Seed: s.opts.Seed, RateCard: s.opts.RateCard, Rules: s.opts.Rules})
 	if err != nil {
 		writeJSON(w, http.StatusOK, AdviceView{Error: err.Error()})
 		return
@@ -334,6 +334,7 @@ func (s *Server) runDesign(ctx context.Context, d *design.Design, st *stream) (*
 	out, err := pipeline.Validate(ctx, []*design.Design{d}, pipeline.Config{
 		Target:   target.Config{Kind: record.KindEmbedded},
 		RateCard: s.opts.RateCard,
+		Rules:    s.opts.Rules,
 		Seed:     s.opts.Seed,
 		Samples:  20,
 		Version:  s.opts.Version,

@@ -48,7 +48,9 @@ type Options struct {
 	Addr string
 	// RateCard prices plan, advise and runs (nil = the built-in card); Seed is the generator seed.
 	RateCard *cost.RateCard
-	Seed     int64
+	// Rules is a calibration profile's decided rules (cost.Profile.Selection); nil = defaults.
+	Rules *cost.Selection
+	Seed  int64
 	// Lint weighs lint's findings (and so plan's warnings) as `validate lint` and `validate plan`
 	// do with --negligible-share; the zero value is their default.
 	Lint lint.Options

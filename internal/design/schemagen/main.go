@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/cosmosdv/validate/internal/design"
@@ -57,46 +58,71 @@ var enums = map[string][]string{
 	"Field.gen":                 design.Generators,
 	"PatchOp.op":                design.PatchOps,
 	"BatchOp.op":                design.BatchOps,
+	"Traffic.autoscale":         design.AutoscaleScalings,
+	"Traffic.shape":             shapes(),
+	"RPS.shape":                 shapes(),
+	"RPS.priority":              design.Priorities,
+}
+
+// shapes lists the named traffic shapes in order.
+func shapes() []string {
+	out := make([]string, 0, len(design.NamedShapes))
+	for k := range design.NamedShapes {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // extra holds constraints and descriptions the types cannot express, by "GoType.yamlKey".
 var extra = map[string]map[string]any{
-	"Design.version":          {"const": design.CurrentVersion, "description": "Format version of the design file."},
-	"Design.name":             {"description": "Name of the design; also the default database name."},
-	"App.sdk":                 {"description": "The SDK the application uses. Absent: judged as an SDK with a query engine (dotnet, java, python, javascript); go: cross-partition ORDER BY, TOP, OFFSET/LIMIT, aggregates, DISTINCT and GROUP BY are findings."},
-	"Container.name":          {"description": "Container name."},
-	"Container.partitionKey":  {"minItems": 1, "maxItems": design.MaxKeyLevels, "items": map[string]any{"type": "string", "pattern": "^/"}},
-	"Throughput.manual":       {"minimum": 400, "multipleOf": 100, "description": "Manual throughput in RU/s."},
-	"Throughput.autoscaleMax": {"minimum": 1000, "multipleOf": 1000, "description": "Autoscale maximum in RU/s."},
-	"Throughput.serverless":   {"description": "Serverless account: no provisioned throughput."},
-	"Indexing.included":       {"description": "Included paths: \"/*\", \"/a/?\" or \"/a/*\"."},
-	"Indexing.excluded":       {"description": "Excluded paths: \"/*\", \"/a/?\" or \"/a/*\"."},
-	"Indexing.composite":      {"description": "Composite indexes, each a list of at least two paths with an order."},
-	"Band.pct":                {"minimum": 0, "description": "Tolerance as a percentage of the estimate."},
-	"Band.ru":                 {"minimum": 0, "description": "Tolerance in RU."},
-	"AccessPattern.id":        {"description": "Pattern id, e.g. AP1."},
-	"AccessPattern.name":      {"description": "What the application does."},
-	"AccessPattern.container": {"description": "Container the pattern runs against."},
-	"AccessPattern.samples":   {"minimum": 1, "maximum": design.MaxSamples},
-	"AccessPattern.patch":     {"maxItems": design.MaxPatchOps},
-	"AccessPattern.batch":     {"maxItems": design.MaxBatchOps},
-	"RPS.avg":                 {"minimum": 0, "description": "Average requests per second."},
-	"RPS.peak":                {"minimum": 0, "description": "Peak requests per second (default: avg)."},
-	"Estimate.ru":             {"exclusiveMinimum": 0, "description": "Promised request charge per execution, in RU."},
-	"Field.weights":           {"description": "Relative weights of the oneOf values, one per value."},
-	"Field.of":                {"description": "Generator of each array element."},
-	"Field.min":               {"description": "Smallest value (int, decimal, money)."},
-	"Field.max":               {"description": "Largest value (int, decimal, money)."},
-	"Field.decimals":          {"description": "Digits after the decimal point (decimal, money)."},
-	"Field.from":              {"description": "Earliest time (isoTime, epoch): 2024-01-31 or RFC 3339."},
-	"Field.to":                {"description": "Latest time (isoTime, epoch): 2024-01-31 or RFC 3339."},
-	"Field.bytes":             {"description": "Length of generated text (text)."},
-	"Field.prefix":            {"description": "Prefix of generated values (code, sku, uuid, word)."},
-	"Field.unique":            {"description": "Every document gets a distinct value."},
-	"Field.optional":          {"minimum": 0, "exclusiveMaximum": 1},
-	"ArraySpec.max":           {"maximum": design.MaxArrayLen},
-	"DocType.count":           {"maximum": design.MaxSeedDocuments},
-	"DocType.targetBytes":     {"maximum": design.MaxDocumentBytes},
+	"Design.version":              {"const": design.CurrentVersion, "description": "Format version of the design file."},
+	"Design.name":                 {"description": "Name of the design; also the default database name."},
+	"App.sdk":                     {"description": "The SDK the application uses. Absent: judged as an SDK with a query engine (dotnet, java, python, javascript); go: cross-partition ORDER BY, TOP, OFFSET/LIMIT, aggregates, DISTINCT and GROUP BY are findings."},
+	"Container.name":              {"description": "Container name."},
+	"Container.partitionKey":      {"minItems": 1, "maxItems": design.MaxKeyLevels, "items": map[string]any{"type": "string", "pattern": "^/"}},
+	"Throughput.manual":           {"minimum": 400, "multipleOf": 100, "description": "Manual throughput in RU/s."},
+	"Throughput.autoscaleMax":     {"minimum": 1000, "multipleOf": 1000, "description": "Autoscale maximum in RU/s."},
+	"Throughput.serverless":       {"description": "Serverless account: no provisioned throughput."},
+	"Indexing.included":           {"description": "Included paths: \"/*\", \"/a/?\" or \"/a/*\"."},
+	"Indexing.excluded":           {"description": "Excluded paths: \"/*\", \"/a/?\" or \"/a/*\"."},
+	"Indexing.composite":          {"description": "Composite indexes, each a list of at least two paths with an order."},
+	"Band.pct":                    {"minimum": 0, "description": "Tolerance as a percentage of the estimate."},
+	"Band.ru":                     {"minimum": 0, "description": "Tolerance in RU."},
+	"AccessPattern.id":            {"description": "Pattern id, e.g. AP1."},
+	"AccessPattern.name":          {"description": "What the application does."},
+	"AccessPattern.container":     {"description": "Container the pattern runs against."},
+	"AccessPattern.samples":       {"minimum": 1, "maximum": design.MaxSamples},
+	"AccessPattern.patch":         {"maxItems": design.MaxPatchOps},
+	"AccessPattern.batch":         {"maxItems": design.MaxBatchOps},
+	"RPS.avg":                     {"minimum": 0, "description": "Average requests per second."},
+	"RPS.peak":                    {"minimum": 0, "description": "Peak requests per second (default: avg)."},
+	"Estimate.ru":                 {"exclusiveMinimum": 0, "description": "Promised request charge per execution, in RU."},
+	"Field.weights":               {"description": "Relative weights of the oneOf values, one per value."},
+	"Field.of":                    {"description": "Generator of each array element."},
+	"Field.min":                   {"description": "Smallest value (int, decimal, money)."},
+	"Field.max":                   {"description": "Largest value (int, decimal, money)."},
+	"Field.decimals":              {"description": "Digits after the decimal point (decimal, money)."},
+	"Field.from":                  {"description": "Earliest time (isoTime, epoch): 2024-01-31 or RFC 3339."},
+	"Field.to":                    {"description": "Latest time (isoTime, epoch): 2024-01-31 or RFC 3339."},
+	"Field.bytes":                 {"description": "Length of generated text (text)."},
+	"Field.prefix":                {"description": "Prefix of generated values (code, sku, uuid, word)."},
+	"Field.unique":                {"description": "Every document gets a distinct value."},
+	"Field.optional":              {"minimum": 0, "exclusiveMaximum": 1},
+	"ArraySpec.max":               {"maximum": design.MaxArrayLen},
+	"DocType.count":               {"maximum": design.MaxSeedDocuments},
+	"Traffic.hourly":              {"minItems": 24, "maxItems": 24, "items": map[string]any{"type": "number", "minimum": 0}},
+	"RPS.hourly":                  {"minItems": 24, "maxItems": 24, "items": map[string]any{"type": "number", "minimum": 0}, "description": "24 factors of rps.avg, one per hour from 00:00, averaging 1; overrides the design's traffic shape for this pattern."},
+	"Traffic.intraHourPeak":       {"minimum": 1},
+	"TrafficEvent.day":            {"minimum": 1, "maximum": 31},
+	"TrafficEvent.hour":           {"minimum": 0, "maximum": 23},
+	"TrafficEvent.hours":          {"minimum": 1},
+	"TrafficEvent.factor":         {"exclusiveMinimum": 0},
+	"RPS.bucket":                  {"minimum": 1, "maximum": 5},
+	"ThroughputBucket.id":         {"minimum": 1, "maximum": 5},
+	"ThroughputBucket.maxPercent": {"minimum": 1, "maximum": 100},
+	"Container.throughputBuckets": {"maxItems": 5},
+	"DocType.targetBytes":         {"maximum": design.MaxDocumentBytes},
 }
 
 type generator struct {

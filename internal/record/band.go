@@ -1,0 +1,90 @@
+package record
+
+import (
+	"strings"
+)
+
+// Band is a production figure under each alternative of the rules no published figure pins
+// (cost.Rules: a rule whose source is `assumed` and which no calibration profile decided) and
+// which move this query's figure. It is computed once, by the one estimator (internal/plan), and
+// carried as it is to every report: plan, run (text, Markdown, JSON, HTML, JUnit) and MCP. A band
+// is about the model's rules, never about the design's own choices (an indexing policy is the
+// design's; `validate advise` compares those).
+type Band struct {
+	// LowRU and HighRU are the least and the most the production figure is under the alternatives,
+	// the figure itself (the chosen alternatives') included. Each rule is varied alone, the others
+	// at their chosen alternative.
+	LowRU  float64 `json:"lowRU"`
+	HighRU float64 `json:"highRU"`
+	// Rules lists, for every rule that moves the figure, the figure under each of its alternatives
+	// (the chosen one's is the production figure), rules by name, alternatives in the registry's
+	// order.
+	Rules []BandRule `json:"rules"`
+}
+
+// BandRule is the production figure under one alternative of one rule.
+type BandRule struct {
+	Name        string  `json:"name"`
+	Alternative string  `json:"alternative"`
+	RU          float64 `json:"ru"`
+}
+
+// RuleNames lists the band's rules, each once, in order.
+func (b *Band) RuleNames() []string {
+	if b == nil {
+		return nil
+	}
+	var out []string
+	for _, r := range b.Rules {
+		if len(out) == 0 || out[len(out)-1] != r.Name {
+			out = append(out, r.Name)
+		}
+	}
+	return out
+}
+
+// Words is the band as every report writes it after the figure, with num formatting a charge:
+// "9–31: rule order-top-unserved-filter unvalidated" ("" for no band).
+func (b *Band) Words(num func(float64) string) string {
+	if b == nil || len(b.Rules) == 0 {
+		return ""
+	}
+	names := b.RuleNames()
+	word := "rule "
+	if len(names) > 1 {
+		word = "rules "
+	}
+	return num(b.LowRU) + "–" + num(b.HighRU) + ": " + word + strings.Join(names, ", ") + " unvalidated"
+}
+
+// Contains reports whether ru lies inside the band (bounds included).
+func (b *Band) Contains(ru float64) bool {
+	return b != nil && len(b.Rules) > 0 && ru >= b.LowRU && ru <= b.HighRU
+}
+
+// Alternatives spells out the figure under each alternative: "order-top-unserved-filter: stops 14,
+// scans 31".
+func (b *Band) Alternatives(num func(float64) string) []string {
+	if b == nil {
+		return nil
+	}
+	var out []string
+	for _, r := range b.Rules {
+		part := r.Alternative + " " + num(r.RU)
+		if n := len(out); n > 0 && strings.HasPrefix(out[n-1], r.Name+": ") {
+			out[n-1] += ", " + part
+			continue
+		}
+		out = append(out, r.Name+": "+part)
+	}
+	return out
+}
+
+// PinnedRule is a rule a calibration profile decided that moves a production figure: the figure is
+// the calibrated alternative's, with no band.
+type PinnedRule struct {
+	Name        string `json:"name"`
+	Alternative string `json:"alternative"`
+	// By is the calibration's label: "calibrated: <account>, <date>".
+	By string `json:"by"`
+}
