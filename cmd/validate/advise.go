@@ -36,7 +36,11 @@ design's production scale):
   secondary copy  for each cross-partition query: a container keyed for it (kept from the change
                   feed) or a global secondary index (preview), against the fan-out it removes
 
-At most 50 variants are priced per design. A design with nothing to improve says so.
+At most 50 variants are priced per design (--max-variants N raises it); the containers whose key
+or throughput does not fit are searched first, and what the cap leaves unpriced is listed by name.
+A key whose busiest logical partition uses more than --headroom (default 50%) of the 10,000 RU/s
+or the 20 GB a logical partition can have at production is ranked below every key with headroom,
+by the rule plan's hot-partition warnings follow. A design with nothing to improve says so.
 
 --write-variants DIR writes each recommended variant as a design file; run it with 'validate run'
 (or compare runs with 'validate compare') to check the claim.
@@ -64,8 +68,15 @@ Exit 0 when advice is given (or there is nothing to improve), 2 when a design ca
 				return err
 			}
 			out, variants := v.GetString("out"), v.GetString("write-variants")
+			maxVariants, headroom := v.GetInt("max-variants"), v.GetFloat64("headroom")
+			if maxVariants < 0 {
+				return usageErr("--max-variants: want 0 (the default, 50) or more (got %d)", maxVariants)
+			}
+			if headroom < 0 || headroom > 1 {
+				return usageErr("--headroom: want a share above 0 and at most 1, or 0 for the default 0.5 (got %g)", headroom)
+			}
 			for _, d := range designs {
-				adv, err := advise.Advise(d, advise.Options{Seed: v.GetInt64("seed"), RateCard: card, Rules: rules})
+				adv, err := advise.Advise(d, advise.Options{Seed: v.GetInt64("seed"), RateCard: card, Rules: rules, MaxCandidates: maxVariants, Headroom: headroom})
 				if err != nil {
 					return usageErr("%s: %v", d.File, err)
 				}

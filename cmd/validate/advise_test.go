@@ -106,3 +106,29 @@ func TestAdvise_WriteVariantsNoLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestAdvise_CLI_Issue37: a design with a patch of its partition key and a query that matches
+// nothing is refused with exit 2 and lint's lines; --max-variants bounds the search and names what
+// it left out; --headroom out of range is a usage error; a written variant compared with its
+// origin has no regression (exit 0) and an RU/s line.
+func TestAdvise_CLI_Issue37(t *testing.T) {
+	code, _, errb := runCLI(t, "advise", repo("testdata", "advise", "cannot-run.yaml"))
+	if code != 2 || !strings.Contains(errb, "[partition-key-patch]") || !strings.Contains(errb, "[filter-unmatched]") {
+		t.Fatalf("cannot-run: exit %d\n%s", code, errb)
+	}
+	code, out, errb := runCLI(t, "advise", "--max-variants", "3", repo("testdata", "advise", "cap-order.yaml"))
+	if code != 0 || !strings.Contains(out, "3 variant design(s) priced; capped:") || !strings.Contains(out, "on Users") {
+		t.Fatalf("--max-variants 3: exit %d\n%s\n%s", code, out, errb)
+	}
+	if code, _, _ = runCLI(t, "advise", "--headroom", "1.5", repo("designs", "support.yaml")); code != 2 {
+		t.Errorf("--headroom 1.5: exit %d, want 2", code)
+	}
+	dir := t.TempDir()
+	if code, _, errb = runCLI(t, "advise", "--write-variants", dir, repo("testdata", "advise", "unused-composite.yaml")); code != 0 {
+		t.Fatalf("write: exit %d\n%s", code, errb)
+	}
+	code, out, errb = runCLI(t, "compare", repo("testdata", "advise", "unused-composite.yaml"), filepath.Join(dir, "unused-composite.index-Products.yaml"))
+	if code != 0 || !strings.Contains(out, "NO REGRESSIONS") || !strings.Contains(out, "RU/s (modeled") {
+		t.Fatalf("compare the variant: exit %d\n%s\n%s", code, out, errb)
+	}
+}

@@ -29,8 +29,19 @@ the rates and charge that sentence gives ("150 requests a second at peak, 6-9 RU
 a sentence naming operations on a container with a figure becomes one; a charge the text says was
 measured is kept as estimate.measured. Headings may be English or Chinese.
 
-Every inference a person should check carries a "# TODO(import): ..." comment saying why; whatever
-cannot be mapped stays in the draft as a TODO. The draft always parses; lint it and run it next.
+What teams write about load and size is kept: an average and a peak in any of the usual forms ("70/s,
+400 at peak", "peak 400 rps, ~70 avg", "~70 avg (400 peak)", avg/peak columns, per-minute rates); a
+per-day or per-month rate is an average only, with a TODO (no peak without an hourly shape). A query
+goes to the container whose documents have the fields and type it reads. A scale table (documents
+now / in a year) sets seeded and production counts, per-parent counts ("about 30 members a guild")
+set children per parent and reference cardinalities, the SDK named sets app.sdk, and hot-partition
+notes attach to every container they name. A skewed distribution is suggested only after planning
+the draft with it at production counts: never one whose busiest key nears the 20 GB logical-partition
+limit or exceeds a physical partition's throughput.
+
+Every inference a person should check carries a "# TODO(import): ..." comment saying why and where in
+the markdown; whatever cannot be mapped stays in the draft as a TODO, and lint reports each one left
+(import-todo). The draft always parses; lint it and run it next.
 
 Markdown over 1 MiB is refused; lines over 4 KiB are wrapped and block quotes nested over 16 deep are
 cut (each noted in the draft), so that reading stays linear in the input. Ctrl-C or SIGTERM stops it.

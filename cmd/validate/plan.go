@@ -58,6 +58,9 @@ price in the wrong unit, a hot partition, a design-review finding), 2 when a des
 			if err != nil {
 				return err
 			}
+			if h := v.GetFloat64("headroom"); h < 0 || h > 1 {
+				return usageErr("--headroom: want a share above 0 and at most 1, or 0 for the default 0.5 (got %g)", h)
+			}
 			lintOpts, err := lintOptions(v.GetFloat64("negligible-share"))
 			if err != nil {
 				return err
@@ -69,7 +72,7 @@ price in the wrong unit, a hot partition, a design-review finding), 2 when a des
 			out := v.GetString("out")
 			warnings := 0
 			for _, d := range designs {
-				p, err := pipeline.PlanWith(d, plan.Options{Seed: v.GetInt64("seed"), RateCard: card, Rules: rules}, lintOpts)
+				p, err := pipeline.PlanWith(d, plan.Options{Seed: v.GetInt64("seed"), RateCard: card, Rules: rules, Headroom: v.GetFloat64("headroom")}, lintOpts)
 				if err != nil {
 					return usageErr("%s: %v", d.File, err)
 				}

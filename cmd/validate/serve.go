@@ -159,7 +159,7 @@ labelled as modeled (docs/calibration.md).`,
 			if srv.ComputeURL() != "" {
 				fmt.Fprintf(a.stdout, "validate serve: compute gateway on %s\n", srv.ComputeURL())
 			}
-			fmt.Fprintf(a.stdout, "validate serve: listening on %s (charges: %s)\n", srv.URL(), chargeLabel(card))
+			fmt.Fprintf(a.stdout, "validate serve: listening on %s (charges: %s)\n", srv.URL(), cost.ChargesLabel(card))
 			<-a.ctx.Done()
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
@@ -213,16 +213,4 @@ func newLogger(w interface{ Write([]byte) (int, error) }, level string) (*slog.L
 		return nil, usageErr("--log-level: want debug, info, warn or error (got %q)", level)
 	}
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l})), nil
-}
-
-// chargeLabel is how serve's ready line names its charges: "model", "model (calibrated: <account>,
-// <date>)", or "model (rate card <version>)" for a card file.
-func chargeLabel(card *cost.RateCard) string {
-	switch {
-	case card == nil:
-		return "model"
-	case card.Calibration != nil:
-		return card.Label()
-	}
-	return "model (rate card " + card.Version + ")"
 }

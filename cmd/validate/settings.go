@@ -74,6 +74,8 @@ var settings = []setting{
 	{key: "out", def: "", usage: "directory for report files, one per design and format (default: none; the report goes to standard output)", cmds: []string{"run", "plan", "advise", "calibrate"},
 		cmdUsage: map[string]string{"calibrate": "file the calibration profile is written to (default calibration.json)"}},
 	{key: "write-variants", def: "", usage: "directory to write each recommended variant to as a design file (<design>.<variant>.yaml) that validate run and compare can check", cmds: []string{"advise"}},
+	{key: "max-variants", def: 0, usage: "most variant designs advise prices per design (0 = 50); the containers whose key or throughput does not fit are searched first, and what the cap leaves unpriced is listed by name", cmds: []string{"advise"}},
+	{key: "headroom", def: 0.0, usage: "share of a logical partition's limits (10,000 RU/s, 20 GB) its busiest one may use at production before the key is called tight (0 = 0.5): plan's hot-partition and advise's key ranking", cmds: []string{"plan", "advise"}},
 	{key: "progress", def: "auto", usage: "progress display: auto, bar, lines or none", cmds: []string{"run"}},
 	// Baselines.
 	{key: "baseline", def: "", usage: "baseline to compare the run with (the comparison goes into every report; a regression exits 1): a file, or a directory of <design>.baseline.json files", cmds: []string{"run"}},

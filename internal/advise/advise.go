@@ -11,10 +11,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/lint"
 	"github.com/cosmosdv/validate/internal/plan"
 )
 
@@ -36,6 +38,10 @@ type Options struct {
 	Seed int64
 	// MaxCandidates caps the variants priced (0 = DefaultMaxCandidates).
 	MaxCandidates int
+	// Headroom is the share of a logical partition's limits a key's busiest logical partition may
+	// use and still rank among the keys with headroom (plan.Options.Headroom; 0 =
+	// cost.DefaultKeyHeadroom).
+	Headroom float64
 }
 
 // Totals are a design's traffic-weighted figures at production scale.
@@ -118,10 +124,30 @@ const (
 	significantShare = 0.005
 )
 
-// Advise prices the candidate changes of d and recommends the ones that lower its cost.
+// CannotRunError is Advise's answer to a design with patterns that cannot run as written (a patch
+// the service refuses, a query that finds nothing, a field no type has): pricing them would price
+// what cannot happen. Findings are lint's, with their file:line:column.
+type CannotRunError struct {
+	Findings []lint.Finding
+}
+
+func (e *CannotRunError) Error() string {
+	lines := make([]string, len(e.Findings))
+	for i, f := range e.Findings {
+		lines[i] = "  " + f.String()
+	}
+	return fmt.Sprintf("advise prices only what can run: %d problem(s) make patterns fail or find nothing (validate lint); fix them first:\n%s",
+		len(e.Findings), strings.Join(lines, "\n"))
+}
+
+// Advise prices the candidate changes of d and recommends the ones that lower its cost. A design
+// with patterns that cannot run as written (lint.CannotRun) is refused with a *CannotRunError.
 func Advise(d *design.Design, opts Options) (*Advice, error) {
 	if d == nil {
 		return nil, errors.New("advise: no design")
+	}
+	if broken := lint.CannotRun(lint.Check(d)); len(broken) > 0 {
+		return nil, &CannotRunError{Findings: broken}
 	}
 	s := &search{d: d, opts: opts, max: cmp.Or(opts.MaxCandidates, DefaultMaxCandidates), variants: map[string]priced{}}
 	base, err := s.build(d)
@@ -133,8 +159,15 @@ func Advise(d *design.Design, opts Options) (*Advice, error) {
 	a := &Advice{SchemaVersion: SchemaVersion, Design: d.Name, File: d.File, Basis: Basis, Baseline: s.baseT,
 		Indexing: []IndexAdvice{}, Keys: []KeyAdvice{}, Relations: []Relation{}, Secondary: []Secondary{}, Recommended: []Variant{}}
 	s.a = a
+	// The containers whose key or throughput does not fit are searched first (their keys), then
+	// indexing, the other containers' keys, relationships and copies.
+	first, rest := s.urgent()
+	s.keys(first)
 	s.indexing()
-	s.keys()
+	s.keys(rest)
+	slices.SortStableFunc(a.Keys, func(x, y KeyAdvice) int {
+		return cmp.Compare(containerIndex(d, x.Container), containerIndex(d, y.Container))
+	})
 	s.relations()
 	s.secondary()
 	a.Candidates = s.priced
@@ -172,7 +205,7 @@ func (s *search) rateCard() *cost.RateCard {
 
 // build is the one estimator: plan.Build at the options' rate card and seed.
 func (s *search) build(d *design.Design) (*plan.Plan, error) {
-	return plan.Build(d, plan.Options{RateCard: s.opts.RateCard, Rules: s.opts.Rules, Seed: s.opts.Seed})
+	return plan.Build(d, plan.Options{RateCard: s.opts.RateCard, Rules: s.opts.Rules, Seed: s.opts.Seed, Headroom: s.opts.Headroom})
 }
 
 // price builds the plan of a candidate variant, counting it against the cap. It returns nil (and
@@ -196,13 +229,31 @@ func (s *search) price(what string, v *design.Design) (*plan.Plan, *design.Desig
 	return p, c, nil
 }
 
+// capNote is why an option the cap left out has no figures.
+const capNote = "the search reached its cap of variants (--max-variants raises it)"
+
 // note records a finding about the search.
 func (s *search) note(format string, args ...any) {
 	s.a.Notes = append(s.a.Notes, fmt.Sprintf(format, args...))
 }
 
-// recommend adds a variant to the recommendations.
+// recommend adds a variant to the recommendations. Every pattern whose charge the change moves by
+// more than 1% states the variant's figure as its estimate, so that the written variant's run
+// judges it against what the variant costs, not the design's figure (a write made cheaper would
+// otherwise fail its old estimate).
 func (s *search) recommend(name, what string, p *plan.Plan, v *design.Design) {
+	moved := map[string]bool{}
+	for _, pp := range p.Patterns {
+		if bp := patternPlan(s.base, pp.ID); bp != nil && math.Abs(Charge(pp)-Charge(*bp)) > 0.01*Charge(*bp)+0.005 {
+			moved[pp.ID] = true
+		}
+	}
+	if v != nil && len(moved) > 0 {
+		c := *v
+		c.AccessPatterns = slices.Clone(v.AccessPatterns)
+		estimates(&c, p, moved)
+		v = &c
+	}
 	t := totalsOf(p)
 	s.a.Recommended = append(s.a.Recommended, Variant{Name: name, What: what, Change: diff(s.baseT, t), Totals: t, Design: v})
 }

@@ -148,7 +148,7 @@ func (s *search) priceElements(o RelationOption, what string, sp *elementSplit, 
 		o.Note = err.Error()
 		return o
 	case p == nil:
-		o.Note = "not priced: the search reached its cap"
+		o.Note = capNote
 		return o
 	}
 	estimates(vd, p, sp.all)

@@ -49,6 +49,9 @@ type IndexChange struct {
 	Verdict string `json:"verdict"`
 	// Rewrite is the query the change rewrites (rewrite-add-composite), nil for none.
 	Rewrite *QueryRewrite `json:"rewrite,omitempty"`
+	// Breaks lists what the change breaks (a query the service would refuse without the index);
+	// such a change has no figures (Change is zero): a refused query has no charge to compare.
+	Breaks []string `json:"breaks,omitempty"`
 }
 
 // indexing prices the index what-if of every container with a consistent policy.
@@ -97,6 +100,7 @@ func (s *search) indexing() {
 			switch {
 			case len(broken) > 0:
 				ch.Verdict = "breaks " + strings.Join(broken, "; ")
+				ch.Breaks, ch.Change = broken, Change{}
 			case s.saves(ch.Change):
 				ch.Verdict = "saves"
 				good = append(good, edit{ixEdit, rw})
@@ -144,7 +148,12 @@ func (s *search) indexing() {
 		// Drop a composite index: priced; a query whose ORDER BY needs it shows as broken.
 		for i, comp := range c.Indexing.Composite {
 			i := i
-			try("drop-composite", compositeWords(comp), "", func(ix *design.Indexing) {
+			why := ""
+			if ids, ok := querycheck.CompositeNeeded(s.d, ci, comp); ok && len(ids) == 0 {
+				// The rule lint's index-unused follows: every write pays its terms for no reader.
+				why = "no query needs it (none orders by it, none filters on all of its paths): every write pays its index terms for no reader"
+			}
+			try("drop-composite", compositeWords(comp), why, func(ix *design.Indexing) {
 				ix.Composite = slices.Delete(slices.Clone(ix.Composite), i, i+1)
 			}, nil)
 		}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/plan"
 )
@@ -36,14 +37,20 @@ type KeyCandidate struct {
 	FanOutRUs   float64 `json:"fanOutRUs"`
 	// RUs is the container's traffic-weighted RU/s.
 	RUs float64 `json:"rus"`
-	// BusiestRUs and BusiestGB are the busiest logical partition at peak, against the 10,000 RU/s a
-	// physical partition serves and the 20 GB a logical partition holds (LimitRUs, LimitGB); Fits
-	// is true when it is within both.
-	BusiestRUs float64 `json:"busiestRUs"`
-	BusiestGB  float64 `json:"busiestGB"`
-	LimitRUs   float64 `json:"limitRUs"`
-	LimitGB    float64 `json:"limitGB"`
-	Fits       bool    `json:"fits"`
+	// BusiestRUs and BusiestGB are the busiest logical partition at peak and its storage at
+	// production, against the throughput one logical partition can use (LimitRUs: min(10,000 RU/s,
+	// the container's RU/s ÷ its physical partitions)) and the 20 GB it can hold (LimitGB). Fits and
+	// Headroom are plan's verdict (cost.Hot, the one rule plan's hot-partition warnings follow):
+	// Fits within every limit, Headroom within HeadroomShare of both. Why says what a key without
+	// headroom is short of.
+	BusiestRUs    float64 `json:"busiestRUs"`
+	BusiestGB     float64 `json:"busiestGB"`
+	LimitRUs      float64 `json:"limitRUs"`
+	LimitGB       float64 `json:"limitGB"`
+	Fits          bool    `json:"fits"`
+	Headroom      bool    `json:"headroom"`
+	HeadroomShare float64 `json:"headroomShare"`
+	Why           string  `json:"why,omitempty"`
 	// MonthlyUSD is the container's cost in its cheapest mode; Change is the whole design's change.
 	MonthlyUSD float64 `json:"monthlyUSD"`
 	Change     Change  `json:"change"`
@@ -66,9 +73,9 @@ type keyPlan struct {
 // the fields a handful of patterns filter on, their pairs and one triple).
 const maxKeyCandidates = 10
 
-// keys ranks partition-key alternatives for every container.
-func (s *search) keys() {
-	for ci := range s.d.Containers {
+// keys ranks partition-key alternatives for the containers cis (indexes into the design's).
+func (s *search) keys(cis []int) {
+	for _, ci := range cis {
 		c := &s.d.Containers[ci]
 		ka := KeyAdvice{Container: c.Name, Design: c.PartitionKey, Candidates: []KeyCandidate{}}
 		own := s.keyCandidate(ci, keyPlan{key: c.PartitionKey, kind: "design"}, s.base, s.d)
@@ -86,22 +93,35 @@ func (s *search) keys() {
 			kc := s.keyCandidate(ci, kp, p, vd)
 			if broken := newWarnings(s.base, p); len(broken) > 0 {
 				kc.Note = "breaks " + strings.Join(broken, "; ")
-				kc.Fits = false
+				kc.Fits, kc.Headroom = false, false
 			}
 			cands = append(cands, kc)
 			s.variants[keyName(kp.key)+"@"+c.Name] = priced{p, vd}
 		}
-		slices.SortStableFunc(cands, func(a, b KeyCandidate) int {
-			if a.Fits != b.Fits {
-				if a.Fits {
-					return -1
-				}
+		// An engineer's order: the keys that fit with headroom, then the keys that fit without it,
+		// then the keys over a limit; within each, the cheaper first, and at the same price the one
+		// whose busiest logical partition is smaller.
+		class := func(k KeyCandidate) int {
+			switch {
+			case k.Headroom:
+				return 0
+			case k.Fits:
 				return 1
+			}
+			return 2
+		}
+		slices.SortStableFunc(cands, func(a, b KeyCandidate) int {
+			if c := cmp.Compare(class(a), class(b)); c != 0 {
+				return c
 			}
 			if c := cmp.Compare(round2(a.MonthlyUSD), round2(b.MonthlyUSD)); c != 0 {
 				return c
 			}
-			return cmp.Compare(a.RUs, b.RUs)
+			if c := cmp.Compare(a.RUs, b.RUs); c != 0 {
+				return c
+			}
+			// At the same price, the more headroom the better.
+			return cmp.Or(cmp.Compare(a.BusiestRUs, b.BusiestRUs), cmp.Compare(a.BusiestGB, b.BusiestGB))
 		})
 		for i := range cands {
 			cands[i].Rank = i + 1
@@ -110,11 +130,15 @@ func (s *search) keys() {
 		best := cands[0]
 		if best.Kind != "design" {
 			pv := s.variants[keyName(best.key())+"@"+c.Name]
-			if pv.p != nil && (!own.Fits || s.savesKey(best.Change, c.Name)) {
+			short := !own.Headroom && best.Headroom
+			if pv.p != nil && (short || s.savesKey(best.Change, c.Name)) {
 				ka.Recommended = best.Key
 				why := "fewer RU/s and a lower monthly cost"
-				if !own.Fits {
-					why = "the design's key does not fit a logical partition's limits"
+				switch {
+				case !own.Fits:
+					why = "the design's key does not fit a logical partition's limits: " + own.Why
+				case short:
+					why = "the design's key leaves no headroom: " + own.Why
 				}
 				s.recommend("key-"+slug(c.Name), fmt.Sprintf("partition key of %s: %s instead of %s (%s)", c.Name,
 					strings.Join(best.Key, ", "), strings.Join(c.PartitionKey, ", "), why), pv.p, pv.d)
@@ -126,13 +150,30 @@ func (s *search) keys() {
 
 func (kc KeyCandidate) key() []string { return kc.Key }
 
+// urgent splits the design's containers into those whose key or throughput does not fit — the
+// busiest logical partition without headroom (cost.Hot, plan's verdict), or designed throughput
+// below the modeled peak — and the others, each in design order: the search prices the first
+// group's keys before anything else, so that a cap never hides what matters most.
+func (s *search) urgent() (first, rest []int) {
+	for ci := range s.d.Containers {
+		cp := containerPlan(s.base, s.d.Containers[ci].Name)
+		short := cp != nil && (!cp.Hot.Headroom || (cp.Designed.Mode != cost.Serverless && float64(cp.Designed.RU) < cp.PeakRUs))
+		if short {
+			first = append(first, ci)
+		} else {
+			rest = append(rest, ci)
+		}
+	}
+	return first, rest
+}
+
 func keyName(key []string) string { return strings.Join(key, ",") }
 
 // keyCandidate reads a candidate key's figures from the plan of its variant.
 func (s *search) keyCandidate(ci int, kp keyPlan, p *plan.Plan, _ *design.Design) KeyCandidate {
 	name := s.d.Containers[ci].Name
 	rc := s.rateCard()
-	kc := KeyCandidate{Key: kp.key, Kind: kp.kind, Build: kp.build, LimitRUs: rc.PartitionMaxRU.Value, LimitGB: rc.LogicalMaxGB.Value}
+	kc := KeyCandidate{Key: kp.key, Kind: kp.kind, Build: kp.build, LimitRUs: rc.PartitionMaxRU.Value, LimitGB: rc.LogicalMaxGB.Value, HeadroomShare: cost.DefaultKeyHeadroom}
 	var rps, single float64
 	for _, pp := range p.Patterns {
 		if pp.Container != name {
@@ -153,8 +194,10 @@ func (s *search) keyCandidate(ci int, kp keyPlan, p *plan.Plan, _ *design.Design
 	kc.RUs, _, _ = containerRUs(p, name)
 	if cp := containerPlan(p, name); cp != nil {
 		kc.BusiestRUs, kc.BusiestGB, kc.MonthlyUSD = cp.BusiestRUs, cp.BusiestGB, cp.MonthlyUSD
+		// plan's verdict, the one rule (cost.RateCard.HotPartition): not a second judgement here.
+		kc.LimitRUs, kc.Fits, kc.Headroom, kc.HeadroomShare = cp.Hot.CapacityRU, cp.Hot.Fits, cp.Hot.Headroom, cp.Hot.HeadroomShare
+		kc.Why = strings.Join(cp.Hot.Findings, "; ")
 	}
-	kc.Fits = kc.BusiestRUs <= kc.LimitRUs && kc.BusiestGB <= kc.LimitGB
 	kc.Change = diff(s.baseT, totalsOf(p))
 	return kc
 }
@@ -221,8 +264,7 @@ func (s *search) keyPlans(ci int) []keyPlan {
 	// A design key over a logical partition's limits: the key with the item id below it, and the key
 	// spread over ten buckets.
 	if cp := containerPlan(s.base, c.Name); cp != nil && len(c.PartitionKey) == 1 && c.PartitionKey[0] != "/id" {
-		rc := s.rateCard()
-		if cp.BusiestGB > rc.LogicalMaxGB.Value || cp.BusiestRUs > rc.PartitionMaxRU.Value {
+		if !cp.Hot.Headroom {
 			f := strings.TrimPrefix(c.PartitionKey[0], "/")
 			add(keyPlan{key: []string{c.PartitionKey[0], "/id"}, kind: "hierarchical"})
 			name := f + "Bucket"

@@ -37,8 +37,19 @@ type Relation struct {
 	ReadTogether []string `json:"readTogether"`
 	UpdatedApart []string `json:"updatedApart"`
 	// Rules are the modeling article's rules of thumb, each with what the design says to it.
-	Rules   []string         `json:"rules"`
-	Options []RelationOption `json:"options"`
+	Rules []string `json:"rules"`
+	// RewriteRUs is, for a child written alone, what embedding adds to those writes: Σ over
+	// UpdatedApart of (the parent's replace with its children inside − the child's own write) ×
+	// the average rate (plan's charges of both variants); a patch of the parent costs no less than
+	// the replace (partial-document-update FAQ: the RU charge of a patch is that of a replace).
+	// BusiestParentWrites is the child writes a second that land on one parent at peak (the
+	// busiest, by the children's key spread), against ContentionLimit: concurrent writers of one
+	// embedded document must replace it with optimistic concurrency, and each conflict (412) costs a
+	// re-read and a second replace.
+	RewriteRUs          float64          `json:"rewriteRUs,omitempty"`
+	BusiestParentWrites float64          `json:"busiestParentWrites,omitempty"`
+	ContentionLimit     float64          `json:"contentionLimit,omitempty"`
+	Options             []RelationOption `json:"options"`
 	// Answer is advise's answer, in words.
 	Answer string `json:"answer"`
 }
@@ -69,6 +80,12 @@ type RelationOption struct {
 // relationship to count as bounded (assumed: the article's "will not grow without bound" read as
 // "production keeps about the seeded number per parent").
 const boundedGrowth = 1.5
+
+// contentionLimit is the child writes a second on one parent at peak from which embedding is not
+// advised whatever it saves (assumed: a read-modify-write replace with If-Match takes tens of
+// milliseconds, so at about one write a second to one document conflicts (412) and their retries
+// begin to show; no published figure).
+const contentionLimit = 1.0
 
 // relations answers embed or reference for every relationship of the design.
 func (s *search) relations() {
@@ -151,7 +168,6 @@ func (s *search) parentRelation(ci int, child *design.DocType, docs map[string]p
 			r.ReadTogether = append(r.ReadTogether, ap.ID)
 		}
 	}
-	r.Rules = s.rules(r)
 
 	// As designed.
 	asIs := s.relationOption("as designed: separate documents in the parent's partition", s.base, touches, true)
@@ -165,7 +181,9 @@ func (s *search) parentRelation(ci int, child *design.DocType, docs map[string]p
 		emb.Note = why
 	} else if p, vd, err := s.price("embed "+child.Type+" in "+pt, v); err != nil {
 		emb.Note = err.Error()
-	} else if p != nil {
+	} else if p == nil {
+		emb.Note = capNote
+	} else {
 		estimates(vd, p, touches)
 		emb = s.relationOption(emb.Name, p, touches, false)
 		emb.Note = "each child write replaces the parent with its children inside"
@@ -182,17 +200,52 @@ func (s *search) parentRelation(ci int, child *design.DocType, docs map[string]p
 		sep.Note = why
 	} else if p, vd, err := s.price("move "+child.Type+" to its own container", v); err != nil {
 		sep.Note = err.Error()
-	} else if p != nil {
+	} else if p == nil {
+		sep.Note = capNote
+	} else {
 		sep = s.relationOption(sep.Name, p, touches, false)
 		sep.Note = "keyed like the parent's container; a container has its own throughput and its own minimum"
 		s.variants["separate-"+child.Type] = priced{p, vd}
 	}
 	r.Options = append(r.Options, sep)
 
-	// The answer: the cheapest option that is allowed by the rules.
+	// What embedding does to the children written alone: the parent rewrites, and the writers that
+	// meet on one parent.
+	contended := false
+	if len(r.UpdatedApart) > 0 {
+		r.ContentionLimit = contentionLimit
+		share := cd.BusiestShare
+		if cd.ProductionBusiestShare > 0 {
+			share = cd.ProductionBusiestShare
+		}
+		pv := s.variants["embed-"+child.Type]
+		for _, id := range r.UpdatedApart {
+			bp := patternPlan(s.base, id)
+			if bp == nil {
+				continue
+			}
+			r.BusiestParentWrites += bp.PeakRPS * share
+			if pv.p != nil {
+				if ep := patternPlan(pv.p, id); ep != nil {
+					r.RewriteRUs += PatternRUs(*ep) - PatternRUs(*bp)
+				}
+			}
+		}
+		r.RewriteRUs, r.BusiestParentWrites = round2(r.RewriteRUs), round2(r.BusiestParentWrites)
+		contended = r.BusiestParentWrites >= contentionLimit
+		if len(r.Options) > 1 && r.Options[1].Priced {
+			r.Options[1].Note += fmt.Sprintf("; the children written alone (%s) add %s RU/s as parent rewrites (a patch of the parent costs no less: partial-document-update FAQ), and each such write costs more as the parent grows toward %.0f KB; the busiest parent takes %.2g child writes a second at peak (contention from %.0f a second, assumed)",
+				strings.Join(r.UpdatedApart, ", "), signed(r.RewriteRUs), r.EmbeddedMaxBytes/1024, r.BusiestParentWrites, contentionLimit)
+		}
+	}
+	r.Rules = s.rules(r)
+
+	// The answer: the cheapest option that is allowed by the rules. A child written alone is
+	// embedded only when the saving, which already pays for the parent rewrites, is there and the
+	// writers do not meet on one parent.
 	best := 0
 	for i, o := range r.Options {
-		if !o.Priced || (i == 1 && !r.Bounded) {
+		if !o.Priced || (i == 1 && (!r.Bounded || contended)) {
 			continue
 		}
 		if o.RUs < r.Options[best].RUs-max(significantRUs, significantShare*s.baseT.RUs) && o.Change.MonthlyUSD <= 0.005 {
@@ -204,6 +257,10 @@ func (s *search) parentRelation(ci int, child *design.DocType, docs map[string]p
 		r.Answer = fmt.Sprintf("keep %s as separate documents: %s", child.Type, s.keepWhy(r))
 	case 1:
 		r.Answer = fmt.Sprintf("embed %s in %s: bounded (at most %.0f a parent, %.0f KB embedded), and fewer RU/s (%s RU/s)", child.Type, pt, r.PerParentMax, r.EmbeddedMaxBytes/1024, signed(r.Options[1].Change.RUs))
+		if len(r.UpdatedApart) > 0 {
+			r.Answer += fmt.Sprintf(", net of the parent rewrites of %s (%s RU/s); the busiest parent takes %.2g child writes a second at peak, under the %.0f a second where writers start to contend",
+				strings.Join(r.UpdatedApart, ", "), signed(r.RewriteRUs), r.BusiestParentWrites, contentionLimit)
+		}
 		if pv := s.variants["embed-"+child.Type]; pv.p != nil {
 			s.recommend("embed-"+slug(child.Type), fmt.Sprintf("embed %s in %s (an array %s)", child.Type, pt, embedField(child)), pv.p, pv.d)
 		}
@@ -232,7 +289,15 @@ func (s *search) rules(r Relation) []string {
 		out = append(out, "embed when it is read together with its parent: no pattern reads the children through their parent")
 	}
 	if len(r.UpdatedApart) > 0 {
-		out = append(out, "reference when it changes often and apart from its parent: "+strings.Join(r.UpdatedApart, ", ")+" write a child alone")
+		rule := "reference when it changes often and apart from its parent: " + strings.Join(r.UpdatedApart, ", ") + " write a child alone"
+		if r.ContentionLimit > 0 {
+			verdict := "few enough that embedding may still pay, if the saving outweighs the rewrites"
+			if r.BusiestParentWrites >= r.ContentionLimit {
+				verdict = "too many: writers contend on one parent document, not embedded"
+			}
+			rule += fmt.Sprintf(" — embedded, each becomes a replace of the parent (%s RU/s in all), and the busiest parent takes %.2g such writes a second at peak: %s", signed(r.RewriteRUs), r.BusiestParentWrites, verdict)
+		}
+		out = append(out, rule)
 	} else {
 		out = append(out, "embed when it changes infrequently: no pattern writes a child alone")
 	}
@@ -245,13 +310,23 @@ func (s *search) keepWhy(r Relation) string {
 		why = append(why, "unbounded")
 	}
 	if len(r.UpdatedApart) > 0 {
-		why = append(why, "written apart ("+strings.Join(r.UpdatedApart, ", ")+")")
+		w := "written apart (" + strings.Join(r.UpdatedApart, ", ") + ")"
+		if r.ContentionLimit > 0 && r.BusiestParentWrites >= r.ContentionLimit {
+			w += fmt.Sprintf(" by writers that would contend on one parent (%.2g writes a second at peak on the busiest)", r.BusiestParentWrites)
+		}
+		why = append(why, w)
 	}
 	priced := false
 	for _, o := range r.Options[1:] {
 		priced = priced || o.Priced
 	}
+	capped := false
+	for _, o := range r.Options[1:] {
+		capped = capped || o.Note == capNote
+	}
 	switch {
+	case !priced && capped:
+		why = append(why, "the other options were not priced: "+capNote)
 	case !priced:
 		why = append(why, "the other options cannot be built from this design (see their notes)")
 	case len(why) == 0:

@@ -103,6 +103,10 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 		}
 		var rows [][]string
 		for _, c := range ia.Changes {
+			if len(c.Breaks) > 0 {
+				rows = append(rows, []string{c.Kind, c.Path, "-", "-", "-", "-", c.Verdict, c.Why})
+				continue
+			}
 			rows = append(rows, []string{c.Kind, c.Path, signed(c.Change.WriteRUs), signed(c.Change.QueryRUs), signed(c.Change.RUs),
 				signedUSD(c.Change.MonthlyUSD), c.Verdict, c.Why})
 		}
@@ -143,12 +147,19 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 				key += " (" + c.Build + ")"
 			}
 			fits := "yes"
-			if !c.Fits {
+			switch {
+			case !c.Fits:
 				fits = "NO"
+			case !c.Headroom:
+				fits = fmt.Sprintf("tight (over %.0f%%)", 100*c.HeadroomShare)
+			}
+			note := c.Note
+			if c.Why != "" && !c.Headroom {
+				note = strings.TrimPrefix(note+"; "+c.Why, "; ")
 			}
 			rows = append(rows, []string{fmt.Sprint(c.Rank), key, c.Kind, fmt.Sprintf("%.0f%%", 100*c.SingleShare), fmt.Sprintf("%.1f", c.FanOutRUs),
 				fmt.Sprintf("%.3g / %.0f", c.BusiestRUs, c.LimitRUs), fmt.Sprintf("%.3g / %.0f", c.BusiestGB, c.LimitGB), fits,
-				fmt.Sprintf("%.1f", c.RUs), fmt.Sprintf("%.2f", c.MonthlyUSD), c.Note})
+				fmt.Sprintf("%.1f", c.RUs), fmt.Sprintf("%.2f", c.MonthlyUSD), note})
 		}
 		table([]string{"#", "KEY", "KIND", "ONE PARTITION", "FAN-OUT RU/s", "BUSIEST RU/s", "BUSIEST GB", "FITS", "RU/s", "$/MONTH", "NOTE"}, rows)
 	}
@@ -168,7 +179,7 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 		var rows [][]string
 		for _, o := range r.Options {
 			if !o.Priced {
-				rows = append(rows, []string{o.Name, "-", "-", "-", "-", "not priced: " + o.Note})
+				rows = append(rows, []string{o.Name, "-", "-", "-", "-", notPriced(o.Note)})
 				continue
 			}
 			rows = append(rows, []string{o.Name, fmt.Sprintf("%.2f", o.WriteRU), fmt.Sprintf("%.1f", o.ReadRUs), fmt.Sprintf("%.1f (%s)", o.RUs, signed(o.Change.RUs)),
@@ -191,7 +202,7 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 				name += " (preview)"
 			}
 			if !o.Priced {
-				rows = append(rows, []string{name, "-", "-", "-", "-", "not priced: " + o.Note})
+				rows = append(rows, []string{name, "-", "-", "-", "-", notPriced(o.Note)})
 				continue
 			}
 			rows = append(rows, []string{name, fmt.Sprintf("%.1f", o.QueryRUs), fmt.Sprintf("%.1f", o.UpkeepRUs), fmt.Sprintf("%.1f (%s)", o.RUs, signed(o.Change.RUs)),
@@ -302,4 +313,13 @@ func fenced(info, body string) string {
 	}
 	fence := strings.Repeat("`", max(3, longest+1))
 	return fence + info + "\n" + body + "\n" + fence + "\n"
+}
+
+// notPriced is the note of an option without figures: one "not priced:", and never an empty reason.
+func notPriced(note string) string {
+	note = strings.TrimSpace(strings.TrimPrefix(note, "not priced: "))
+	if note == "" {
+		note = "no reason was recorded"
+	}
+	return "not priced: " + note
 }

@@ -5,8 +5,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/engine/sql"
+	"github.com/cosmosdv/validate/internal/plan"
 )
 
 // GSIDocs is the documentation of the global secondary index feature, which is in preview.
@@ -46,8 +48,8 @@ type SecondaryOption struct {
 
 // What the copies' figures assume.
 const (
-	assumedChangeFeed = "assumed: the application's change-feed processor reads each changed document once, charged as a point read of it (change-feed.md publishes no per-item figure); deletes reach the copy only as soft deletes, which the change feed's latest-version mode shows"
-	assumedGSI        = "assumed: the documentation says the index container is kept in sync by the service, has its own request units and storage, and must use autoscale; it publishes no charge for the sync, so each write to the source is priced as the same write to the index container, and the source pays nothing more"
+	assumedChangeFeed = "assumed: the application's change-feed processor (latest-version mode) reads each changed document once, charged as a point read of it (change-feed.md publishes no per-item figure); latest-version mode does not log deletes, so each delete of a copied type becomes a soft delete (a patch setting deleted and ttl, TTL on; the TTL's delete runs on left-over RU/s, time-to-live.md) — or read in all-versions-and-deletes mode, which logs deletes but is in preview and needs continuous backup on the account (its price is not on the rate card, not priced here); the lease container (400 RU/s manual) with one lease per feed range renewed every 17 s and each drained range polled every 5 s (the .NET SDK's defaults) are priced; the copy is eventually consistent with the source"
+	assumedGSI        = "from the documentation: the index container is kept in sync from the source's change feed by the service (change-feed reads billed on the source, writes on the index container), is eventually consistent (its lag shows as the Catchup Gap metric), must use autoscale, and needs continuous backup on the account; its definition has no WHERE, so in a container of several types it copies every type (a type without the key field lands in one logical partition). Assumed: each change is read once, as a point read of it, and written once, as the same write to the index container"
 )
 
 // secondary prices a secondary container and a global secondary index for every cross-partition
@@ -76,7 +78,7 @@ func (s *search) secondary() {
 		}
 		field, tmpl := "", ""
 		for _, f := range qq.a.Filters {
-			if f.Kind == sql.FilterEqual && len(f.Path) == 1 && qq.template(f) != "" && inAllTypes(c, f.Path[0]) &&
+			if f.Kind == sql.FilterEqual && len(f.Path) == 1 && qq.template(f) != "" && len(typesWith(c, f.Path[0])) > 0 &&
 				!slices.Contains(c.PartitionKey, "/"+f.Path[0]) && strings.Contains(qq.template(f), "{") {
 				field, tmpl = f.Path[0], qq.template(f)
 				break
@@ -99,6 +101,8 @@ func (s *search) secondary() {
 				continue
 			}
 			if p == nil {
+				o.Note = capNote
+				sc.Options = append(sc.Options, o)
 				continue
 			}
 			moved := map[string]bool{ap.ID: true}
@@ -108,6 +112,7 @@ func (s *search) secondary() {
 				}
 			}
 			estimates(vd, p, moved)
+			sizeCopy(s.rateCard(), vd, p, copyName, gsi)
 			o.Priced = true
 			t := totalsOf(p)
 			o.RUs, o.Monthly, o.Change = t.RUs, t.MonthlyUSD, diff(s.baseT, t)
@@ -128,6 +133,9 @@ func (s *search) secondary() {
 		// The answer: a secondary container when it saves; a global secondary index is named, never
 		// recommended as a variant, while it is in preview.
 		sc.Answer = fmt.Sprintf("keep %s across partitions: a copy keyed by /%s costs more to keep than the fan-out it removes", ap.ID, field)
+		if !slices.ContainsFunc(sc.Options, func(o SecondaryOption) bool { return o.Priced }) {
+			sc.Answer = fmt.Sprintf("not answered: no copy of %s keyed by /%s could be priced (%s)", c.Name, field, sc.Options[0].Note)
+		}
 		var own, gsi *SecondaryOption
 		for k := range sc.Options {
 			o := &sc.Options[k]
@@ -146,34 +154,108 @@ func (s *search) secondary() {
 			}
 		}
 		if gsi != nil {
-			sc.Answer += fmt.Sprintf("; a global secondary index would save %.1f RU/s (%s $/month) without the change-feed reads, but the feature is in preview (%s): not for production yet", -gsi.Change.RUs, signedUSD(gsi.Change.MonthlyUSD), GSIDocs)
+			sc.Answer += fmt.Sprintf("; a global secondary index would save %.1f RU/s (%s $/month) without a lease container or its polling, but the feature is in preview (%s): not for production yet", -gsi.Change.RUs, signedUSD(gsi.Change.MonthlyUSD), GSIDocs)
 		}
 		s.a.Secondary = append(s.a.Secondary, sc)
 	}
 }
 
+// sizeCopy gives the copy container of a written variant the throughput plan found for it, so that
+// the variant does not read as short of throughput: its cheapest provisioned mode, autoscale for a
+// global secondary index (the documentation requires it) and for a serverless answer (an account
+// with provisioned containers cannot hold a serverless one). The price does not move: plan prices
+// every container in its cheapest mode either way.
+func sizeCopy(rc *cost.RateCard, vd *design.Design, p *plan.Plan, name string, gsi bool) {
+	cp := containerPlan(p, name)
+	ci := containerIndex(vd, name)
+	if cp == nil || ci < 0 {
+		return
+	}
+	th := design.Throughput{AutoscaleMax: rc.AutoscaleFor(cp.PeakRUs, cp.StorageGB)}
+	if !gsi && cp.Recommended.Mode == cost.Manual {
+		th = design.Throughput{Manual: cp.Recommended.RU}
+	} else if cp.Recommended.Mode == cost.Autoscale {
+		th = design.Throughput{AutoscaleMax: cp.Recommended.RU}
+	}
+	vd.Containers[ci].Throughput = th
+}
+
 // copyPrefix starts the id of every pattern that keeps a copy up to date.
 const copyPrefix = "COPY-"
 
+// The change feed processor's defaults (Azure/azure-cosmos-dotnet-v3, ChangeFeedLeaseOptions and
+// ChangeFeedProcessorOptions: DefaultRenewInterval 17 s, DefaultFeedPollDelay 5 s): each lease (one
+// per feed range of the source) is renewed every 17 s, and a range whose changes are drained is
+// polled again after 5 s.
+const (
+	leaseRenewSeconds = 17.0
+	feedPollSeconds   = 5.0
+	// softDeleteTTL is the time a soft-deleted document stays in the source before TTL removes it
+	// (assumed: long enough for the processor to read the change, which it does within seconds).
+	softDeleteTTL = 3600
+)
+
+// typesWith are the document types of c that carry the top-level scalar field name (every type for
+// id).
+func typesWith(c *design.Container, name string) map[string]bool {
+	out := map[string]bool{}
+	for i := range c.Documents {
+		if name == "id" {
+			out[c.Documents[i].Type] = true
+			continue
+		}
+		if f, ok := c.Documents[i].Fields.Lookup(name); ok && kindOf(f) == scalarField {
+			out[c.Documents[i].Type] = true
+		}
+	}
+	return out
+}
+
 // withCopy is d with a copy of container ci keyed by field: the query moved to it with its key
-// pinned, each write to the source copied to it, and (for a secondary container kept by the
-// application) a change-feed read of each written document on the source.
+// pinned, each write to the source copied to it, and for a secondary container kept by the
+// application from the change feed (gsi false):
+//   - only the types that carry the field are copied (the processor filters the rest out);
+//   - a change-feed read of each written document on the source, priced as a point read of it;
+//   - latest-version mode does not log deletes, so a delete of a copied type becomes a soft delete:
+//     a patch of the source document setting deleted and a ttl (TTL on), whose change the processor
+//     reads and turns into the copy's delete (the TTL's own delete later runs on left-over RU/s,
+//     time-to-live.md);
+//   - the lease container (400 RU/s manual, the least a container gets) with one lease per feed
+//     range of the source, each renewed (a replace) every 17 s, and each range polled every 5 s
+//     when drained (an empty change-feed page).
+//
+// For a global secondary index (gsi true) the service keeps the copy from the source's change feed:
+// its definition has no WHERE, so every type of the source is copied (a type without the field has
+// no key value: all of its documents share one logical partition, modelled as the value ""); each
+// write to the source is written to the index container and read from the change feed on the
+// source (the documentation bills the reads to the source and the writes to the index container);
+// the index container must use autoscale; no lease container.
 func (s *search) withCopy(ci int, id, field, tmpl string, gsi bool) (*design.Design, string) {
 	v := shallow(s.d)
 	src := v.Containers[ci]
 	name := src.Name + "-by-" + slug(field)
+	keep := typesWith(&src, field)
 	// Type names are unique in a design: the copy's types are renamed, and the patterns moved or
 	// copied to it name them so.
 	rename := map[string]string{}
-	docs := slices.Clone(src.Documents)
-	for i := range docs {
-		rename[docs[i].Type] = docs[i].Type + "Copy"
-		docs[i].Type += "Copy"
+	var docs []design.DocType
+	for _, dt := range src.Documents {
+		if !gsi && !keep[dt.Type] {
+			continue
+		}
+		rename[dt.Type] = dt.Type + "Copy"
+		dt.Type += "Copy"
+		if !keep[strings.TrimSuffix(dt.Type, "Copy")] {
+			dt.Fields = append(slices.Clone(dt.Fields), design.NamedField{Name: field, Field: design.Field{Const: ""}})
+		}
+		docs = append(docs, dt)
 	}
 	for i := range docs {
 		if docs[i].Parent != nil {
 			pa := *docs[i].Parent
-			pa.Type = rename[pa.Type]
+			if r, ok := rename[pa.Type]; ok {
+				pa.Type = r
+			}
 			docs[i].Parent = &pa
 		}
 	}
@@ -183,14 +265,53 @@ func (s *search) withCopy(ci int, id, field, tmpl string, gsi bool) (*design.Des
 		}
 		return t
 	}
+	copied := func(ap *design.AccessPattern) bool {
+		if gsi {
+			return true
+		}
+		t := ap.Document
+		if t == "" {
+			t = ap.Sample
+		}
+		if ap.Op == design.OpBatch {
+			for _, b := range ap.Batch {
+				if keep[b.Document] {
+					return true
+				}
+			}
+			return t == "" || keep[t]
+		}
+		return t == "" || keep[t]
+	}
 	nc := design.Container{Name: name, PartitionKey: []string{"/" + field}, Indexing: src.Indexing,
 		Documents: docs, FullText: src.FullText, Vectors: src.Vectors}
 	if gsi {
 		// The documentation: an index container must use autoscale.
 		nc.Throughput = design.Throughput{AutoscaleMax: 1000}
 	}
+	// The copy's storage is added to the design's, not carved out of it: its share of the source's
+	// production storage by the copied types' production bytes (plan's sizes).
+	if cp := containerPlan(s.base, src.Name); cp != nil && cp.StorageGB > 0 && (src.StorageGB > 0 || v.Scale.StorageGB > 0) {
+		var kept, all float64
+		for _, dp := range cp.Documents {
+			b := dp.Production * dp.Bytes
+			all += b
+			if gsi || keep[dp.Type] {
+				kept += b
+			}
+		}
+		if all > 0 {
+			gb := cp.StorageGB * kept / all
+			if src.StorageGB > 0 {
+				nc.StorageGB = gb
+			} else {
+				v.Scale.StorageGB += gb
+			}
+		}
+	}
 	v.Containers = append(v.Containers, nc)
 	var extra []design.AccessPattern
+	softDeleted := map[string]bool{}
 	for i := range v.AccessPatterns {
 		ap := &v.AccessPatterns[i]
 		if ap.ID == id {
@@ -205,7 +326,7 @@ func (s *search) withCopy(ci int, id, field, tmpl string, gsi bool) (*design.Des
 			}
 			continue
 		}
-		if ap.Container != src.Name || !IsWrite(ap.Op) || (ap.Expect != nil && ap.Expect.Status != 0) {
+		if ap.Container != src.Name || !IsWrite(ap.Op) || (ap.Expect != nil && ap.Expect.Status != 0) || !copied(ap) {
 			continue
 		}
 		cp := *ap
@@ -220,17 +341,58 @@ func (s *search) withCopy(ci int, id, field, tmpl string, gsi bool) (*design.Des
 			cp.Batch[j].Document = to(cp.Batch[j].Document)
 		}
 		extra = append(extra, cp)
-		if !gsi {
-			typ := ap.Document
-			if typ == "" || ap.Op != design.OpCreate && ap.Op != design.OpUpsert {
-				typ = ap.Sample
-			}
-			if typ == "" || ap.Op == design.OpBatch {
-				continue
-			}
-			extra = append(extra, design.AccessPattern{ID: copyPrefix + "CF-" + ap.ID, Name: "change feed of " + ap.ID + " (one read a change)",
-				Container: src.Name, Op: design.OpRead, Sample: typ, RPS: ap.RPS, Estimate: design.Estimate{RU: 1}, Samples: ap.Samples})
+		typ := ap.Document
+		if typ == "" || ap.Op != design.OpCreate && ap.Op != design.OpUpsert {
+			typ = ap.Sample
 		}
+		if !gsi && ap.Op == design.OpDelete && typ != "" {
+			// Latest-version change feed does not log deletes: the source soft-deletes instead.
+			ap.Op = design.OpPatch
+			ap.Name += " (soft delete: deleted and ttl set, for the change feed)"
+			ap.Patch = []design.PatchOp{{Op: "set", Path: "/deleted", Value: true}, {Op: "set", Path: "/ttl", Value: softDeleteTTL}}
+			softDeleted[typ] = true
+		}
+		if typ == "" || ap.Op == design.OpBatch || (gsi && ap.Op == design.OpDelete) {
+			continue
+		}
+		// The change feed's read of the change, billed on the source (for a global secondary index
+		// too: the documentation bills its change-feed reads to the source container).
+		extra = append(extra, design.AccessPattern{ID: copyPrefix + "CF-" + ap.ID, Name: "change feed of " + ap.ID + " (one read a change)",
+			Container: src.Name, Op: design.OpRead, Sample: typ, RPS: ap.RPS, Estimate: design.Estimate{RU: 1}, Samples: ap.Samples})
+	}
+	if len(softDeleted) > 0 {
+		// TTL on, and the flag the application writes declared (appFields) on the types it marks.
+		if src.DefaultTTL == nil {
+			on := -1
+			src.DefaultTTL = &on
+		}
+		src.Documents = slices.Clone(src.Documents)
+		for i := range src.Documents {
+			if dt := &src.Documents[i]; softDeleted[dt.Type] && !slices.Contains(dt.AppFields, "/deleted") {
+				dt.AppFields = append(slices.Clone(dt.AppFields), "/deleted")
+			}
+		}
+		v.Containers[ci] = src
+	}
+	if !gsi {
+		// The lease container and the processor's own traffic.
+		ranges := 1
+		if cp := containerPlan(s.base, src.Name); cp != nil {
+			ranges = max(cp.Partitions, 1)
+		}
+		leases := name + "-leases"
+		v.Containers = append(v.Containers, design.Container{Name: leases, PartitionKey: []string{"/id"},
+			Throughput: design.Throughput{Manual: 400},
+			Documents: []design.DocType{{Type: slug(name) + "-lease", Count: ranges, Production: float64(ranges),
+				Fields: design.Fields{{Name: "owner", Field: design.Field{Gen: "code", Prefix: "host-"}}, {Name: "continuation", Field: design.Field{Gen: "uuid"}}}}}})
+		renew := float64(ranges) / leaseRenewSeconds
+		poll := float64(ranges) / feedPollSeconds
+		extra = append(extra,
+			design.AccessPattern{ID: copyPrefix + "LEASE", Name: fmt.Sprintf("lease renewals (%d lease(s), each every %.0f s)", ranges, leaseRenewSeconds),
+				Container: leases, Op: design.OpReplace, Sample: slug(name) + "-lease", RPS: design.RPS{Avg: renew, Peak: renew}, Estimate: design.Estimate{RU: 10}},
+			design.AccessPattern{ID: copyPrefix + "POLL", Name: fmt.Sprintf("change-feed polls of drained ranges (%d range(s), each every %.0f s)", ranges, feedPollSeconds),
+				Container: src.Name, Op: design.OpChangeFeed, ChangeFeed: &design.ChangeFeedSpec{From: "now", Scope: "range"},
+				RPS: design.RPS{Avg: poll, Peak: poll}, Estimate: design.Estimate{RU: 1}})
 	}
 	v.AccessPatterns = append(v.AccessPatterns, extra...)
 	return v, name

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strconv"
@@ -153,6 +154,25 @@ func (c *RateCard) Label() string {
 		return "model"
 	}
 	return fmt.Sprintf("model (calibrated: %s, %s)", c.Calibration.Account, c.Calibration.Date)
+}
+
+// ChargesLabel is the one label of the charges an engine priced with card c: "model" for the
+// built-in card (nil), "model (calibrated: <account>, <date>)" for a calibration profile's card, and
+// "model (rate card: <file>)" for a card file (LoadRateCard). `validate serve` prints it on its ready
+// line and answers it in engine.ChargesHeader; a run against the serve labels the serve's charges
+// with it. Every label starts with "model": a calibrated charge is still modeled, never measured.
+func ChargesLabel(c *RateCard) string {
+	switch {
+	case c == nil:
+		return "model"
+	case c.Calibration != nil:
+		return c.Label()
+	case c.File != "":
+		return "model (rate card: " + c.File + ")"
+	case c.Version != Current.Version:
+		return "model (rate card " + c.Version + ")"
+	}
+	return "model"
 }
 
 // Measurement is one operation a calibration ran: its measured charge and the facts the engine
@@ -606,6 +626,21 @@ func (p *Profile) Check(sdkVersion string) error {
 	return nil
 }
 
+// safeName keeps a file name to letters, digits and . - _ (anything else becomes _): it reaches a
+// response header, a terminal and report headings.
+func safeName(name string) string {
+	b := []byte(name)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == '_') {
+			b[i] = '_'
+		}
+	}
+	if len(b) > 100 {
+		b = b[:100]
+	}
+	return string(b)
+}
+
 // checkHost accepts an account's host as calibrate writes it (a DNS name or address, with a port):
 // letters, digits and . - _ : [ ]. Anything else — a control character, an escape sequence, a
 // newline, a bidi override — would reach a terminal or a report heading as it stands.
@@ -793,6 +828,7 @@ func LoadRateCard(path string) (*RateCard, error) {
 	if err := card.check(); err != nil {
 		return nil, fmt.Errorf("rate card %s: %w", path, err)
 	}
+	card.File = safeName(filepath.Base(path))
 	return card, nil
 }
 

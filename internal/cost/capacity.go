@@ -211,6 +211,22 @@ func (c *RateCard) Cheapest(avgRU, peakRU, storageGB float64, a Account) ([]Mont
 	return opts, best
 }
 
+// sharedOnly reports whether a container short of throughput has its busiest physical partition over
+// its share only because every partition is: at the throughput its peak needs (more partitions,
+// which spread the shared load thinner) that partition would be within its share, give or take
+// HotMargin.
+func sharedOnly(in HotInput, limit, load float64, p int) bool {
+	if in.Serverless || in.PeakRU <= 0 || in.ProvisionedRU >= in.PeakRU {
+		return false
+	}
+	npPeak := float64(max(p, in.PeakPartitions))
+	atPeak := in.PeakPartitionRU
+	if atPeak <= 0 {
+		atPeak = in.BusiestRU + (load-in.BusiestRU)*float64(p)/npPeak
+	}
+	return atPeak <= math.Min(limit, in.PeakRU/npPeak)*(1+HotMargin)
+}
+
 // CheapestServing is Cheapest with every mode sized so that the busiest physical partition is served
 // at peak, not only the container's total (ServingSetting: partitions at creation, the throughput
 // split evenly): a mode that cannot serve the busiest logical partition at any setting is not
@@ -279,7 +295,33 @@ type HotInput struct {
 	Hierarchical bool
 	// Serverless uses the serverless per-partition limit.
 	Serverless bool
+	// Headroom is the share of a logical partition's limits the busiest one may use and still leave
+	// room (0 = DefaultKeyHeadroom).
+	Headroom float64
+	// PeakRU is the container's modeled peak RU/s and PeakPartitions the physical partitions the
+	// throughput that carries it needs (0 = not known). When ProvisionedRU is below PeakRU the
+	// container is short of throughput (throughput-short): its busiest physical partition is over
+	// its share mostly because every partition is, and that is not the key's doing unless the
+	// busiest logical partition keeps its physical partition over the share it would get at the
+	// throughput the peak needs, by more than HotMargin.
+	PeakRU         float64
+	PeakPartitions int
+	// PeakPartitionRU is the busiest physical partition's peak RU/s at PeakPartitions (0 = the
+	// busiest logical partition plus an even share of the rest of PartitionRU's load).
+	PeakPartitionRU float64
 }
+
+// HotMargin is how far over its even share of the peak the busiest physical partition must be for
+// a container short of throughput to have a hot partition as well (assumed: a designer sizing for
+// the modeled peak keeps about this much headroom; no published figure).
+const HotMargin = 0.1
+
+// DefaultKeyHeadroom is the share of the throughput a logical partition can use (UsableRU) and of
+// the 20 GB it can hold that its busiest one may reach at production and still be called a key with
+// headroom (assumed: the modeling guidance asks for a key that spreads requests and storage evenly
+// with room to grow, and publishes no share; half leaves a doubling of the busiest value before a
+// limit binds). Configurable: plan and advise --headroom.
+const DefaultKeyHeadroom = 0.5
 
 // Hot is the hot-partition verdict of a container.
 type Hot struct {
@@ -292,6 +334,27 @@ type Hot struct {
 	Findings    []string `json:"findings,omitempty"`
 	// Notes are facts worth knowing that are not risks.
 	Notes []string `json:"notes,omitempty"`
+	// Fits is true when the busiest logical partition is within every limit: at most the 10,000 RU/s
+	// (serverless: its own) a logical partition can have, its physical partition within its even
+	// share of the throughput when there are several (CapacityRU: min(10,000 RU/s, the container's
+	// RU/s ÷ its physical partitions), concepts-limits, set-throughput), at most 20 GB (the full
+	// key, with hierarchical keys). Headroom is true when it fits and its peak RU/s and storage at
+	// production are also within HeadroomShare of the 10,000 RU/s and the 20 GB: the limits no
+	// throughput raises (a container that is merely short of throughput is throughput-short, not a
+	// key without headroom).
+	// This is the one rule for "fits" and "hot": plan's hot-partition findings and advise's key
+	// ranking both read it.
+	Fits          bool    `json:"fits"`
+	Headroom      bool    `json:"headroom"`
+	HeadroomShare float64 `json:"headroomShare"`
+	// HeadroomRU is the finding (one of Findings) that the busiest logical partition's peak RU/s is
+	// over the headroom share of the 10,000 RU/s, "" when it is not: plan words it as
+	// hot-key-no-mode, advise ranks by it.
+	HeadroomRU string `json:"-"`
+	// RUShare and GBShare are the busiest logical partition's peak RU/s ÷ the 10,000 RU/s a logical
+	// partition can ever have, and its storage ÷ 20 GB.
+	RUShare float64 `json:"ruShare"`
+	GBShare float64 `json:"gbShare"`
 }
 
 // HotPartition judges a container's busiest logical partition against its physical partition's share
@@ -311,9 +374,20 @@ func (c *RateCard) HotPartition(in HotInput) Hot {
 	if load <= 0 {
 		load = in.BusiestRU
 	}
-	h := Hot{CapacityRU: capRU, Risk: RiskNone}
+	share := in.Headroom
+	if share <= 0 || share > 1 {
+		share = DefaultKeyHeadroom
+	}
+	maxGB := c.LogicalMaxGB.Value
+	h := Hot{CapacityRU: capRU, Risk: RiskNone, HeadroomShare: share}
 	if capRU > 0 {
 		h.Utilization = load / capRU
+	}
+	if c.PartitionMaxRU.Value > 0 {
+		h.RUShare = in.BusiestRU / c.PartitionMaxRU.Value
+	}
+	if maxGB > 0 {
+		h.GBShare = in.BusiestGB / maxGB
 	}
 	raise := func(r Risk) {
 		if r == RiskHigh || h.Risk == RiskNone {
@@ -324,20 +398,32 @@ func (c *RateCard) HotPartition(in HotInput) Hot {
 	case in.BusiestRU > limit:
 		raise(RiskHigh)
 		h.Findings = append(h.Findings, fmt.Sprintf("busiest logical partition needs %.0f RU/s, over the %.0f RU/s a physical partition serves", in.BusiestRU, limit))
-	case p > 1 && h.Utilization > 1:
-		// With one partition this is plain under-provisioning, reported as such elsewhere.
+	case p > 1 && h.Utilization > 1 && !sharedOnly(in, limit, load, p):
+		// With one partition this is plain under-provisioning, reported as such elsewhere; so is a
+		// partition over its share only because every partition is (sharedOnly).
 		raise(RiskHigh)
 		h.Findings = append(h.Findings, fmt.Sprintf("physical partition of the busiest logical partition needs %.0f RU/s at peak, gets %.0f RU/s (throughput split evenly over %d)", load, capRU, p))
 	}
-	maxGB := c.LogicalMaxGB.Value
+	if h.RUShare > share {
+		// Over the headroom of what a logical partition can ever have: said once (plan words it as
+		// hot-key-no-mode), and a finding of its own unless the key is over the limit already.
+		h.HeadroomRU = fmt.Sprintf("busiest logical partition needs %.0f RU/s at peak, %.0f%% of the %.0f RU/s a logical partition can ever have: over the %.0f%% headroom",
+			in.BusiestRU, 100*h.RUShare, c.PartitionMaxRU.Value, 100*share)
+		if in.BusiestRU <= limit {
+			raise(RiskLow)
+			h.Findings = append(h.Findings, h.HeadroomRU)
+		}
+	}
 	switch {
 	case in.BusiestGB > maxGB:
 		raise(RiskHigh)
 		h.Findings = append(h.Findings, fmt.Sprintf("largest logical partition holds %.1f GB, over the %.0f GB limit", in.BusiestGB, maxGB))
-	case in.BusiestGB > maxGB/2:
+	case h.GBShare > share:
 		raise(RiskLow)
-		h.Findings = append(h.Findings, fmt.Sprintf("largest logical partition holds %.1f GB of the %.0f GB limit", in.BusiestGB, maxGB))
+		h.Findings = append(h.Findings, fmt.Sprintf("largest logical partition holds %.1f GB of the %.0f GB limit: over the %.0f%% headroom", in.BusiestGB, maxGB, 100*share))
 	}
+	h.Fits = h.Risk != RiskHigh
+	h.Headroom = h.Risk == RiskNone
 	if in.Hierarchical && in.PrefixGB > maxGB && in.BusiestGB <= maxGB {
 		h.Notes = append(h.Notes, fmt.Sprintf("largest key prefix holds %.1f GB: allowed with hierarchical keys (the limit binds the full key)", in.PrefixGB))
 	}

@@ -175,3 +175,38 @@ func TestCapacity_SaturatesHugeLoads(t *testing.T) {
 		t.Errorf("CeilInt: NaN %d, -3 %d, 2.1 %d", CeilInt(math.NaN()), CeilInt(-3), CeilInt(2.1))
 	}
 }
+
+// TestHotPartition_Headroom (#37 point 1): the one rule for "fits" and "headroom", hand figures.
+// A logical partition can have 10,000 RU/s and 20 GB (concepts-limits); the default headroom is
+// half of each.
+func TestHotPartition_Headroom(t *testing.T) {
+	c := Current
+	tests := []struct {
+		name           string
+		in             HotInput
+		fits, headroom bool
+	}{
+		{"9 GB: room", HotInput{ProvisionedRU: 4000, Partitions: 1, BusiestGB: 9}, true, true},
+		{"18 GB: fits, no room", HotInput{ProvisionedRU: 4000, Partitions: 1, BusiestGB: 18}, true, false},
+		{"21 GB: over", HotInput{ProvisionedRU: 4000, Partitions: 1, BusiestGB: 21}, false, false},
+		{"4,000 RU/s of 10,000: room", HotInput{ProvisionedRU: 40000, Partitions: 4, BusiestRU: 4000, PartitionRU: 7000}, true, true},
+		{"6,000 RU/s of 10,000: fits, no room", HotInput{ProvisionedRU: 40000, Partitions: 4, BusiestRU: 6000, PartitionRU: 9000}, true, false},
+		{"physical partition over its even share 40,000/4", HotInput{ProvisionedRU: 40000, Partitions: 4, BusiestRU: 4000, PartitionRU: 11000}, false, false},
+		{"18 GB at a 95% headroom: room", HotInput{ProvisionedRU: 4000, Partitions: 1, BusiestGB: 18, Headroom: 0.95}, true, true},
+		// Short of throughput: 4 partitions at 20,000 RU/s get 5,000 each; the peak (60,000) needs
+		// 6 partitions of 10,000; at those the busiest partition carries 2,000 + (6,000-2,000)×4/6
+		// = 4,667 RU/s, within 10,000: the shortfall is the container's, not the key's.
+		{"short of throughput, not hot", HotInput{ProvisionedRU: 20000, Partitions: 4, BusiestRU: 2000, PartitionRU: 6000, PeakRU: 60000, PeakPartitions: 6}, true, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := c.HotPartition(tt.in)
+			if h.Fits != tt.fits || h.Headroom != tt.headroom {
+				t.Errorf("fits %v headroom %v, want %v %v (%v)", h.Fits, h.Headroom, tt.fits, tt.headroom, h.Findings)
+			}
+			if !tt.headroom && len(h.Findings) == 0 {
+				t.Error("no headroom and no finding saying why")
+			}
+		})
+	}
+}

@@ -236,3 +236,75 @@ func (w *scalarWalker) block(start Pos, folded bool) {
 		first, prevNormal, blanks = false, !more, 0
 	}
 }
+
+// MarkedComment is a comment of the design file that starts with a marker ("TODO(import):"), with
+// the comment lines that continue it (indented further), and the field path of the key it stands
+// above ("" when it stands above none, as the comments at the top of a file).
+type MarkedComment struct {
+	Pos  Pos
+	Path string
+	Text string
+}
+
+// MarkedComments lists the comments of the file the design was parsed from that start with marker,
+// in file order (nil for a design built in Go).
+func (d *Design) MarkedComments(marker string) []MarkedComment {
+	if d.src == nil {
+		return nil
+	}
+	var out []MarkedComment
+	lines := d.src.lines
+	for i := 0; i < len(lines); i++ {
+		t := strings.TrimLeft(lines[i], " -")
+		if !strings.HasPrefix(t, "# "+marker) {
+			continue
+		}
+		col := strings.Index(lines[i], "#") + 1
+		text := strings.TrimSpace(strings.TrimPrefix(t, "# "+marker))
+		for i+1 < len(lines) {
+			next := lines[i+1]
+			j := strings.Index(next, "#")
+			if j < 0 || strings.TrimSpace(next[:j]) != "" && strings.TrimSpace(next[:j]) != "-" || !strings.HasPrefix(next[j:], "#   ") {
+				break
+			}
+			text += " " + strings.TrimSpace(next[j+1:])
+			i++
+		}
+		c := MarkedComment{Pos: Pos{Line: i + 1, Col: col}, Text: text}
+		c.Pos.Line = d.commentLine(lines, c, marker)
+		c.Path = d.pathBelow(i + 1)
+		out = append(out, c)
+	}
+	return out
+}
+
+// commentLine finds the line a marked comment starts on (its continuation lines were consumed).
+func (d *Design) commentLine(lines []string, c MarkedComment, marker string) int {
+	for l := c.Pos.Line; l >= 1; l-- {
+		if strings.HasPrefix(strings.TrimLeft(lines[l-1], " -"), "# "+marker) {
+			return l
+		}
+	}
+	return c.Pos.Line
+}
+
+// pathBelow is the field path of the first key after line (1-based), the least specific when several
+// start there (the key, not the flow mapping's entries); "" when the next key is further than the comment block.
+func (d *Design) pathBelow(line int) string {
+	best, bestLine := "", 0
+	for p, pos := range d.Positions {
+		if pos.Line <= line {
+			continue
+		}
+		if best == "" || pos.Line < bestLine || pos.Line == bestLine && (len(p) < len(best) || len(p) == len(best) && p < best) {
+			best, bestLine = p, pos.Line
+		}
+	}
+	// Only comments right above a key are about it; a blank line ends a comment block.
+	for l := line; l < bestLine-1 && l < len(d.src.lines); l++ {
+		if strings.TrimSpace(d.src.lines[l]) == "" {
+			return ""
+		}
+	}
+	return best
+}

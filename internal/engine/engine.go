@@ -135,6 +135,11 @@ func CheckPublicURL(raw, protocol string) (*url.URL, error) {
 // "model" rather than an emulator's.
 const EngineHeader = "x-cdv-engine"
 
+// ChargesHeader carries, beside EngineHeader, the label of the charges the engine answers
+// (cost.ChargesLabel of Options.RateCard: "model", "model (calibrated: <account>, <date>)" or
+// "model (rate card: <file>)"): a run against `validate serve` labels the serve's charges with it.
+const ChargesHeader = "x-cdv-charges"
+
 // Server is a running engine. Its methods are safe for concurrent use.
 type Server struct {
 	opts    Options

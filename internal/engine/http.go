@@ -441,6 +441,7 @@ func isQuery(q *request) bool {
 // account answers GET /: the database account, advertising this server as its only region.
 func (s *Server) account(q *request) (int, error) {
 	setHeader(q.out, EngineHeader, "validate")
+	setHeader(q.out, ChargesHeader, cost.ChargesLabel(s.opts.RateCard))
 	endpoint := s.public
 	if isCompute(q.r) {
 		endpoint = s.computeURL // the compute gateway keeps its clients on itself

@@ -331,13 +331,18 @@ func (c *container) json() map[string]any {
 	return m
 }
 
-func (s *Server) partitionsFor(db, coll string, ru int) int {
+func (s *Server) partitionsFor(db, coll string, o *offer) int {
+	ru := o.throughput()
 	if s.opts.Partitions != nil {
 		return min(max(1, s.opts.Partitions(db, coll, ru)), maxPartitions)
 	}
-	// The rate card's rule (cost.RateCard.PhysicalPartitions): at creation with manual throughput the
-	// service allocates ceil(RU/s / 6,000) physical partitions.
-	return min(cost.PhysicalPartitions(0, ru), maxPartitions)
+	// The rate card's rule (cost.RateCard.PartitionsFor): at creation with manual throughput the
+	// service allocates ceil(RU/s / 6,000) physical partitions, with autoscale ceil(max RU/s / 10,000).
+	mode := cost.Manual
+	if o != nil && o.autoscaleMax > 0 {
+		mode = cost.Autoscale
+	}
+	return min(s.card().PartitionsFor(mode, 0, ru), maxPartitions)
 }
 
 func (s *Server) createContainer(q *request, dbID string) (int, error) {
@@ -387,11 +392,11 @@ func (s *Server) createContainer(q *request, dbID string) (int, error) {
 	c := &container{db: d, id: id, ridNum: n, rid: ridColl(d.ridNum, n), etag: s.newETag(), ts: s.now().Unix(),
 		props: m, pk: pk, policy: pol, unique: uniq, defaultTTL: ttl, search: search}
 	c.offer = s.newOffer(manual, auto, c.rid, "dbs/"+d.rid+"/colls/"+c.rid+"/")
-	ru := c.offer.throughput()
-	if c.offer == nil {
-		ru = d.offer.throughput()
+	o := c.offer
+	if o == nil {
+		o = d.offer
 	}
-	newPartitions(c, s.partitionsFor(dbID, id, ru))
+	newPartitions(c, s.partitionsFor(dbID, id, o))
 	d.colls[id] = c
 	s.dirty.Store(true)
 	body, _ := json.Marshal(c.json())

@@ -1,6 +1,10 @@
 package engine
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/cosmosdv/validate/internal/cost"
+)
 
 // routes is the gateway's whole REST surface, one row per method and path pattern, in the syntax
 // of Go's http.ServeMux patterns: "{name}" matches one path segment, "{name...}" the rest of the
@@ -21,6 +25,7 @@ var routes = []route{
 	{pattern: "POST /dbs", handle: (*Server).createDatabase},
 	{pattern: "GET /dbs", handle: func(s *Server, q *request) (int, error) {
 		setHeader(q.out, EngineHeader, "validate")
+		setHeader(q.out, ChargesHeader, cost.ChargesLabel(s.opts.RateCard))
 		return s.listDatabases(q)
 	}},
 	{pattern: "GET /dbs/{db}", handle: func(s *Server, q *request) (int, error) { return s.readDatabase(q, q.pathValue("db")) }},

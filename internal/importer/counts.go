@@ -65,7 +65,11 @@ func (b *builder) productionCounts() {
 				tp := fmt.Sprintf("%s.documents[%d].production", cg.path, ti)
 				if v, from, ok := b.scaleWithSource(g.name); ok && v >= 1 {
 					t.Production, changed = math.Round(v), true
-					b.todo(tp, "production count from the requirements' scale: %s", from)
+					if strings.HasPrefix(from, "the scale table") || strings.HasPrefix(from, "the sentence") {
+						b.note(tp, "production count from %s", from)
+					} else {
+						b.todo(tp, "production count from the requirements' scale: %s", from)
+					}
 					continue
 				}
 				if g.parent == nil {
@@ -74,8 +78,8 @@ func (b *builder) productionCounts() {
 				pp := b.production(g.parent.name)
 				if r := b.relation(g.parent.name, g.name); r != nil && r.avg > 0 && pp > 0 {
 					t.Production, changed = math.Round(pp*r.avg), true
-					b.todo(tp, "production count = %s %ss × %g per %s, from the requirements: %q (%s line %d)",
-						human(pp), g.parent.name, r.avg, g.parent.name, excerpt(r.text, 100), b.reqName(), r.line)
+					b.todo(tp, "production count = %s %ss × %g per %s, from %s: %q (%s line %d)",
+						human(pp), g.parent.name, r.avg, g.parent.name, r.source(), excerpt(r.text, 100), orWord(r.file, b.reqName()), r.line)
 				}
 			}
 		}
@@ -97,12 +101,15 @@ func (b *builder) production(name string) float64 {
 // sizeCounts sets root counts (from the requirements' scale, scaled down, else a default), children
 // per parent (from the relationships, else the examples) and key cardinalities.
 func (b *builder) sizeCounts() {
-	biggest := 0.0
+	biggest, nowBiggest := 0.0, 0.0
 	for _, cg := range b.groups {
 		for _, g := range cg.groups {
 			if g.parent == nil {
 				if v, ok := b.scaleOf(g.name); ok {
 					biggest = math.Max(biggest, v)
+				}
+				if v, ok := b.scaleNow[b.scaleKey(g.name)]; ok {
+					nowBiggest = math.Max(nowBiggest, v)
 				}
 			}
 		}
@@ -118,6 +125,11 @@ func (b *builder) sizeCounts() {
 				continue
 			}
 			if v, ok := b.scaleOf(g.name); ok && biggest > 0 {
+				if now, ok := b.scaleNow[b.scaleKey(g.name)]; ok && nowBiggest > 0 {
+					t.Count = int(math.Max(20, math.Round(now/nowBiggest*seededRoot)))
+					b.note(tp+".count", "the scale gives %s %ss at its first horizon and %s at its last; seeded %d, scaled down in proportion to the first", human(now), g.name, human(v), t.Count)
+					continue
+				}
 				t.Count = int(math.Max(20, math.Round(v/biggest*seededRoot)))
 				b.todo(tp+".count", "the requirements give %s %ss in production; seeded %d, scaled down in proportion", human(v), g.name, t.Count)
 			} else {
@@ -154,17 +166,33 @@ func (b *builder) keyCardinalities() {
 				fp := fmt.Sprintf("%s.documents[%d].fields.%s", cg.path, ti, segs[0])
 				n := max(2, t.Count/10)
 				v, from, ok := b.scaleWithSource(ent)
+				typed := false
+				if !ok {
+					// The key's entity is a type of the draft with a production count ("channel" for
+					// /channelId): that many distinct values.
+					if ty, p := b.typeProduction(ent); p >= 1 {
+						v, from, ok, typed = p, fmt.Sprintf("the production count of %q", ty), true, true
+					}
+				}
 				if ok && v >= 1 {
 					n = max(2, min(int(v), t.Count/2))
 				}
 				f.Cardinality = n
 				if ok && v >= 1 && (t.Production == 0 || math.Round(v) <= t.Production) {
 					f.ProductionCardinality = math.Round(v)
-					b.todo(fp, "key %s: %d distinct values seeded; productionCardinality %s from the requirements' scale: %s. Set dist zipf or hot to reproduce the hot-partition analysis",
+					if typed {
+						b.todo(fp, "key %s: %d distinct values seeded; productionCardinality %s, %s (one value per %s)",
+							kp, n, human(v), from, ent)
+						b.skewCands = append(b.skewCands, skewCand{path: fp, ci: cg.idx, ti: ti, field: segs[0], keyPath: kp, typeName: t.Type})
+						continue
+					}
+					b.todo(fp, "key %s: %d distinct values seeded; productionCardinality %s from the requirements' scale: %s",
 						kp, n, human(v), from)
+					b.skewCands = append(b.skewCands, skewCand{path: fp, ci: cg.idx, ti: ti, field: segs[0], keyPath: kp, typeName: t.Type})
 					continue
 				}
-				b.todo(fp, "key %s drawn from %d distinct values (a guess): set cardinality (seeded), productionCardinality (in production; without it they are assumed to grow with the documents) and dist zipf or hot to reproduce the hot-partition analysis", kp, n)
+				b.todo(fp, "key %s drawn from %d distinct values (a guess): set cardinality (seeded) and productionCardinality (in production; without it they are assumed to grow with the documents)", kp, n)
+				b.skewCands = append(b.skewCands, skewCand{path: fp, ci: cg.idx, ti: ti, field: segs[0], keyPath: kp, typeName: t.Type})
 			}
 		}
 	}
@@ -185,6 +213,10 @@ func (b *builder) perOf(tp string, g *typeGroup, t *design.DocType) {
 		if r.max > 2*r.avg {
 			t.Parent.Per.Dist = "zipf"
 		}
+		if r.file != "" {
+			b.todo(tp+".parent", "%d to %d per %s%s, from %q (%s line %d)", t.Parent.Per.Min, t.Parent.Per.Max, g.parent.name, capped, excerpt(r.text, 100), r.file, r.line)
+			return
+		}
 		b.todo(tp+".parent", "%d to %d per %s%s, from the requirements: %q (line %d)", t.Parent.Per.Min, t.Parent.Per.Max, g.parent.name, capped, excerpt(r.text, 100), r.line)
 		return
 	}
@@ -199,6 +231,96 @@ func (b *builder) perOf(tp string, g *typeGroup, t *design.DocType) {
 	t.Parent.Per = design.Per{Min: 1, Max: max(3, 2*most)}
 	b.todo(tp+".parent", "children of %q in the same partition in the examples; %d to %d per parent is a guess (give the ratio in the requirements' relationships)",
 		g.parent.name, t.Parent.Per.Min, t.Parent.Per.Max)
+}
+
+// typeProduction is the production count of the draft's type named by an entity word ("channel"),
+// with the type's name; 0 when no type is named so or it has no production count.
+func (b *builder) typeProduction(ent string) (string, float64) {
+	e := strings.ToLower(singular(ent))
+	for _, c := range b.d.Containers {
+		for _, t := range c.Documents {
+			if strings.ToLower(t.Type) == e && t.Production > 0 {
+				return t.Type, t.Production
+			}
+		}
+	}
+	return "", 0
+}
+
+// memberWords are the words a team uses for the documents of a parent that are not a type's name
+// ("30 members a guild" counts player documents whose guildId names the guild).
+var memberWords = map[string][]string{"member": {"player", "user", "account", "profile", "customer", "person"},
+	"player": {"user", "account"}, "user": {"player", "account", "customer"}, "seat": {"ticket"}, "subscriber": {"user", "customer"}}
+
+// refCardinalities uses per-parent counts for the references of root types ("about 30 members a
+// guild": a player's guildId takes players ÷ 30 values; in production, the guilds' count).
+func (b *builder) refCardinalities() {
+	for _, r := range b.rels {
+		if r.avg < 1 {
+			continue
+		}
+		names := append([]string{r.child}, memberWords[r.child]...)
+		for _, cg := range b.groups {
+			c := &b.d.Containers[cg.idx]
+			for ti := range c.Documents {
+				t := &c.Documents[ti]
+				if t.Parent != nil || !slicesContains(names, strings.ToLower(t.Type)) {
+					continue
+				}
+				for _, fname := range []string{r.parent + "Id", r.parent + "_id", r.parent + "ID"} {
+					f, ok := t.Fields.Lookup(fname)
+					if !ok || f.Gen == "" || f.Unique || f.Cardinality > 0 || isKey(c, []string{fname}) {
+						continue
+					}
+					fp := fmt.Sprintf("%s.documents[%d].fields.%s", cg.path, ti, fname)
+					f.Cardinality = max(2, int(math.Round(float64(t.Count)/r.avg)))
+					prod, how := 0.0, ""
+					if ty, p := b.typeProduction(r.parent); p >= 1 {
+						prod, how = p, fmt.Sprintf("the production count of %q", ty)
+					} else if t.Production > 0 {
+						prod, how = math.Round(t.Production/r.avg), fmt.Sprintf("%s %ss ÷ %g", human(t.Production), t.Type, r.avg)
+					}
+					if prod >= 1 && (t.Production == 0 || prod <= t.Production) && f.Cardinality >= 1 {
+						f.ProductionCardinality = prod
+					}
+					what := ""
+					if r.child != strings.ToLower(t.Type) {
+						what = fmt.Sprintf(" (%ss read as %q documents)", r.child, t.Type)
+					}
+					if f.ProductionCardinality > 0 {
+						b.todo(fp, "about %g %ss a %s%s, from %q (%s line %d): %d distinct values for %d seeded; productionCardinality %s, %s",
+							r.avg, r.child, r.parent, what, excerpt(r.text, 90), orWord(r.file, b.reqName()), r.line, f.Cardinality, t.Count, human(prod), how)
+					} else {
+						b.todo(fp, "about %g %ss a %s%s, from %q (%s line %d): %d distinct values for %d seeded",
+							r.avg, r.child, r.parent, what, excerpt(r.text, 90), orWord(r.file, b.reqName()), r.line, f.Cardinality, t.Count)
+					}
+					break
+				}
+			}
+		}
+	}
+}
+
+// source names where a relation was read, for the draft's comments.
+func (r *relation) source() string {
+	if r.file != "" {
+		return "the text"
+	}
+	return "the requirements"
+}
+
+// scaleKey is the key of scale (and scaleNow) that scaleWithSource finds for name.
+func (b *builder) scaleKey(name string) string {
+	n := strings.ToLower(singular(strings.ReplaceAll(name, "-", "")))
+	if _, ok := b.scale[n]; ok {
+		return n
+	}
+	for _, k := range sortedKeys(b.scale) {
+		if strings.HasSuffix(n, k) || strings.HasSuffix(k, n) {
+			return k
+		}
+	}
+	return n
 }
 
 func human(v float64) string {

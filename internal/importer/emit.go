@@ -37,6 +37,11 @@ func (b *builder) emit() ([]byte, error) {
 	if d.Consistency != "" {
 		b.kv(top, "consistency", "consistency", str(d.Consistency))
 	}
+	if d.App != nil && d.App.SDK != "" {
+		m := mapping(true)
+		b.kv(m, "", "sdk", str(d.App.SDK))
+		b.kv(top, "app", "app", m)
+	}
 	if p := d.Pricing; p != nil {
 		m := mapping(true)
 		for _, kv := range []struct {

@@ -101,6 +101,10 @@ func ImportContext(ctx context.Context, src []byte, o Options) (res *Result, err
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	b.checkSkew(ctx)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	out, err := b.emit()
 	if err != nil {
 		return nil, fmt.Errorf("write the draft: %w", err)
@@ -176,6 +180,9 @@ type builder struct {
 	// the requirements say so.
 	scale     map[string]float64
 	scaleFrom map[string]string
+	// scaleNow maps an entity word to the nearest horizon of a scale table ("at launch"), which gives
+	// the seeded proportions; scale holds the furthest ("in a year"), the production count.
+	scaleNow map[string]float64
 	// used marks the sections whose content was mapped.
 	used map[*section]bool
 	// iacUsed are the sections a provisioning snippet was read from.
@@ -184,6 +191,8 @@ type builder struct {
 	groups []containerGroups
 	// gaps are what the markdown did not say or could not be mapped, for Result.Unmapped.
 	gaps []Unmapped
+	// skewCands are the key fields whose distribution checkSkew checks before a TODO suggests one.
+	skewCands []skewCand
 }
 
 func (b *builder) todo(path, format string, args ...any) {
@@ -240,12 +249,20 @@ func (b *builder) build() {
 	b.used = map[*section]bool{}
 	b.d.Version = 1
 	b.naming()
+	b.scale, b.scaleFrom, b.scaleNow = map[string]float64{}, map[string]string{}, map[string]float64{}
 	if b.req != nil {
 		b.readRequirements()
+		b.readScaleTables(b.req, b.reqName())
+		b.readPerParent(b.req, b.reqName())
 	}
+	b.readScaleTables(b.md, b.mdName())
+	b.readScaleLines()
+	b.readScaleSentences()
 	b.readContainers()
+	b.readPerParent(b.md, b.mdName())
 	b.readProse()
 	b.readAccount()
+	b.readSDK()
 	b.buildTypes()
 	b.readPatterns()
 	b.readHourlyTraffic()

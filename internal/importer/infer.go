@@ -40,6 +40,7 @@ func (b *builder) buildTypes() {
 	b.sizeCounts()
 	b.productionCounts()
 	b.keyCardinalities()
+	b.refCardinalities()
 	b.scaleNote()
 }
 
@@ -69,6 +70,10 @@ func (b *builder) buildContainer(idx int, ci *contInfo) {
 		b.note(path+".name", "%s", excerpt(ci.purpose, 180))
 	}
 	for _, e := range ci.extra {
+		if strings.HasPrefix(e, "the hot-partition analysis") {
+			b.gap(path+".name", "%s", e)
+			continue
+		}
 		b.gap(path+".name", "not mapped: %s", e)
 	}
 	if len(ci.translated) > 0 {
@@ -142,7 +147,7 @@ func (b *builder) buildContainer(idx int, ci *contInfo) {
 			if strings.TrimSpace(ci.tpText) != "" {
 				b.gap(path+".throughput", "no RU/s figure in %q; manual 400 is the service's minimum", excerpt(ci.tpText, 120))
 			} else {
-				b.gap(path+".throughput", "no throughput stated for %s; manual 400 is the service's minimum", ci.name)
+				b.gap(path+".throughput", "no throughput stated for %s (its section: %s line %d); manual 400 is the service's minimum", ci.name, b.mdName(), ci.line)
 			}
 		}
 	}
@@ -481,6 +486,21 @@ func (b *builder) buildDocTypes(idx int, ci *contInfo, path string) {
 		b.note(path+".documents", "%d example document(s) at %s line %d, grouped by %s", len(ci.docs), b.mdName(), ci.docsLine, orWord(tfWord(tf), "shape"))
 	}
 	b.findParents(c, groups)
+	// Type names are unique in a design, not only in a container: a name another container's types
+	// already hold (two containers whose names cut to the same type name) gets a number.
+	taken := map[string]bool{}
+	for _, oc := range b.d.Containers[:idx] {
+		for _, t := range oc.Documents {
+			taken[strings.ToLower(t.Type)] = true
+		}
+	}
+	for _, g := range groups {
+		base := g.name
+		for i := 2; taken[strings.ToLower(g.name)]; i++ {
+			g.name = fmt.Sprintf("%s%d", base, i)
+		}
+		taken[strings.ToLower(g.name)] = true
+	}
 	// Parents are inferred before their children, whose fields may copy theirs; the file keeps the
 	// examples' order.
 	types := make([]design.DocType, len(groups))

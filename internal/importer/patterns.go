@@ -26,6 +26,11 @@ type row struct {
 	extra2        []string
 	ruV, measured float64
 	ruNote        string
+	// Rates read from prose (rates): per second; rateOne is a single figure called neither average
+	// nor peak. rateNotes say where they came from; rateTodos what a person should check.
+	rateRead                   bool
+	rateAvg, ratePeak, rateOne float64
+	rateNotes, rateTodos       []string
 }
 
 // column roles, recognised from header words in English or Chinese.
@@ -40,6 +45,11 @@ func columnRole(h string) string {
 		}
 		return "peak"
 	case hasAny(h, "avg rps", "average rps", "平均 rps", "平均rps", "avg qps"):
+		return "avg"
+	case !hasAny(h, "ru", "charge", "cost", "latency", "ms", "size") && (h == "peak" || strings.HasPrefix(h, "peak ") || strings.HasPrefix(h, "peak/") || h == "峰值"):
+		return "peak"
+	case !hasAny(h, "ru", "charge", "cost", "latency", "ms", "size") && (h == "avg" || h == "average" || h == "mean" || h == "typical" || h == "normal" ||
+		strings.HasPrefix(h, "avg ") || strings.HasPrefix(h, "avg/") || strings.HasPrefix(h, "average ") || h == "平均"):
 		return "avg"
 	case hasAny(h, "rps", "qps", "requests/s", "requests per second", "每秒请求", "请求/秒", "请求速率", "tps"):
 		return "rps"
@@ -269,9 +279,6 @@ func (b *builder) pattern1(r *row) {
 	if g.why != "" {
 		b.todo(path+".op", "%s", g.why)
 	}
-	for _, e := range r.extra2 {
-		b.todo(path+".name", "%s", e)
-	}
 	// Container.
 	ci := b.patternContainer(r)
 	how := ""
@@ -291,6 +298,36 @@ func (b *builder) pattern1(r *row) {
 	if ci < 0 {
 		ci = b.containerByField(pathTokens(r.ops+" "+r.notes, r.code), sql)
 		how = "by the fields it names"
+	}
+	if g.op == design.OpQuery && sql != "" {
+		given := "the row"
+		if how != "" {
+			given = "its " + strings.TrimPrefix(strings.TrimPrefix(how, "by "), "the ")
+		}
+		for _, e := range r.extra2 {
+			if strings.HasPrefix(e, "container from ") {
+				given = strings.TrimPrefix(e, "container from ")
+			}
+		}
+		if nci, why := b.placeQuery(ci, given, sql); why != "" {
+			if nci != ci {
+				// The text around the query named another container: that reading is replaced.
+				var keep []string
+				for _, e := range r.extra2 {
+					if !strings.HasPrefix(e, "container from ") {
+						keep = append(keep, e)
+					}
+				}
+				r.extra2 = keep
+			}
+			ci, how = nci, ""
+			b.todo(path+".container", "%s", why)
+		} else if nci != ci {
+			ci = nci
+		}
+	}
+	for _, e := range r.extra2 {
+		b.todo(path+".name", "%s", e)
 	}
 	if ci < 0 {
 		ci = 0
@@ -464,60 +501,81 @@ func wordIndex(s, w string) int {
 
 func (b *builder) rpsOf(path string, ap *design.AccessPattern, r *row) {
 	var avg, peak float64
-	from := ""
-	read := func(text string) []quantity {
-		var out []quantity
-		for _, q := range quantities(text) {
-			if strings.HasPrefix(strings.TrimSpace(q.after), "ms") || strings.HasPrefix(strings.TrimSpace(q.after), "%") {
-				continue
-			}
-			out = append(out, q)
+	var notes, todos []string
+	where := fmt.Sprintf("%s line %d", filepathBase(orWord(r.from, b.mdName())), r.line)
+	if r.rateRead {
+		avg, peak = r.rateAvg, r.ratePeak
+		if avg == 0 {
+			avg = r.rateOne
 		}
-		return out
-	}
-	if qs := read(r.avgText); len(qs) > 0 {
-		avg = qs[0].v
-	}
-	if qs := read(r.peakText); len(qs) > 0 {
-		peak = qs[0].v
-	}
-	if r.rps != "" && avg == 0 && peak == 0 {
-		qs := read(r.rps)
-		for _, q := range qs {
-			switch rateLabel(q) {
-			case "peak":
-				peak = q.v
-			case "avg":
-				avg = q.v
+		notes, todos = r.rateNotes, r.rateTodos
+	} else {
+		// Table cells: a column per figure ("Avg RPS", "Peak RPS") or one rate column.
+		cell := func(text, label string) rateSet {
+			t := norm(text)
+			if labelOf(t, false) == "" {
+				t += " " + label
 			}
+			return pickRates(t, true, where)
 		}
-		if avg == 0 && peak == 0 && len(qs) >= 2 {
-			avg, peak = min(qs[0].v, qs[1].v), max(qs[0].v, qs[1].v)
-		} else if avg == 0 && peak == 0 && len(qs) == 1 {
-			avg = qs[0].v
-			from = fmt.Sprintf("one figure (%q): taken as both average and peak", r.rps)
+		if r.avgText != "" {
+			rs := cell(r.avgText, "avg")
+			avg = rs.avg
+			notes, todos = append(notes, rs.notes...), append(todos, rs.todos...)
+		}
+		if r.peakText != "" {
+			rs := cell(r.peakText, "peak")
+			peak = rs.peak
+			if peak == 0 && avg == 0 {
+				avg = rs.avg // a per-day "peak" column: an average, with its TODO
+			}
+			notes, todos = append(notes, rs.notes...), append(todos, rs.todos...)
+		}
+		if r.rps != "" && (avg == 0 || peak == 0) {
+			rs := pickRates(norm(r.rps), true, where)
+			if peak == 0 {
+				peak = rs.peak
+			}
+			switch {
+			case avg == 0 && rs.avg > 0:
+				avg = rs.avg
+			case avg == 0 && rs.one > 0 && peak > 0 && rs.one <= peak:
+				avg = rs.one
+			case avg == 0 && rs.one > 0:
+				avg = rs.one
+			}
+			notes, todos = append(notes, rs.notes...), append(todos, rs.todos...)
 		}
 	}
 	if avg == 0 && peak == 0 {
 		if v, ok := b.rpsProse[r.id]; ok {
 			avg = v
-			from = fmt.Sprintf("%g RPS read from the prose; no RPS column for this pattern", v)
+			todos = append(todos, fmt.Sprintf("%g RPS read from the prose; no RPS column for this pattern", v))
 		}
 	}
 	switch {
 	case avg == 0 && peak == 0:
-		b.gap(path+".rps", "no request rate found for %s: 0 keeps it out of capacity figures until you set it", r.id)
+		b.gap(path+".rps", "no request rate found for %s (%s): 0 keeps it out of capacity figures until you set it", r.id, where)
 	case avg == 0:
 		avg = peak
-		from = "only a peak is given: average set to it"
+		todos = append(todos, "only a peak is given: average set to it")
 	}
 	if peak < avg {
 		peak = avg
 	}
-	ap.RPS = design.RPS{Avg: avg, Peak: peak}
-	if from != "" {
-		b.todo(path+".rps", "%s", from)
+	ap.RPS = design.RPS{Avg: round4(avg), Peak: round4(peak)}
+	for _, n := range notes {
+		b.note(path+".rps", "%s", n)
 	}
+	for _, t := range todos {
+		b.todo(path+".rps", "%s", t)
+	}
+}
+
+// round4 rounds a rate to four significant figures (a per-day rate is a small fraction a second).
+func round4(v float64) float64 {
+	f, _ := strconv.ParseFloat(perSecond(v), 64)
+	return f
 }
 
 // zhNouns names common entities in Chinese, so that a Chinese pattern row finds English type names.
@@ -554,8 +612,8 @@ func (b *builder) estimateOf(path string, ap *design.AccessPattern, r *row) {
 		}
 	} else {
 		ap.Estimate.RU = referenceRU[ap.Op]
-		b.gap(path+".estimate", "no RU figure for %s in the markdown: %g RU is the modeling prompt's reference charge for a 1 KB %s; put your own figure here",
-			r.id, ap.Estimate.RU, ap.Op)
+		b.gap(path+".estimate", "no RU figure for %s in the markdown (%s line %d): %g RU is the modeling prompt's reference charge for a 1 KB %s; put your own figure here",
+			r.id, filepathBase(orWord(r.from, b.mdName())), r.line, ap.Estimate.RU, ap.Op)
 	}
 	if ap.Estimate.RU <= 0 || ap.Estimate.RU > 1e6 {
 		ap.Estimate.RU = referenceRU[ap.Op]
@@ -814,31 +872,4 @@ func batchFromText(text string, code []string, t *design.DocType, c *design.Cont
 		ops = append(ops, bo)
 	}
 	return ops, guessed
-}
-
-// rateLabel says whether a rate is the peak or the average from the word right after it ("500 avg")
-// or right before it ("peak 1500").
-func rateLabel(q quantity) string {
-	var cands []string
-	// Only a word next to the number counts: "500 avg, 1500 peak" and "平均 400，峰值 1200" both read right.
-	after := strings.TrimLeft(q.after, " ")
-	for _, unit := range []string{"rps", "qps", "req/s", "requests/s"} {
-		after = strings.TrimLeft(strings.TrimPrefix(after, unit), " ")
-	}
-	if w := strings.Fields(after); len(w) > 0 && !strings.ContainsAny(after[:1], ",;/|)") {
-		cands = append(cands, w[0])
-	}
-	before := strings.TrimRight(q.before, " :=(")
-	if w := strings.Fields(before); len(w) > 0 && !strings.ContainsAny(before[len(before)-1:], ",;/|") {
-		cands = append(cands, w[len(w)-1])
-	}
-	for _, x := range cands {
-		switch {
-		case hasAny(x, "peak", "峰值", "max", "最高"):
-			return "peak"
-		case hasAny(x, "avg", "average", "平均", "typical", "mean"):
-			return "avg"
-		}
-	}
-	return ""
 }

@@ -17,10 +17,10 @@ type relation struct {
 	avg, max      float64
 	text          string
 	line          int
+	file          string // where a relation read from prose was written; "" for the requirements' list
 }
 
 func (b *builder) readRequirements() {
-	b.scale, b.scaleFrom = map[string]float64{}, map[string]string{}
 	for _, s := range b.req.sections {
 		for _, bl := range s.blocks {
 			if bl.kind != blockItem && bl.kind != blockPara {
@@ -146,7 +146,7 @@ func (b *builder) readProse() {
 	}
 	// The hot-partition analysis belongs with the containers it names.
 	for _, s := range b.md.sections {
-		if !hasAny(norm(s.title), "hot partition", "热分区") {
+		if !hasAny(norm(s.title), "hot partition", "热分区", "hot spot", "hotspot", "hot key", "hot-key", "skew", "热点") {
 			continue
 		}
 		b.used[s] = true
@@ -154,13 +154,21 @@ func (b *builder) readProse() {
 			if bl.text == "" {
 				continue
 			}
-			ci := b.contNamed(bl.label)
-			if ci == nil && len(b.conts) == 1 {
-				ci = b.conts[0]
+			cis := b.containersNamed(bl.label)
+			if len(cis) == 0 {
+				cis = b.containersNamed(bl.text)
 			}
-			if ci != nil {
-				ci.extra = append(ci.extra, fmt.Sprintf("the hot-partition analysis (line %d) says %q: check that the key fields' cardinality and dist reproduce it", bl.line, excerpt(bl.value, 140)))
-			} else {
+			if len(cis) == 0 && len(b.conts) == 1 {
+				cis = b.conts
+			}
+			for _, ci := range cis {
+				said := bl.value
+				if said == "" || bl.label == "" || b.contNamed(bl.label) != ci {
+					said = bl.text
+				}
+				ci.extra = append(ci.extra, fmt.Sprintf("the hot-partition analysis (line %d) says %q: check that the key fields' cardinality and dist reproduce it", bl.line, excerpt(said, 140)))
+			}
+			if len(cis) == 0 {
 				b.headerGap(fmt.Sprintf("hot-partition analysis (line %d) names no container of this draft: %s", bl.line, excerpt(bl.text, 140)))
 			}
 		}

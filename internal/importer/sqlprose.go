@@ -59,7 +59,15 @@ func (b *builder) proseRows(table []*row) []*row {
 				}
 				for ri, cells := range bl.rows[1:] {
 					r := b.tableSQLRow(bl, cells, bl.line+ri+2)
-					if r == nil || known[normSQL(sqlOf(r))] {
+					if r == nil {
+						// A row naming an operation on a container, with its rates: a pattern too.
+						if r = b.tableOpRow(bl, cells, bl.line+ri+2); r != nil {
+							b.used[s] = true
+							add(r)
+						}
+						continue
+					}
+					if known[normSQL(sqlOf(r))] {
 						continue
 					}
 					known[normSQL(sqlOf(r))] = true
@@ -319,8 +327,11 @@ func (b *builder) tableSQLRow(bl *block, cells []cell, line int) *row {
 			if rateRe.FindStringIndex(norm(text)) == nil {
 				text += " rps"
 			}
-			if columnRole(h) == "peak" {
+			switch columnRole(h) {
+			case "peak":
 				text += " at peak"
+			case "avg":
+				text += " avg"
 			}
 		case "ru":
 			if rangeRURe.FindStringIndex(norm(text)) == nil {
@@ -336,6 +347,64 @@ func (b *builder) tableSQLRow(bl *block, cells []cell, line int) *row {
 	return r
 }
 
+// tableOpRow reads a table row without a pattern number or a query that names an operation on a
+// container ("point read on Members", "transactional batch on Members: create a txn, patch …") with its
+// rates and charge in columns: its name from the first cell, the operations as proseOps reads them.
+func (b *builder) tableOpRow(bl *block, cells []cell, line int) *row {
+	roles := make([]string, len(bl.rows[0]))
+	rateCol := false
+	for i, h := range bl.rows[0] {
+		roles[i] = columnRole(h.text)
+		rateCol = rateCol || roles[i] == "rps" || roles[i] == "peak" || roles[i] == "avg"
+	}
+	if !rateCol || len(cells) == 0 {
+		return nil
+	}
+	var text []string
+	for ci, c := range cells {
+		if ci < len(roles) && (roles[ci] == "" || roles[ci] == "desc" || roles[ci] == "ops" || roles[ci] == "notes" || roles[ci] == "conts") {
+			text = append(text, c.text)
+		}
+	}
+	joined := strings.Join(text, "; ")
+	ops := b.opsIn(joined)
+	if len(ops) == 0 {
+		return nil
+	}
+	r := &row{desc: excerpt(cells[0].text, 80), line: line, conts: ops[0].cont}
+	var parts []string
+	for _, o := range ops {
+		parts = append(parts, o.text)
+	}
+	switch {
+	case len(ops) > 1 || hasAny(norm(joined), "transactional batch", "batch"):
+		r.ops = "transactional batch: " + strings.Join(parts, ", ")
+	default:
+		r.ops = ops[0].op + " " + ops[0].text
+	}
+	r.extra2 = append(r.extra2, fmt.Sprintf("drafted from the table row at %s line %d", b.mdName(), line))
+	for ci, c := range cells {
+		if ci >= len(roles) {
+			continue
+		}
+		switch roles[ci] {
+		case "rps":
+			r.rps = orKeep(r.rps, c.text)
+		case "peak":
+			r.peakText = orKeep(r.peakText, c.text)
+		case "avg":
+			r.avgText = orKeep(r.avgText, c.text)
+		case "ru":
+			if rangeRURe.FindStringIndex(norm(c.text)) == nil {
+				b.figures(r, textPart{c.text + " RU", line})
+			} else {
+				b.figures(r, textPart{c.text, line})
+			}
+		}
+	}
+	return r
+}
+
 // leadName is a pattern's name from its lead-in: the words before the first dash, colon, bracket or
 // figure ("The order history page — about 150 requests …" gives "The order history page").
 func leadName(text string) string {
@@ -346,12 +415,20 @@ func leadName(text string) string {
 			cut = j
 		}
 	}
-	if m := leadFigure.FindStringIndex(t); m != nil && m[0] < cut {
-		cut = m[0]
+	// A figure ends the name only when it is the pattern's rate or charge ("… — about 150 requests a
+	// second"); "Last 50 messages of a channel" keeps its number.
+	if m := figureStart(t); m >= 0 && m < cut {
+		cut = m
 	}
-	t = strings.TrimRight(strings.TrimSpace(t[:cut]), ".,;:")
-	for _, w := range []string{"about", "around", "roughly", "at", "with", "costs", "cost", "which"} {
-		t = strings.TrimSpace(strings.TrimSuffix(t, " "+w))
+	t = strings.TrimRight(strings.TrimSpace(t[:cut]), ".,;:~≈")
+	for trimmed := true; trimmed; {
+		trimmed = false
+		for _, w := range []string{"about", "around", "roughly", "at", "with", "costs", "cost", "which", "that", "reads", "runs", "is", "are",
+			"takes", "for", "of", "and", "every", "each", "some", "approximately", "nearly", "over", "under", "up to", "~"} {
+			if u := strings.TrimSuffix(t, " "+w); u != t {
+				t, trimmed = strings.TrimSpace(u), true
+			}
+		}
 	}
 	if len([]rune(t)) < 3 {
 		return ""
@@ -360,6 +437,36 @@ func leadName(text string) string {
 }
 
 var leadFigure = regexp.MustCompile(`\d`)
+
+// figureStart is where the first rate or charge of a lead-in starts (-1 when it has none): a number
+// with a rate's or a charge's unit, or one after "about", "~" or "≈".
+func figureStart(t string) int {
+	at := -1
+	if !strings.ContainsAny(t, "0123456789") {
+		return -1
+	}
+	lower := norm(t)
+	if len(lower) != len(t) {
+		lower = strings.ToLower(t) // full-width folding changed the length: positions would not match
+	}
+	if fs := readRates(lower, false); len(fs) > 0 {
+		at = fs[0].start
+	}
+	if m := rangeRURe.FindStringIndex(lower); m != nil && (at < 0 || m[0] < at) {
+		at = m[0]
+	}
+	for _, m := range leadFigure.FindAllStringIndex(t, -1) {
+		before := strings.TrimRight(lower[:m[0]], " ")
+		if strings.HasSuffix(before, "~") || strings.HasSuffix(before, "≈") || strings.HasSuffix(before, "about") || strings.HasSuffix(before, "around") ||
+			strings.HasSuffix(before, "roughly") || strings.HasSuffix(before, "约") {
+			if at < 0 || m[0] < at {
+				at = m[0]
+			}
+			break
+		}
+	}
+	return at
+}
 
 // rateRe finds request rates in prose: "150 requests a second", "~60 rps", "2k req/s", "40 calls per
 // second", "300 QPS".
@@ -397,63 +504,32 @@ func (b *builder) figures(r *row, parts ...textPart) {
 	r.measured = meas
 }
 
-// barePeakRe finds a peak rate given without its unit after another rate: "90 rps avg, 250 peak".
-var barePeakRe = regexp.MustCompile(`(?i)(\d+(?:[.,]\d+)*)\s*([km])?\s+(?:at\s+)?peak\b`)
-
+// rates reads the request rates of one paragraph of a pattern's text (pickRates), filling what an
+// earlier paragraph did not give.
 func (b *builder) rates(r *row, t string, line int) {
-	defer func() {
-		if r.peakText != "" || r.rps == "" && r.avgText == "" {
-			return
-		}
-		if m := barePeakRe.FindStringSubmatchIndex(t); m != nil {
-			if v, err := strconv.ParseFloat(strings.ReplaceAll(t[m[2]:m[3]], ",", ""), 64); err == nil && v > 0 {
-				if m[4] >= 0 {
-					v *= map[string]float64{"k": 1e3, "m": 1e6}[t[m[4]:m[5]]]
-				}
-				r.peakText = strconv.FormatFloat(v, 'f', -1, 64)
-				r.extra2 = append(r.extra2, fmt.Sprintf("peak rate from %q (%s line %d)", excerpt(window(t, m[0]-12, m[1]), 60), b.mdName(), line))
-			}
-		}
-	}()
-	for _, m := range rateRe.FindAllStringSubmatchIndex(t, -1) {
-		v, err := strconv.ParseFloat(strings.ReplaceAll(t[m[2]:m[3]], ",", ""), 64)
-		if err != nil || v <= 0 {
-			continue
-		}
-		if m[4] >= 0 {
-			v *= map[string]float64{"k": 1e3, "m": 1e6}[t[m[4]:m[5]]]
-		}
-		around := t[max(0, m[0]-30):min(len(t), m[1]+30)]
-		after := t[m[1]:min(len(t), m[1]+30)]
-		before := t[max(0, m[0]-30):m[0]]
-		quote := fmt.Sprintf("%q (%s line %d)", excerpt(window(t, m[0]-12, m[1]+12), 60), b.mdName(), line)
-		next := strings.Fields(strings.TrimLeft(after, " ,;:()"))
-		nextWord := ""
-		if len(next) > 0 {
-			nextWord = next[0]
-		}
-		switch {
-		case hasAny(nextWord, "avg", "average", "typical", "mean"):
-			if r.avgText == "" {
-				r.avgText = strconv.FormatFloat(v, 'f', -1, 64)
-				r.extra2 = append(r.extra2, "average rate from "+quote)
-			}
-		case hasAny(after, "peak", "busiest", "max") || hasAny(before, "peak", "up to", "max", "峰值"):
-			if r.peakText == "" {
-				r.peakText = strconv.FormatFloat(v, 'f', -1, 64)
-				r.extra2 = append(r.extra2, "peak rate from "+quote)
-			}
-		case hasAny(around, "average", "avg", "typical", "usually", "normally", "steady", "平均"):
-			if r.avgText == "" {
-				r.avgText = strconv.FormatFloat(v, 'f', -1, 64)
-				r.extra2 = append(r.extra2, "average rate from "+quote)
-			}
-		default:
-			if r.rps == "" && r.avgText == "" {
-				r.rps = strconv.FormatFloat(v, 'f', -1, 64)
-				r.extra2 = append(r.extra2, "rate from "+quote)
-			}
-		}
+	rs := pickRates(t, false, fmt.Sprintf("%s line %d", b.mdName(), line))
+	if rs.avg == 0 && rs.peak == 0 && rs.one == 0 {
+		return
+	}
+	if r.rateRead && (r.rateAvg > 0 || r.rateOne > 0) && r.ratePeak > 0 {
+		return
+	}
+	if !r.rateRead {
+		r.rateRead = true
+		r.rateAvg, r.ratePeak, r.rateOne = rs.avg, rs.peak, rs.one
+		r.rateNotes = append(r.rateNotes, rs.notes...)
+		r.rateTodos = append(r.rateTodos, rs.todos...)
+		return
+	}
+	// A later paragraph completes what the first gave.
+	if r.ratePeak == 0 && rs.peak > 0 {
+		r.ratePeak = rs.peak
+		r.rateNotes = append(r.rateNotes, rs.notes...)
+	}
+	if r.rateAvg == 0 && r.rateOne == 0 && (rs.avg > 0 || rs.one > 0) {
+		r.rateAvg, r.rateOne = rs.avg, rs.one
+		r.rateNotes = append(r.rateNotes, rs.notes...)
+		r.rateTodos = append(r.rateTodos, rs.todos...)
 	}
 }
 
@@ -628,7 +704,8 @@ func (b *builder) opsIn(t string) []proseOp {
 		p := norm(orig)
 		op := ""
 		for _, w := range opWords {
-			if wordIndex(p, w.word) >= 0 || w.word != "point read" && wordIndex(p, w.word+"s") >= 0 {
+			ing := strings.TrimSuffix(w.word, "e") + "ing"
+			if wordIndex(p, w.word) >= 0 || w.word != "point read" && (wordIndex(p, w.word+"s") >= 0 || wordIndex(p, w.word+"es") >= 0 || wordIndex(p, ing) >= 0) {
 				op = w.op
 				break
 			}
@@ -641,6 +718,15 @@ func (b *builder) opsIn(t string) []proseOp {
 			cont = c.name
 		} else if ci := b.containerByType(p); ci >= 0 {
 			cont = b.d.Containers[ci].Name
+		}
+		if cont == "" && len(out) == 0 {
+			// "patching /status and /publishedAt on an article": the container is in a later clause.
+			rest := norm(t[min(len(t), strings.Index(t, orig)+len(orig)):])
+			if c := b.mentioned(rest); c != nil {
+				cont = c.name
+			} else if ci := b.containerByType(rest); ci >= 0 {
+				cont = b.d.Containers[ci].Name
+			}
 		}
 		if cont == "" {
 			continue

@@ -5,32 +5,6 @@ import (
 	"testing"
 )
 
-func TestRates(t *testing.T) {
-	for _, tc := range []struct {
-		text      string
-		avg, peak float64
-	}{
-		{"500 avg, 1500 peak", 500, 1500},
-		{"avg 200 / peak 600", 200, 600},
-		{"300 avg / 900 peak", 300, 900},
-		{"平均 400，峰值 1200", 400, 1200},
-		{"Peak 2.5K, average 800 RPS", 800, 2500},
-	} {
-		var avg, peak float64
-		for _, q := range quantities(tc.text) {
-			switch rateLabel(q) {
-			case "avg":
-				avg = q.v
-			case "peak":
-				peak = q.v
-			}
-		}
-		if avg != tc.avg || peak != tc.peak {
-			t.Errorf("%q: avg %g peak %g, want %g %g", tc.text, avg, peak, tc.avg, tc.peak)
-		}
-	}
-}
-
 func TestRUFiguresSkipRates(t *testing.T) {
 	fs := ruFigures("Pattern #1: 500 RPS × 1 RU = 500 RU/s; a query costs 2-5 RUs")
 	if len(fs) != 2 || fs[0].v != 1 || fs[1].v != 5 || !fs[1].rng {

@@ -88,7 +88,9 @@ func CheckWith(d *design.Design, opts Options) []Finding {
 	l.prefixTrap()
 	l.compositeDuplicates()
 	l.unusedIncluded()
+	l.unusedComposites()
 	l.unmatchedFilters()
+	l.importTODOs()
 	sort.SliceStable(l.out, func(i, j int) bool {
 		a, b := l.out[i].Pos, l.out[j].Pos
 		if a.Line != b.Line {
@@ -295,5 +297,15 @@ func (l *linter) uniqueKeys() {
 				}
 			}
 		}
+	}
+}
+
+// importTODOs flags every "# TODO(import):" comment `validate import` left in a draft: each marks a
+// value the markdown did not give or the importer inferred (with the markdown's file and line), which
+// a person checks and then deletes. A draft is not finished while one is left.
+func (l *linter) importTODOs() {
+	for _, c := range l.d.MarkedComments("TODO(import):") {
+		l.out = append(l.out, Finding{File: l.d.File, Pos: c.Pos, Path: c.Path, Code: "import-todo",
+			Message: "left by validate import: " + c.Text + " (check it, set the value, then delete the comment)"})
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sync"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
@@ -128,6 +130,7 @@ func Run(ctx context.Context, d *design.Design, client *azcosmos.Client, info re
 	if err := checkExisting(prov.Reused, prov.Database, o.WriteIntoExisting); err != nil {
 		return out, err
 	}
+	out.Partitions = readPartitions(ctx, prov.Containers, &out.Findings)
 	tag, err := runTag()
 	if err != nil {
 		return out, err
@@ -157,6 +160,30 @@ func Run(ctx context.Context, d *design.Design, client *azcosmos.Client, info re
 		out.Findings = append(out.Findings, record.Finding{Stage: "probe", Level: "warn", Subject: "projection", Message: err.Error()})
 	}
 	return out, nil
+}
+
+// readPartitions reads each container's partition key ranges through the SDK
+// (ContainerClient.ReadFeedRanges): the physical partitions the target gave it. A container whose
+// ranges cannot be read gets a warning and no count.
+func readPartitions(ctx context.Context, containers map[string]*azcosmos.ContainerClient, findings *[]record.Finding) map[string]int {
+	out := map[string]int{}
+	for _, name := range slices.Sorted(maps.Keys(containers)) {
+		ranges, err := containers[name].ReadFeedRanges(ctx, nil)
+		if err != nil || len(ranges) == 0 {
+			msg := "the target answered no partition key ranges"
+			if err != nil {
+				msg = "partition key ranges could not be read: " + sdk.ServiceMessage(err)
+			}
+			*findings = append(*findings, record.Finding{Stage: "provision", Level: "warn", Subject: "container " + name,
+				Message: msg + "; the modeled figures use the design's partitions"})
+			continue
+		}
+		out[name] = len(ranges)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // runTag is a short random tag that keeps probe-time documents of this run apart from any other

@@ -154,16 +154,26 @@ func Validate(ctx context.Context, designs []*design.Design, c Config) (*Outcome
 	} else {
 		fmt.Fprintf(c.Stderr, "target: %s — %s (charges: %s)\n", tgt.Info.Kind, tgt.Info.Engine, tgt.Info.ChargeSource)
 	}
-	if mc := c.modelCard(); mc != "" {
-		fmt.Fprintf(c.Stderr, "modeled charges: %s (a calibration profile; still modeled, never measured)\n", mc)
+	served := servesModel(tgt.Info)
+	if served && cost.ChargesLabel(c.RateCard) != servedLabel(tgt.Info) {
+		// The serve answers its card's label, not its figures: the PRODUCTION figures and the cost
+		// are this run's estimator's, with this run's card.
+		fmt.Fprintf(c.Stderr, "modeled charges: the target prices the executions itself (%s); the PRODUCTION figures and the cost are priced with this run's card (%s): give run the serve's --calibration to price them alike\n",
+			servedLabel(tgt.Info), cost.ChargesLabel(c.RateCard))
+	}
+	if mc := c.modelCard(tgt.Info); mc != "" {
+		fmt.Fprintf(c.Stderr, "modeled charges: %s (still modeled, never measured)\n", mc)
 	}
 
 	// The embedded engine holds the seeded documents in this process, on every target.
 	defer memoryLimit(designs, c.Stderr)()
 
-	// The modeled figures come from the embedded engine; on other targets it runs alongside.
+	// The modeled figures come from the embedded engine; on other targets it runs alongside, unless
+	// the target is `validate serve` itself: its charges are the modeled figures, priced with its own
+	// card (a calibrated serve's charges reach the report as they were answered, labelled with the
+	// serve's label), never replaced by a second engine's.
 	modelTgt := tgt
-	if tgt.Info.Kind != record.KindEmbedded {
+	if tgt.Info.Kind != record.KindEmbedded && !served {
 		modelTgt, err = target.Open(ctx, target.Config{Kind: record.KindEmbedded, Engine: engine.Options{Partitions: plan.Lookup, RateCard: c.RateCard, Rules: c.Rules}})
 		if err != nil {
 			return nil, failed(fmt.Errorf("start the embedded engine for modeled charges: %w", err))
@@ -237,6 +247,9 @@ func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *ta
 		mopts.Keep = false
 		mopts.ReuseDatabase = false
 		plan.Set(d, d.Database)
+		// The model prices with the partitions the target gave each container, so that the two sides
+		// compare like with like; the production figures keep the design's (partitionFindings).
+		plan.SetCounts(d.Database, measured.Partitions)
 		modeled, err = Run(ctx, d, modelTgt.Client, modelTgt.Info, mopts)
 		if err != nil {
 			return nil, 0, runFailed(d, err)
@@ -248,6 +261,9 @@ func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *ta
 		rc = cost.Current
 	}
 	static := staticPlan(d, c.Seed, rc)
+	if tgt.Info.Kind != record.KindEmbedded {
+		measured.Findings = append(measured.Findings, partitionFindings(static, measured, modeled, rc)...)
+	}
 	rep := report.Build(findingsOf(d, static).Input(report.Input{
 		Design:    d,
 		Measured:  measured,
@@ -256,7 +272,7 @@ func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *ta
 		Started:   c.Started,
 		Duration:  time.Since(c.Started),
 		Version:   c.Version,
-		ModelCard: c.modelCard(),
+		ModelCard: c.modelCard(tgt.Info),
 	}))
 	rep.Cost = MonthlyCost(rc, static, rep)
 	rep.Traffic = TrafficOf(static)
@@ -476,10 +492,29 @@ func WriteJSONLine(w io.Writer, v any) error {
 	return nil
 }
 
-// modelCard is the label of the modeled charges when a calibrated card priced them ("" otherwise).
-func (c *Config) modelCard() string {
+// modelCard is the label of the modeled charges when a card other than the built-in one priced them
+// ("" otherwise): the serve's own label when the target is `validate serve` (servesModel), else the
+// calibrated card's.
+func (c *Config) modelCard(t record.TargetInfo) string {
+	if servesModel(t) {
+		return t.Charges
+	}
 	if c.RateCard == nil || c.RateCard.Calibration == nil {
 		return ""
 	}
 	return c.RateCard.Label()
+}
+
+// servesModel reports whether a target other than the embedded engine models its charges (`validate
+// serve`, at an endpoint or in a container): its run is the modeled run.
+func servesModel(t record.TargetInfo) bool {
+	return t.Kind != record.KindEmbedded && t.ChargeSource == record.ChargeModel
+}
+
+// servedLabel is the label of a serving target's charges ("model" when it named none).
+func servedLabel(t record.TargetInfo) string {
+	if t.Charges != "" {
+		return t.Charges
+	}
+	return "model"
 }

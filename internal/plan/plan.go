@@ -34,6 +34,9 @@ type Options struct {
 	Rules *cost.Selection
 	// Seed is the generator seed whose seeded document counts the plan uses; 0 = DefaultSeed.
 	Seed int64
+	// Headroom is the share of a logical partition's limits its busiest one may use before
+	// hot-partition says so (cost.HotInput.Headroom; 0 = cost.DefaultKeyHeadroom).
+	Headroom float64
 }
 
 // Plan is the static plan of one design.
@@ -253,7 +256,7 @@ func Build(d *design.Design, opts Options) (*Plan, error) {
 		p.Assumptions = append(p.Assumptions, TrafficBilling)
 	}
 
-	b := &builder{d: d, rc: rc, rules: opts.Rules, acct: acct, p: p, states: map[string]*cstate{}, seedN: seedN}
+	b := &builder{d: d, rc: rc, rules: opts.Rules, acct: acct, p: p, states: map[string]*cstate{}, seedN: seedN, headroom: opts.Headroom}
 	// Document counts: the ones `run` seeds with the same seed, so that plan and run agree.
 	if sp, err := seed.Compile(d, seedN); err == nil {
 		b.seeded = sp.Counts()
@@ -294,6 +297,8 @@ type builder struct {
 	states map[string]*cstate
 	order  []*cstate
 	seedN  int64
+	// headroom is Options.Headroom.
+	headroom float64
 }
 
 // cstate is one container's sizers, document estimates and seeded bytes, and the traffic its
@@ -503,6 +508,7 @@ func (st *cstate) scopeGrowth(ap *design.AccessPattern) float64 {
 // keptTypes is the document types a query's index-served filters can match, nil when they keep
 // every type (or none is served, and the query loads every document in scope).
 func (st *cstate) keptTypes(ap *design.AccessPattern) map[string]bool {
+	defer st.s.pinLevels(ap)()
 	a, err := st.s.analyze(ap.Query)
 	if err != nil || !a.Narrowing {
 		return nil
@@ -692,17 +698,13 @@ func costlierNote(rc *cost.RateCard, cp *Container, best cost.Monthly) string {
 	return fmt.Sprintf("the designed %s costs less than every mode sized for the modeled load; %s", designed, cheapest)
 }
 
-// hotMargin is how far over its even share of the peak the busiest physical partition must be for
-// hot-partition to add to throughput-short (assumed: a designer sizing for the modeled peak keeps
-// about this much headroom; no published figure).
-const hotMargin = 0.1
-
 // hotPartitions finds the busiest logical partition's traffic and size and what the rate card says
 // about it.
 func (b *builder) hotPartitions(st *cstate) {
 	rc, p := b.rc, b.p
 	cp, c := st.plan, st.s.c
-	var busiestGB, prefixGB float64
+	var busiestGB, prefixGB, topGB float64
+	var top *design.DocType
 	// At production when the design states it: production counts and their key values.
 	ks := st.keySizer()
 	for j := range c.Documents {
@@ -711,41 +713,38 @@ func (b *builder) hotPartitions(st *cstate) {
 		bytes := ks.count(dt, 0) * st.ests[dt.Type].Bytes / 1e9
 		busiestGB += bytes * full.Share
 		prefixGB += bytes * prefix.Share
+		if bytes*full.Share > topGB {
+			top, topGB = dt, bytes*full.Share
+		}
 	}
+	skew := ks.skewNote(c, top)
 	cp.BusiestGB = sig(busiestGB, 3)
 	cp.BusiestRUs = sig(st.single, 3)
 	cp.BusiestBasis = busiestBasis(st)
 	cp.PeakLoad = st.peakLoad()
 	physical := st.peakLoad().Hottest(cp.Partitions)
 	prov := float64(cp.Designed.RU)
+	// The throughput the peak needs may need more physical partitions, which spread the shared load
+	// thinner: cost.HotPartition does not call a container that is merely short of throughput hot.
+	peakParts := max(cp.Partitions, rc.PartitionsFor(cp.Designed.Mode, cp.StorageGB, cost.CeilInt(cp.PeakRUs)))
 	cp.Hot = rc.HotPartition(cost.HotInput{ProvisionedRU: prov, Partitions: cp.Partitions,
 		BusiestRU: st.single, PartitionRU: physical, BusiestGB: busiestGB, PrefixGB: prefixGB,
-		Hierarchical: c.IsHierarchical(), Serverless: cp.Designed.Mode == cost.Serverless})
+		Hierarchical: c.IsHierarchical(), Serverless: cp.Designed.Mode == cost.Serverless, Headroom: b.headroom,
+		PeakRU: cp.PeakRUs, PeakPartitions: peakParts, PeakPartitionRU: st.peakLoad().Hottest(peakParts)})
 	// Only key-scoped load makes one partition hotter than the others: a cross-partition query's
 	// load spreads over every physical partition (st.cross/np on each) and so does key-scoped load
-	// spread evenly. When the container is short of its peak (throughput-short), the busiest
-	// physical partition is over its share mostly because every partition is; hot-partition then
-	// reports only a busiest logical partition that keeps its physical partition over the share it
-	// would get with the throughput the peak needs, by more than hotMargin of it.
-	limit := rc.PartitionMaxRU.Value
-	if cp.Designed.Mode == cost.Serverless {
-		limit = rc.ServerlessPartRU.Value
-	}
-	sharedOnly := false // over its share only because every partition is
-	if cp.Designed.Mode != cost.Serverless && prov < cp.PeakRUs {
-		// The throughput the peak needs may need more physical partitions, which spread the shared
-		// load thinner.
-		npPeak := float64(max(cp.Partitions, rc.PartitionsFor(cp.Designed.Mode, cp.StorageGB, cost.CeilInt(cp.PeakRUs))))
-		atPeak := st.peakLoad().Hottest(int(npPeak))
-		sharedOnly = atPeak <= math.Min(limit, cp.PeakRUs/npPeak)*(1+hotMargin)
-	}
+	// spread evenly; cost.HotPartition judges it (the one rule, which advise's key ranking reads).
 	for _, f := range cp.Hot.Findings {
-		if sharedOnly && strings.HasPrefix(f, "physical partition of the busiest logical partition") {
+		if f == cp.Hot.HeadroomRU {
+			// Said by hot-key-no-mode, which follows the same verdict (noRobustMode).
 			continue
 		}
 		msg := f + " " + loadWords(cp)
 		if !strings.HasPrefix(f, "largest logical partition") {
 			msg += "; " + cp.BusiestBasis
+		}
+		if skew != "" {
+			msg += "; " + skew
 		}
 		p.Warnings = append(p.Warnings, Warning{Code: "hot-partition", Subject: c.Name, Message: msg})
 	}
@@ -762,20 +761,18 @@ func (b *builder) hotPartitions(st *cstate) {
 	}
 }
 
-// robustShare is the share of the 10,000 RU/s a logical partition can ever have above which plan says
-// a key has no robust throughput mode (assumed: "most of" it; above half, an intra-hour spike or a
-// year's growth takes the key past what any setting can give it).
-const robustShare = 0.5
-
-// noRobustMode warns when the busiest logical partition needs most of what a logical partition can
-// ever have, or more than any mode's physical partition gets at any setting: no throughput setting
-// fixes it, the key must change.
+// noRobustMode warns when the busiest logical partition needs more than the headroom share (default
+// half: "most of") of what a logical partition can ever have — cost.HotPartition's verdict, the one
+// rule advise's key ranking reads too (Hot.HeadroomRU) — or more than any mode's physical partition
+// gets at any setting: no throughput setting fixes it, the key must change (assumed: above half, an
+// intra-hour spike or a year's growth takes the key past what any setting can give it).
 func noRobustMode(rc *cost.RateCard, st *cstate, c *design.Container) (Warning, bool) {
 	limit := rc.PartitionMaxRU.Value
-	if !st.noMode && st.single <= robustShare*limit {
+	hot := st.plan.Hot
+	if !st.noMode && hot.HeadroomRU == "" {
 		return Warning{}, false
 	}
-	what := fmt.Sprintf("most (over %.0f%%) of the %.0f RU/s a logical partition can ever have", robustShare*100, limit)
+	what := fmt.Sprintf("most (over %.0f%%) of the %.0f RU/s a logical partition can ever have", hot.HeadroomShare*100, limit)
 	if st.noMode {
 		what = "more than a physical partition gets in any throughput mode at any setting"
 	}

@@ -441,7 +441,7 @@ func (s *sizer) selectivityNotes(rt *design.DocType, filters []sql.Filter) []str
 			continue
 		}
 		elem := isElemFilter(fl)
-		if fl.Kind == sql.FilterEqual && !elem && !isKeyPath(s.c, strings.Join(fl.Path, ".")) {
+		if fl.Kind == sql.FilterEqual && !elem && !s.pinnedKey(strings.Join(fl.Path, ".")) {
 			// An equality on a document property: said only when its constant is one the
 			// generator never produces, or one it cannot tell about (assumed produced).
 			f := fieldAt(rt, "/"+strings.Join(fl.Path, "/"))
@@ -456,7 +456,7 @@ func (s *sizer) selectivityNotes(rt *design.DocType, filters []sql.Filter) []str
 			}
 			continue
 		}
-		if (fl.Kind != sql.FilterRange && fl.Kind != sql.FilterIn && !elem) || isKeyPath(s.c, strings.Join(fl.Path, ".")) {
+		if (fl.Kind != sql.FilterRange && fl.Kind != sql.FilterIn && !elem) || s.pinnedKey(strings.Join(fl.Path, ".")) {
 			continue
 		}
 		share, why, known := s.filterShare(rt, fl)

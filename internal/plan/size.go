@@ -53,6 +53,11 @@ type sizer struct {
 	prod map[string]float64
 	// rules chooses the alternative of each rule with alternatives (cost.Rules); nil = defaults.
 	rules *cost.Selection
+	// query is true while a query is estimated, and pinned is then how many levels of the
+	// container's key its partition key gives: an equality on a later level is a filter like any
+	// other, not the routing's narrowing.
+	query  bool
+	pinned int
 }
 
 func (s *sizer) docType(name string) *design.DocType {

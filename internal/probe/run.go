@@ -82,9 +82,11 @@ func RunPatterns(ctx context.Context, d *design.Design, containers map[string]*a
 		}
 		pat := record.Pattern{ID: ap.ID, Executions: make([]record.Execution, 0, n)}
 		r.checkPattern(ap)
-		if err := r.warmUp(ctx, pi, ap); err != nil {
+		im, err := r.warmUp(ctx, pi, ap)
+		if err != nil {
 			return out, r.findings, err
 		}
+		pat.IndexMetrics = im
 		// pctx counts the pattern's 429s, the ones the SDK retried before answering included.
 		pctx, throttle := sdk.WithThrottleCounter(ctx, nil)
 		for i := 0; wantMore(pat.Executions, n, most); i++ {
@@ -119,12 +121,16 @@ func RunPatterns(ctx context.Context, d *design.Design, containers map[string]*a
 // the first query that needs it, docs/performance.md), and none of that belongs in the sampled
 // latencies. The charge is the target's as usual (an account bills it; EstimateRunCost counts it).
 // Point operations have nothing to prepare, and writes would change what the samples see.
-func (r *runner) warmUp(ctx context.Context, pi int, ap *design.AccessPattern) error {
+//
+// The warm-up is also the one execution that asks for index metrics (PopulateIndexMetrics): they add
+// overhead on the service, so the sampled charges are measured without them (as calibrate fits its
+// charges); it returns the metrics the target answered (nil when none).
+func (r *runner) warmUp(ctx context.Context, pi int, ap *design.AccessPattern) (*record.IndexMetrics, error) {
 	if ap.Op != design.OpQuery {
-		return nil
+		return nil, nil
 	}
-	_, err := r.execute(ctx, pi, ap, -1)
-	return err // only the target's failure or ctx: a failed query is the samples' to record
+	ex, err := r.execute(ctx, pi, ap, -1)
+	return ex.IndexMetrics, err // only the target's failure or ctx: a failed query is the samples' to record
 }
 
 // pick is the sample index of execution i of pattern pi: independent of everything else in the run.
@@ -173,7 +179,7 @@ func (r *runner) execute(ctx context.Context, pi int, ap *design.AccessPattern, 
 		return record.Execution{Error: "container " + ap.Container + " is not provisioned",
 			Explanation: "the pattern names a container the design does not define"}, nil
 	}
-	x := &exec{r: r, ap: ap, c: c, cc: cc}
+	x := &exec{r: r, ap: ap, c: c, cc: cc, indexMetrics: i < 0}
 	sampleType := ap.Sample
 	if sampleType == "" && ap.Op != design.OpCreate && ap.Op != design.OpUpsert && ap.Op != design.OpQuery && ap.Op != design.OpRead {
 		sampleType = ap.Document
@@ -238,6 +244,8 @@ type exec struct {
 	cc      *azcosmos.ContainerClient
 	sample  map[string]any
 	scratch []scratchDoc // documents to delete afterwards (not counted)
+	// indexMetrics asks the target for index metrics (the warm-up only: warmUp).
+	indexMetrics bool
 }
 
 type scratchDoc struct {
@@ -345,7 +353,7 @@ func (x *exec) query(ctx context.Context) (record.Execution, error) {
 	if len(x.ap.PartitionKey) > 0 && len(vals) == len(x.c.PartitionKey) {
 		pk = sdk.PartitionKey(vals)
 	}
-	opts := &azcosmos.QueryOptions{PopulateIndexMetrics: true, ConsistencyLevel: x.consistency()}
+	opts := &azcosmos.QueryOptions{PopulateIndexMetrics: x.indexMetrics, ConsistencyLevel: x.consistency()}
 	for _, name := range sortedParamNames(x.ap.Params) {
 		v, err := resolve(x.ap.Params[name], x.sample)
 		if err != nil {

@@ -56,6 +56,9 @@ type Run struct {
 	Patterns []Pattern `json:"patterns"`
 	// Projections are the patterns' charges at production scale (internal/project), in design order.
 	Projections []Projection `json:"projections,omitempty"`
+	// Partitions is each container's physical partitions as the target answered them (its partition
+	// key ranges, read after provisioning); a container whose ranges could not be read is absent.
+	Partitions map[string]int `json:"partitions,omitempty"`
 }
 
 // Finding is one observation of a pipeline stage that is not a pattern result.
@@ -82,6 +85,10 @@ type SeedStat struct {
 	// target throttled.
 	Throttled   int64   `json:"throttled,omitempty"`
 	RetryWaitMs float64 `json:"retryWaitMs,omitempty"`
+	// IndexMetrics is what the target answered about the indexes the query used and would use
+	// (queries only): asked for on a separate execution, the warm-up, whose charge is in no sample,
+	// since asking adds overhead to the service's charge.
+	IndexMetrics *IndexMetrics `json:"indexMetrics,omitempty"`
 }
 
 // TargetInfo says what a run talked to. It never holds a key or token.
@@ -91,6 +98,10 @@ type TargetInfo struct {
 	Endpoint     string       `json:"endpoint,omitempty"`
 	ChargeSource ChargeSource `json:"chargeSource"`
 	SDKVersion   string       `json:"sdkVersion,omitempty"`
+	// Charges is how a target that models its charges (`validate serve`) labels them
+	// (cost.ChargesLabel: "model (calibrated: <account>, <date>)", "model (rate card: <file>)"), as
+	// the serve answered it; "" when the target said nothing or prices with the built-in card.
+	Charges string `json:"charges,omitempty"`
 }
 
 // Pattern is what the probe observed for one access pattern.
@@ -102,6 +113,10 @@ type Pattern struct {
 	// target throttled.
 	Throttled   int64   `json:"throttled,omitempty"`
 	RetryWaitMs float64 `json:"retryWaitMs,omitempty"`
+	// IndexMetrics is what the target answered about the indexes the query used and would use
+	// (queries only): asked for on a separate execution, the warm-up, whose charge is in no sample,
+	// since asking adds overhead to the service's charge.
+	IndexMetrics *IndexMetrics `json:"indexMetrics,omitempty"`
 }
 
 // Execution is one run of a pattern.
@@ -128,7 +143,9 @@ type Execution struct {
 	// embedded engine and `validate serve` report them (x-cdv-query-facts); nil on other targets. A
 	// report puts them beside the estimator's (Projection.Estimated).
 	Facts map[string]float64 `json:"facts,omitempty"`
-	// IndexMetrics is the decoded index-metrics header (queries only, when the target returned one).
+	// IndexMetrics is the decoded index-metrics header (queries only, when the target returned one):
+	// the warm-up's (Pattern.IndexMetrics) since sampled executions no longer ask; kept for records
+	// written before.
 	IndexMetrics *IndexMetrics `json:"indexMetrics,omitempty"`
 	// Pipeline is set when the query ran (or, for the Go SDK, would run) through the client-side
 	// cross-partition pipeline (pipeline.go).

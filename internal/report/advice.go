@@ -46,16 +46,13 @@ func Suggestions(d *design.Design, ap *design.AccessPattern, p *record.Pattern) 
 		r := querycheck.Check(d, ci, ap.Query)
 		check = &r
 	}
-	for _, e := range p.Executions {
-		if e.IndexMetrics == nil {
-			continue
-		}
-		for _, spec := range e.IndexMetrics.PotentialSingle {
+	if im := firstIndexMetrics(p); im != nil {
+		for _, spec := range im.PotentialSingle {
 			if s, ok := singleSuggestion(d, ci, spec); ok {
 				add(s)
 			}
 		}
-		for _, specs := range e.IndexMetrics.PotentialComposite {
+		for _, specs := range im.PotentialComposite {
 			items, ok := parseComposite(specs)
 			if !ok || check == nil || check.Query == nil {
 				continue

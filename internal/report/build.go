@@ -95,9 +95,12 @@ func Build(in Input) *Report {
 		r.Patterns = append(r.Patterns, j.evaluate(&d.AccessPatterns[i]))
 	}
 	throttleFrom(r, primary)
-	accountFacts(r, measRun, modelRun)
+	accountFacts(r, d, measRun, modelRun)
 	r.Containers = containerLoads(d, r.Patterns, measSource)
 	r.Summary = summarize(r.Patterns, modelRun != nil, measRun != nil, measSource)
+	if modelRun != nil && measRun == nil && modelRun.Target.Kind != record.KindEmbedded {
+		r.Summary.Basis = "modeled charges only (validate serve)" // a serve's run is the modeled one
+	}
 	r.Summary.Basis += scaleBasis(r.Patterns)
 	if primary != nil {
 		for _, m := range in.DesignReview {
@@ -256,6 +259,9 @@ func (j *judge) evaluate(ap *design.AccessPattern) PatternResult {
 	v, reasons := chargeVerdict(ap, pr.Modeled, pr.Measured, j.opts)
 	pr.Verdict = worse(pr.Verdict, v)
 	pr.Reasons = append(pr.Reasons, reasons...)
+	if r := disputedReason(pr.Modeled, pr.EstimatorCheck); r != "" {
+		pr.Reasons = append(pr.Reasons, r)
+	}
 	// A query that names a field no document type has measures another query than the design means,
 	// whatever it returned (a COUNT returns its 0): lint's finding, in lint's words, makes the
 	// verdict at least warn, so run never passes what lint flags.

@@ -39,8 +39,12 @@ func compareSummaryLine(c *Comparison) string {
 	if s.Regressions > 0 {
 		head = "REGRESSIONS"
 	}
-	return fmt.Sprintf("%s: %s — %d regressed, %d improved, %d unchanged, %d added, %d removed; verdicts changed: %d",
-		head, design.Count(s.Patterns, "pattern"), s.Regressions, s.Improvements, s.Unchanged, s.Added, s.Removed, s.VerdictChanges)
+	traded := ""
+	if s.TradeOffs > 0 {
+		traded = fmt.Sprintf(", %d traded off", s.TradeOffs)
+	}
+	return fmt.Sprintf("%s: %s — %d regressed, %d improved%s, %d unchanged, %d added, %d removed; verdicts changed: %d",
+		head, design.Count(s.Patterns, "pattern"), s.Regressions, s.Improvements, traded, s.Unchanged, s.Added, s.Removed, s.VerdictChanges)
 }
 
 func driftCell(d *Drift) string {
@@ -96,17 +100,18 @@ func compareTextBody(bw *bufio.Writer, c *Comparison, indent string) {
 	}
 	ordered := c.Ordered()
 	for _, p := range ordered {
-		if p.Change != Regression {
+		if p.Change != Regression && p.Change != TradeOff {
 			continue
 		}
-		fmt.Fprintf(bw, "%sREGRESSION %s %s:\n", indent, p.ID, p.Name)
+		fmt.Fprintf(bw, "%s%s %s %s:\n", indent, strings.ToUpper(string(p.Change)), p.ID, p.Name)
 		for _, r := range p.Reasons {
 			fmt.Fprintf(bw, "%s  - %s\n", indent, r)
 		}
 	}
-	if line := c.CostLine(); line != "" {
-		fmt.Fprintf(bw, "%s%s\n", indent, upperFirst(line))
+	if line := c.LoadLine(); line != "" {
+		fmt.Fprintf(bw, "%s%s\n", indent, line)
 	}
+	fmt.Fprintf(bw, "%s%s\n", indent, upperFirst(c.CostOrMissingLine()))
 	if len(c.DesignChanges) > 0 {
 		fmt.Fprintf(bw, "\n%sDesign changes:\n", indent)
 		for _, d := range c.DesignChanges {
@@ -144,7 +149,7 @@ func upperFirst(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-var changeIcon = map[Change]string{Regression: "🔺", Improvement: "🟢", Unchanged: "▫️", Added: "➕", Removed: "➖"}
+var changeIcon = map[Change]string{Regression: "🔺", TradeOff: "⚖️", Improvement: "🟢", Unchanged: "▫️", Added: "➕", Removed: "➖"}
 
 func compareMarkdown(w io.Writer, c *Comparison) error {
 	bw := bufio.NewWriter(w)
@@ -176,17 +181,21 @@ func compareMarkdownBody(bw *bufio.Writer, c *Comparison, h string) {
 	ordered := c.Ordered()
 	var regressions []string
 	for _, p := range ordered {
-		if p.Change == Regression {
+		switch p.Change {
+		case Regression:
 			regressions = append(regressions, fmt.Sprintf("- 🔺 **%s %s**: %s", mdEscape(p.ID), mdEscape(p.Name), mdEscape(strings.Join(p.Reasons, "; "))))
+		case TradeOff:
+			regressions = append(regressions, fmt.Sprintf("- %s **%s %s** (trade-off): %s", changeIcon[p.Change], mdEscape(p.ID), mdEscape(p.Name), mdEscape(strings.Join(p.Reasons, "; "))))
 		}
 	}
 	if len(regressions) > 0 {
 		fmt.Fprintln(bw, strings.Join(regressions, "\n"))
 		fmt.Fprintln(bw)
 	}
-	if line := c.CostLine(); line != "" {
-		fmt.Fprintf(bw, "💰 %s\n\n", mdEscape(upperFirst(line)))
+	if line := c.LoadLine(); line != "" {
+		fmt.Fprintf(bw, "%s\n\n", mdEscape(line))
 	}
+	fmt.Fprintf(bw, "💰 %s\n\n", mdEscape(upperFirst(c.CostOrMissingLine())))
 	if len(c.DesignChanges) > 0 {
 		fmt.Fprintf(bw, "%s Design changes\n\n", h)
 		for _, d := range c.DesignChanges {

@@ -338,3 +338,106 @@ func TestBaseline(t *testing.T) {
 		t.Error("want an error for broken JSON")
 	}
 }
+
+// TestCompare_SavingIsImprovement (#37 point 6): a variant that removes 64% of a write's charge
+// (10 → 3.6 RU, by hand) fails its estimate (10 RU, 10% band) only because the charge fell: the
+// comparison reads it as an improvement, says why, and has no regression; a modeled saving of
+// 0.2 RU on 7.35 (3%) — under the 1 RU regression floor — counts as an improvement too; and the
+// comparison carries the traffic-weighted RU/s: (3.6 − 10) × 200 a second = −1280 RU/s.
+func TestCompare_SavingIsImprovement(t *testing.T) {
+	mk := func(ru float64) *Report {
+		d := ordersDesign(nil)
+		d.AccessPatterns = d.AccessPatterns[2:] // P1 only
+		d.AccessPatterns[0].Estimate.RU = 10
+		run := &record.Run{Target: record.TargetInfo{Kind: "embedded", ChargeSource: record.ChargeModel}, Seed: 1, Samples: 1,
+			Patterns: []record.Pattern{{ID: "P1", Executions: execs(1, 200, 1, 1, ru)}}}
+		return buildEmbedded(d, run)
+	}
+	old, new := mk(10), mk(3.6)
+	if old.Patterns[0].Verdict == Fail || new.Patterns[0].Verdict != Fail {
+		t.Fatalf("verdicts %s → %s: the test wants the new charge to fail its estimate", old.Patterns[0].Verdict, new.Patterns[0].Verdict)
+	}
+	c, err := Compare(old, new, CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Regressions() != 0 || c.Patterns[0].Change != Improvement || c.Summary.Improvements != 1 {
+		t.Errorf("change %s, %d regressions: %v", c.Patterns[0].Change, c.Regressions(), c.Patterns[0].Reasons)
+	}
+	if !strings.Contains(strings.Join(c.Patterns[0].Reasons, "; "), "fell below its estimate") {
+		t.Errorf("reasons %v: want the estimate named", c.Patterns[0].Reasons)
+	}
+	if c.Load == nil || c.Load.Delta != -1280 {
+		t.Errorf("load %+v, want −1280 RU/s", c.Load)
+	}
+	var b strings.Builder
+	if err := RenderComparison(&b, c, "text"); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"RU/s (modeled", "onthly cost at production", "NO REGRESSIONS", "1 improved"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
+	}
+	// A small modeled saving counts.
+	c, err = Compare(mk(7.35), mk(7.15), CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Patterns[0].Modeled.Change != Improvement {
+		t.Errorf("7.35 → 7.15 modeled: %s, want an improvement", c.Patterns[0].Modeled.Change)
+	}
+	// A failed expectation with a lower charge is still a regression (a query that finds nothing
+	// is cheap).
+	bad := mk(3.6)
+	bad.Patterns[0].Checks = []Check{{Name: "minResults", Run: "modeled", OK: false}}
+	if c, _ := Compare(old, bad, CompareOptions{}); c.Regressions() != 1 {
+		t.Errorf("a cheaper pattern that fails an expectation: %d regressions, want 1", c.Regressions())
+	}
+}
+
+// TestCompare_TradeOff (#37 point 6): a variant that makes one pattern dearer (P1, a read at 200
+// a second: 1.5 → 2.6 RU, +220 RU/s by hand; its estimate of 2 RU ± 1 holds both) to make another
+// much cheaper (Q1 at 50 a second: 40 → 4 RU, −1,800 RU/s) lowers the design's RU/s by 1,580:
+// compared with its origin, P1 is a trade-off with its reason, not a regression. The same two
+// reports compared as one design's baseline and run keep P1 a regression.
+func TestCompare_TradeOff(t *testing.T) {
+	mk := func(q, p float64) *Report {
+		d := ordersDesign(nil)
+		d.AccessPatterns[2].Estimate.RU = 2
+		d.AccessPatterns[2].Tolerance = &design.Band{RU: 1}
+		return buildEmbedded(d, modeledRun(map[string][]record.Execution{
+			"Q1": execs(3, 200, 4, 1, q), "Q2": execs(3, 200, 4, 1, 4), "P1": execs(3, 200, 1, 1, p)}))
+	}
+	old, new := mk(40, 1.5), mk(4, 2.6)
+	if old.Patterns[2].Verdict != new.Patterns[2].Verdict {
+		t.Fatalf("P1's verdict moves (%s → %s): the test wants a charge regression alone", old.Patterns[2].Verdict, new.Patterns[2].Verdict)
+	}
+	c, err := Compare(old, new, CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Regressions() != 1 || c.Of("P1").Change != Regression {
+		t.Fatalf("a design against itself: %d regressions, P1 %s", c.Regressions(), c.Of("P1").Change)
+	}
+	new = mk(4, 2.6)
+	new.Design.Name, new.Design.VariantOf = old.Design.Name+"-x", old.Design.Name
+	c, err = Compare(old, new, CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Load == nil || c.Load.Delta != -1580 {
+		t.Fatalf("load %+v, want −1580 RU/s", c.Load)
+	}
+	p1 := c.Of("P1")
+	if c.Regressions() != 0 || p1.Change != TradeOff || c.Summary.TradeOffs != 1 || c.Of("Q1").Change != Improvement {
+		t.Errorf("%d regressions, P1 %s (%v), Q1 %s", c.Regressions(), p1.Change, p1.Reasons, c.Of("Q1").Change)
+	}
+	var b strings.Builder
+	if err := RenderComparison(&b, c, "text"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "TRADE-OFF P1") || !strings.Contains(b.String(), "1 traded off") {
+		t.Errorf("text:\n%s", b.String())
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/record"
 )
 
@@ -26,17 +27,29 @@ type ModelDrift struct {
 	ModelMetrics   map[string]float64 `json:"modelMetrics,omitempty"`
 }
 
-// IndexComparison is, for a query run on an account, the indexes the service reports it used and
-// recommends (index metrics, asked for with PopulateIndexMetrics) beside the engine's own index plan.
+// IndexComparison is, for a query, the indexes the target reports it used and would use (index
+// metrics, asked for with PopulateIndexMetrics on the pattern's warm-up execution, whose charge is in
+// no sample) beside the engine's own index plan (its index metrics for the same query) and advise's
+// changes, with where they disagree. A potential index is a hint to test, not proof.
 type IndexComparison struct {
-	Service *record.IndexMetrics `json:"service,omitempty"`
-	Model   *record.IndexMetrics `json:"model,omitempty"`
+	// Service is an account's (charges "service"); Target another target's, whose charges are
+	// TargetSource. One of them at most.
+	Service      *record.IndexMetrics `json:"service,omitempty"`
+	Target       *record.IndexMetrics `json:"target,omitempty"`
+	TargetSource record.ChargeSource  `json:"targetSource,omitempty"`
+	// Model is the embedded engine's index plan for the query.
+	Model *record.IndexMetrics `json:"model,omitempty"`
+	// Advice is the changes of the design the target's potential indexes lead to (Suggestions:
+	// only those the service's documented rules say the query would use).
+	Advice []string `json:"advice,omitempty"`
+	// Disagreements says, in words, where the target, the model and the advice part.
+	Disagreements []string `json:"disagreements,omitempty"`
 }
 
-// accountFacts fills, on a report whose measured charges are the service's, each query's index
-// comparison and the report's model drift.
-func accountFacts(r *Report, measRun, modelRun *record.Run) {
-	if measRun == nil || modelRun == nil || measRun.Target.ChargeSource != record.ChargeService {
+// accountFacts fills each query's index comparison when the measured run answered index metrics and,
+// on a report whose measured charges are the service's, the report's model drift.
+func accountFacts(r *Report, d *design.Design, measRun, modelRun *record.Run) {
+	if measRun == nil || modelRun == nil {
 		return
 	}
 	meas, model := patternsByID(measRun), patternsByID(modelRun)
@@ -46,10 +59,10 @@ func accountFacts(r *Report, measRun, modelRun *record.Run) {
 		if mp == nil || dp == nil {
 			continue
 		}
-		if svc, eng := firstIndexMetrics(mp), firstIndexMetrics(dp); svc != nil || eng != nil {
-			p.Indexes = &IndexComparison{Service: svc, Model: eng}
+		if tgt, eng := firstIndexMetrics(mp), firstIndexMetrics(dp); tgt != nil {
+			p.Indexes = compareIndexes(d, p.ID, measRun.Target.ChargeSource, mp, tgt, eng)
 		}
-		if p.Modeled == nil || p.Measured == nil || p.Modeled.Median <= 0 {
+		if measRun.Target.ChargeSource != record.ChargeService || p.Modeled == nil || p.Measured == nil || p.Modeled.Median <= 0 {
 			continue
 		}
 		band := bandRU(p.Tolerance, p.Modeled.Median)
@@ -63,7 +76,93 @@ func accountFacts(r *Report, measRun, modelRun *record.Run) {
 	}
 }
 
+// compareIndexes puts the target's index metrics tgt for pattern id beside the engine's eng and
+// advise's changes, and says where they disagree.
+func compareIndexes(d *design.Design, id string, source record.ChargeSource, mp *record.Pattern, tgt, eng *record.IndexMetrics) *IndexComparison {
+	c := &IndexComparison{Model: eng}
+	who := "the account"
+	if source == record.ChargeService {
+		c.Service = tgt
+	} else {
+		c.Target, c.TargetSource = tgt, source
+		who = "the target"
+	}
+	var sugg []Suggestion
+	if ai := slices.IndexFunc(d.AccessPatterns, func(a design.AccessPattern) bool { return a.ID == id }); ai >= 0 {
+		sugg = Suggestions(d, &d.AccessPatterns[ai], mp)
+	}
+	for _, s := range sugg {
+		c.Advice = append(c.Advice, s.Text)
+	}
+	if eng == nil {
+		eng = &record.IndexMetrics{}
+	}
+	tu, eu := indexSpecs(tgt.UtilizedSingle, tgt.UtilizedComposite), indexSpecs(eng.UtilizedSingle, eng.UtilizedComposite)
+	for _, x := range tu {
+		if !slices.Contains(eu, x) {
+			c.Disagreements = append(c.Disagreements, fmt.Sprintf("%s used %s, our index plan does not", who, x))
+		}
+	}
+	for _, x := range eu {
+		if !slices.Contains(tu, x) {
+			c.Disagreements = append(c.Disagreements, fmt.Sprintf("our index plan uses %s, %s did not", x, who))
+		}
+	}
+	tp, ep := indexSpecs(tgt.PotentialSingle, tgt.PotentialComposite), indexSpecs(eng.PotentialSingle, eng.PotentialComposite)
+	for _, x := range tp {
+		line := fmt.Sprintf("%s suggests %s", who, x)
+		if !slices.Contains(ep, x) {
+			line += ", our index plan does not"
+		}
+		if !slices.ContainsFunc(sugg, func(s Suggestion) bool { return suggests(s, x) }) {
+			line += "; advise drops it (the service's documented rules say this query would not use it, or no document has the field)"
+		}
+		if line != fmt.Sprintf("%s suggests %s", who, x) {
+			c.Disagreements = append(c.Disagreements, line+" — a potential index is a hint to test, not proof")
+		}
+	}
+	for _, x := range ep {
+		if !slices.Contains(tp, x) {
+			c.Disagreements = append(c.Disagreements, fmt.Sprintf("our index plan suggests %s, %s does not", x, who))
+		}
+	}
+	return c
+}
+
+// indexSpecs lists single paths and composite indexes ("(/a ASC, /b DESC)") as one set of strings.
+func indexSpecs(single []string, composite [][]string) []string {
+	out := slices.Clone(single)
+	for _, c := range composite {
+		out = append(out, "("+strings.Join(c, ", ")+")")
+	}
+	return out
+}
+
+// suggests reports whether advice s carries index spec x (a single path or a composite's text).
+func suggests(s Suggestion, x string) bool {
+	if s.Include != "" {
+		return s.Include == x
+	}
+	if len(s.Composite) == 0 {
+		return false
+	}
+	specs := make([]string, len(s.Composite))
+	for i, it := range s.Composite {
+		dir := "ASC"
+		if it.Desc {
+			dir = "DESC"
+		}
+		specs[i] = "/" + strings.Join(it.Path, "/") + " " + dir
+	}
+	return "("+strings.Join(specs, ", ")+")" == x
+}
+
+// firstIndexMetrics is the pattern's index metrics: the warm-up's (Pattern.IndexMetrics), else, in
+// records written before, the first execution's that has them.
 func firstIndexMetrics(p *record.Pattern) *record.IndexMetrics {
+	if p.IndexMetrics != nil {
+		return p.IndexMetrics
+	}
 	for _, e := range p.Executions {
 		if e.IndexMetrics != nil {
 			return e.IndexMetrics
@@ -107,8 +206,20 @@ func indexLine(m *record.IndexMetrics) string {
 // accountLines renders the index comparisons and the model drift, for the text and markdown reports.
 func accountLines(r *Report) (indexes, drift []string) {
 	for _, p := range r.Patterns {
-		if p.Indexes != nil {
-			indexes = append(indexes, fmt.Sprintf("%s: service %s · model %s", p.ID, indexLine(p.Indexes.Service), indexLine(p.Indexes.Model)))
+		ix := p.Indexes
+		if ix == nil {
+			continue
+		}
+		side := "service " + indexLine(ix.Service)
+		if ix.Service == nil {
+			side = "target (" + SourceLabel(ix.TargetSource) + ") " + indexLine(ix.Target)
+		}
+		indexes = append(indexes, fmt.Sprintf("%s: %s · our index plan %s", p.ID, side, indexLine(ix.Model)))
+		for _, a := range ix.Advice {
+			indexes = append(indexes, fmt.Sprintf("%s: advise: %s", p.ID, a))
+		}
+		for _, x := range ix.Disagreements {
+			indexes = append(indexes, fmt.Sprintf("%s: disagree: %s", p.ID, x))
 		}
 	}
 	for _, d := range r.ModelDrift {

@@ -82,6 +82,7 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 	"projected":       projectedCell,
 	"projectionLines": projectionLines,
 	"estimatorLines":  estimatorLines,
+	"indexLines":      func(r *Report) []string { ix, _ := accountLines(r); return ix },
 	"estimatorHead":   func() string { return estimatorHead },
 	"load":            loadCell,
 	"mark":            verdictMark,
@@ -170,7 +171,10 @@ footer{margin-top:2rem;color:#5b6372;font-size:.85rem}
 <p>{{estimatorHead}}</p>
 <pre>{{range .}}{{.}}
 {{end}}</pre>{{end}}
-{{if .R.Containers}}<h2>Request rate per container (RU/s)</h2>
+{{with indexLines .R}}<h2>Indexes</h2>
+<p>The target's index metrics beside our index plan and advise's changes; a potential index is a hint to test, not proof.</p>
+<ul>{{range .}}<li>{{.}}</li>{{end}}</ul>
+{{end}}{{if .R.Containers}}<h2>Request rate per container (RU/s)</h2>
 <div class="scroll">{{.LoadChart}}</div>
 <div class="scroll"><table>
 <thead><tr><th>Container</th><th>Throughput</th><th>Estimate avg / peak</th><th>Modeled avg / peak</th><th>Measured avg / peak</th></tr></thead>

@@ -110,7 +110,7 @@ func renderMarkdown(w io.Writer, r *Report) error {
 		title string
 		lines []string
 	}{
-		{"Indexes (the service's index metrics beside the engine's plan)", indexes},
+		{"Indexes (the target's index metrics beside our index plan and advise's changes; a potential index is a hint to test, not proof)", indexes},
 		{"Model drift (measured beyond tolerance of the model; facts for the next validate calibrate)", drift},
 	} {
 		if len(sec.lines) == 0 {

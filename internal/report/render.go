@@ -172,7 +172,15 @@ func sourcesUsed(r *Report) []record.ChargeSource {
 // legendOf is legendLine for report r: a calibrated card's modeled charges say so.
 func legendOf(r *Report, source record.ChargeSource) string {
 	if source == record.ChargeModel && r.ModelCard != "" {
-		return fmt.Sprintf("modeled (%s): computed by the embedded engine's RU model with a rate card fitted to the account's measured charges; not a measurement", r.ModelCard)
+		engine := "the embedded engine's RU model"
+		if r.Target.Kind != record.KindEmbedded && r.Target.ChargeSource == record.ChargeModel {
+			engine = "the RU model of the validate serve this run talked to"
+		}
+		card := "a rate card whose figures replace built-in ones"
+		if strings.Contains(r.ModelCard, "(calibrated:") {
+			card = "a rate card fitted to the account's measured charges"
+		}
+		return fmt.Sprintf("modeled (%s): computed by %s with %s; not a measurement", r.ModelCard, engine, card)
 	}
 	return legendLine(source)
 }

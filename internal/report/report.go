@@ -331,8 +331,9 @@ type PatternResult struct {
 	// target throttled.
 	Throttled   int64   `json:"throttled,omitempty"`
 	RetryWaitMs float64 `json:"retryWaitMs,omitempty"`
-	// Indexes, on an account run, sets the service's index metrics for the query beside the
-	// engine's index plan (drift.go).
+	// Indexes sets the target's index metrics for the query (an account's, or another measured
+	// target's) beside the engine's index plan and advise's changes, with where they disagree
+	// (drift.go).
 	Indexes *IndexComparison `json:"indexes,omitempty"`
 }
 

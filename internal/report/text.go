@@ -120,7 +120,7 @@ func renderText(w io.Writer, r *Report) error {
 
 	if indexes, drift := accountLines(r); len(indexes)+len(drift) > 0 {
 		if len(indexes) > 0 {
-			fmt.Fprintln(bw, "\nIndexes (the service's index metrics beside the engine's plan):")
+			fmt.Fprintln(bw, "\nIndexes (the target's index metrics beside our index plan and advise's changes; a potential index is a hint to test, not proof):")
 			for _, l := range indexes {
 				fmt.Fprintf(bw, "  %s\n", l)
 			}

@@ -195,7 +195,7 @@ func connect(ctx context.Context, cfg Config, creds credentials) (*Target, error
 	vctx, cancel := context.WithTimeout(ctx, verifyTimeout)
 	defer cancel()
 	var cl *azcosmos.Client
-	engineName := ""
+	engineName, charges := "", ""
 	if creds.key != "" {
 		status, hdr, err := listDatabases(vctx, hc, creds.endpoint, creds.key)
 		if err != nil {
@@ -209,6 +209,7 @@ func connect(ctx context.Context, cfg Config, creds credentials) (*Target, error
 		}
 		if hdr.Get(engineHeader) != "" {
 			engineName = "validate"
+			charges = servedCharges(hdr.Get(engine.ChargesHeader))
 		}
 		cred, err := azcosmos.NewKeyCredential(creds.key)
 		if err != nil {
@@ -238,9 +239,25 @@ func connect(ctx context.Context, cfg Config, creds credentials) (*Target, error
 			Endpoint:   redactURL(creds.endpoint),
 			Engine:     engineName,
 			SDKVersion: SDKVersion,
+			Charges:    charges,
 		},
 		Close: closer(func(context.Context) error { cl.Close(); return nil }),
 	}, nil
+}
+
+// servedCharges is the label of a serve's charges from its engine.ChargesHeader: kept when it is a
+// label cost.ChargesLabel writes for another card than the built-in one ("model (…)", printable
+// ASCII, at most 300 bytes); "" otherwise, and the charges are labelled plain "model".
+func servedCharges(label string) string {
+	if len(label) > 300 || !strings.HasPrefix(label, "model (") || !strings.HasSuffix(label, ")") {
+		return ""
+	}
+	for i := 0; i < len(label); i++ {
+		if label[i] < 0x20 || label[i] > 0x7e {
+			return ""
+		}
+	}
+	return label
 }
 
 // statusError turns the status of the verification request into a sentinel error.

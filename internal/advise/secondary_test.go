@@ -1,0 +1,114 @@
+package advise
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/cosmosdv/validate/internal/plan"
+)
+
+// TestSecondary_FanOutLookup (#37 point 2): "who added me as a friend" filters on friendId, a field
+// only the friendship type has, at 70 requests a second across partitions. advise prices a secondary
+// container keyed by /friendId that holds only the friendships, kept from the change feed with its
+// lease container (one lease per feed range, renewed every 17 s; each drained range polled every
+// 5 s: the .NET SDK's defaults), and a global secondary index that copies every type.
+func TestSecondary_FanOutLookup(t *testing.T) {
+	d := load(t, "../../testdata/advise/friends-fanout.yaml")
+	a, err := Advise(d, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sc *Secondary
+	for i := range a.Secondary {
+		if a.Secondary[i].Pattern == "AP3" {
+			sc = &a.Secondary[i]
+		}
+	}
+	if sc == nil || sc.Key != "/friendId" || len(sc.Options) != 2 || !sc.Options[0].Priced || !sc.Options[1].Priced {
+		t.Fatalf("AP3: %+v, want a copy keyed by /friendId priced two ways", sc)
+	}
+	own, gsi := sc.Options[0], sc.Options[1]
+	if own.QueryRUs >= sc.FanOutRUs || own.UpkeepRUs <= 0 || !strings.Contains(own.Assumed, "soft delete") || !strings.Contains(own.Assumed, "lease") {
+		t.Errorf("secondary container: %+v", own)
+	}
+	if !gsi.Preview || !strings.Contains(gsi.Assumed, "Catchup Gap") || !strings.Contains(gsi.Assumed, "continuous backup") || !strings.Contains(gsi.Assumed, "every type") {
+		t.Errorf("global secondary index: %+v", gsi)
+	}
+	pv := a.Recommended
+	var found bool
+	for _, v := range pv {
+		if v.Name != "secondary-AP3" {
+			continue
+		}
+		found = true
+		vd := v.Design
+		c := vd.Containers[containerIndex(vd, "Social-by-friendId")]
+		if len(c.Documents) != 1 || c.Documents[0].Type != "friendshipCopy" {
+			t.Errorf("the copy holds %+v, want only the friendships", c.Documents)
+		}
+		leases := vd.Containers[containerIndex(vd, "Social-by-friendId-leases")]
+		n := float64(leases.Documents[0].Count)
+		bp, err := plan.Build(d, plan.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		base := containerPlan(bp, "Social")
+		if n != float64(base.Partitions) {
+			t.Errorf("%v leases, want one per feed range of the source (%d)", n, base.Partitions)
+		}
+		for _, ap := range vd.AccessPatterns {
+			switch ap.ID {
+			case "COPY-LEASE":
+				if math.Abs(ap.RPS.Avg-n/17) > 1e-9 {
+					t.Errorf("lease renewals %.4f a second, want %v/17", ap.RPS.Avg, n)
+				}
+			case "COPY-POLL":
+				if math.Abs(ap.RPS.Avg-n/5) > 1e-9 || ap.Container != "Social" {
+					t.Errorf("polls %.4f a second on %s, want %v/5 on Social", ap.RPS.Avg, ap.Container, n)
+				}
+			case "AP3":
+				if ap.Container != "Social-by-friendId" || len(ap.PartitionKey) != 1 {
+					t.Errorf("AP3 not moved to the copy with its key: %+v", ap)
+				}
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no secondary-AP3 among %v", pv)
+	}
+}
+
+// TestSecondary_SoftDeletes (#37 point 2): latest-version change feed does not log deletes, so in
+// the secondary container's variant AP5's delete of a friendship becomes a patch setting deleted
+// and ttl (TTL on, /deleted declared), the copy gets the delete, and the global secondary index
+// (kept by the service) keeps the delete as it is.
+func TestSecondary_SoftDeletes(t *testing.T) {
+	d := load(t, "../../testdata/advise/friends-fanout.yaml")
+	s := &search{d: d, max: DefaultMaxCandidates, variants: map[string]priced{}, a: &Advice{}}
+	base, err := s.build(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.base = base
+	ci := containerIndex(d, "Social")
+	v, _ := s.withCopy(ci, "AP3", "friendId", "{friendId}", false)
+	ap := v.AccessPatterns[patternIndex(v, "AP5")]
+	if ap.Op != "patch" || len(ap.Patch) != 2 || ap.Patch[1].Path != "/ttl" {
+		t.Errorf("AP5 in the secondary container's variant: %+v", ap)
+	}
+	src := v.Containers[ci]
+	if src.DefaultTTL == nil || *src.DefaultTTL != -1 {
+		t.Errorf("TTL not on: %v", src.DefaultTTL)
+	}
+	if patternIndex(v, "COPY-AP5") < 0 || v.AccessPatterns[patternIndex(v, "COPY-AP5")].Op != "delete" {
+		t.Error("the copy does not get the delete")
+	}
+	if d.AccessPatterns[patternIndex(d, "AP5")].Op != "delete" || d.Containers[ci].DefaultTTL != nil {
+		t.Error("the design itself was changed")
+	}
+	g, _ := s.withCopy(ci, "AP3", "friendId", "{friendId}", true)
+	if g.AccessPatterns[patternIndex(g, "AP5")].Op != "delete" {
+		t.Error("the global secondary index's variant soft-deletes")
+	}
+}
