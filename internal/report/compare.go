@@ -193,6 +193,9 @@ type Drift struct {
 	// Limit is the threshold in RU: max(Threshold.RU, Threshold.Pct% of Old).
 	Limit  float64 `json:"limit"`
 	Change Change  `json:"change"`
+	// better is the fall that counts as an improvement: Limit, or for modeled charges (deterministic)
+	// ModeledImprovement; the reason names it.
+	better float64
 }
 
 // Regressions returns the number of patterns that regressed (the CLI exits 1 when it is not zero).
@@ -422,8 +425,8 @@ func comparePattern(op, np *PatternResult, opts CompareOptions) PatternChange {
 				label, fmtRU(d.Old), fmtRU(d.New), d.Pct, fmtRU(d.Limit)))
 		case Improvement:
 			improved = true
-			pc.Reasons = append(pc.Reasons, fmt.Sprintf("%s charge fell from %s to %s RU (%+.0f%%, threshold %s RU)",
-				label, fmtRU(d.Old), fmtRU(d.New), d.Pct, fmtRU(d.Limit)))
+			pc.Reasons = append(pc.Reasons, fmt.Sprintf("%s charge fell from %s to %s RU (%+.0f%%; a fall beyond %s RU is an improvement)",
+				label, fmtRU(d.Old), fmtRU(d.New), d.Pct, fmtRU(d.better)))
 		}
 	}
 	failing := func(v Verdict) bool { return v == Fail || v == Error }
@@ -491,6 +494,7 @@ func drift(o, n *Charge, band design.Band) *Drift {
 	case -d.Delta > better+1e-9:
 		d.Change = Improvement
 	}
+	d.better = round2(better)
 	return d
 }
 

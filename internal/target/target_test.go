@@ -276,9 +276,12 @@ func flakyServer(t *testing.T, n int64, status int) (*httptest.Server, *atomic.I
 
 func TestWaitDataPlane(t *testing.T) {
 	ctx := context.Background()
+	// The subtests that do not test the wait's bound give it one no busy machine reaches (a hang is
+	// ended by go test's -timeout); "never ready is bounded" tests the bound itself.
+	const unbounded = time.Hour
 	t.Run("503 first, then ready", func(t *testing.T) {
 		srv, calls := flakyServer(t, 3, http.StatusServiceUnavailable)
-		if err := waitDataPlane(ctx, srv.Client(), srv.URL+"/", engine.EmulatorKey, 10*time.Second, nil); err != nil {
+		if err := waitDataPlane(ctx, srv.Client(), srv.URL+"/", engine.EmulatorKey, unbounded, nil); err != nil {
 			t.Fatal(err)
 		}
 		if calls.Load() != 4 {
@@ -287,7 +290,7 @@ func TestWaitDataPlane(t *testing.T) {
 	})
 	t.Run("401 ends at once", func(t *testing.T) {
 		srv, calls := flakyServer(t, 100, http.StatusUnauthorized)
-		err := waitDataPlane(ctx, srv.Client(), srv.URL+"/", engine.EmulatorKey, 10*time.Second, nil)
+		err := waitDataPlane(ctx, srv.Client(), srv.URL+"/", engine.EmulatorKey, unbounded, nil)
 		if !errors.Is(err, ErrAuth) || !IsInfrastructure(err) {
 			t.Fatalf("err = %v, want ErrAuth", err)
 		}
@@ -296,10 +299,15 @@ func TestWaitDataPlane(t *testing.T) {
 		}
 	})
 	t.Run("never ready is bounded", func(t *testing.T) {
-		srv, _ := flakyServer(t, 1<<40, http.StatusServiceUnavailable)
+		srv, calls := flakyServer(t, 1<<40, http.StatusServiceUnavailable)
 		err := waitDataPlane(ctx, srv.Client(), srv.URL+"/", engine.EmulatorKey, 300*time.Millisecond, nil)
-		if !errors.Is(err, ErrEmulatorStart) || !strings.Contains(err.Error(), "HTTP 503") {
-			t.Fatalf("err = %v, want ErrEmulatorStart with the last status", err)
+		if !errors.Is(err, ErrEmulatorStart) {
+			t.Fatalf("err = %v, want ErrEmulatorStart", err)
+		}
+		// A second call means the first 503 reached the wait; on a machine so busy that no answer
+		// came back within the bound there is no status to name, and that is not a failure.
+		if calls.Load() >= 2 && !strings.Contains(err.Error(), "HTTP 503") {
+			t.Fatalf("err = %v, want it to name the last status (HTTP 503) after %d calls", err, calls.Load())
 		}
 	})
 	t.Run("port answers late", func(t *testing.T) {
@@ -323,7 +331,7 @@ func TestWaitDataPlane(t *testing.T) {
 			}
 			return nil
 		}
-		if err := waitDataPlane(ctx, http.DefaultClient, "http://"+addr+"/", engine.EmulatorKey, 10*time.Second, alive); err != nil {
+		if err := waitDataPlane(ctx, http.DefaultClient, "http://"+addr+"/", engine.EmulatorKey, unbounded, alive); err != nil {
 			t.Fatal(err)
 		}
 		if attempts.Load() < 3 {
@@ -333,7 +341,7 @@ func TestWaitDataPlane(t *testing.T) {
 	t.Run("container died", func(t *testing.T) {
 		srv, _ := flakyServer(t, 1<<40, http.StatusServiceUnavailable)
 		died := func(context.Context) error { return fmt.Errorf("%w (exit code 137)", ErrEmulatorDied) }
-		err := waitDataPlane(ctx, srv.Client(), srv.URL+"/", engine.EmulatorKey, 10*time.Second, died)
+		err := waitDataPlane(ctx, srv.Client(), srv.URL+"/", engine.EmulatorKey, unbounded, died)
 		if !errors.Is(err, ErrEmulatorDied) {
 			t.Fatalf("err = %v, want ErrEmulatorDied", err)
 		}
@@ -342,7 +350,7 @@ func TestWaitDataPlane(t *testing.T) {
 		srv, _ := flakyServer(t, 1<<40, http.StatusServiceUnavailable)
 		cctx, cancel := context.WithCancel(ctx)
 		cancel()
-		err := waitDataPlane(cctx, srv.Client(), srv.URL+"/", engine.EmulatorKey, 10*time.Second, nil)
+		err := waitDataPlane(cctx, srv.Client(), srv.URL+"/", engine.EmulatorKey, unbounded, nil)
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("err = %v, want context.Canceled", err)
 		}
@@ -379,8 +387,7 @@ func TestHostRewrite(t *testing.T) {
 	endpoint, _ := url.Parse(srv.URL + "/")
 	cred, _ := azcosmos.NewKeyCredential(engine.EmulatorKey)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
+	ctx := context.Background() // no deadline: a hang is ended by go test's -timeout
 	cl, err := azcosmos.NewClientWithKey(endpoint.String(), cred, clientOptions(srv.Client(), nil, endpoint))
 	if err != nil {
 		t.Fatal(err)
