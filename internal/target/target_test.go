@@ -69,10 +69,10 @@ func TestRunScopedName(t *testing.T) {
 	tests := []struct {
 		name, db, run, want string
 	}{
-		{"plain", "shop", "20261121t054346-a1b2", "shop-20261121t054346-a1b2"},
-		{"forbidden characters", "a/b\\c?d#e", "r1", "a-b-c-d-e-r1"},
-		{"empty database", "", "r1", "validate-r1"},
-		{"long", strings.Repeat("x", 300), "run", strings.Repeat("x", 251) + "-run"},
+		{"plain", "shop", "20261121t054346-a1b2", "cdv-shop-20261121t054346-a1b2"},
+		{"forbidden characters", "a/b\\c?d#e", "r1", "cdv-a-b-c-d-e-r1"},
+		{"empty database", "", "r1", "cdv-validate-r1"},
+		{"long", strings.Repeat("x", 300), "run", "cdv-" + strings.Repeat("x", 247) + "-run"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -89,8 +89,35 @@ func TestRunScopedName(t *testing.T) {
 		t.Errorf("multi-byte name cut badly: %d bytes, valid %v", len(got), utf8.ValidString(got))
 	}
 	a, b := RunScopedName("shop", ""), RunScopedName("shop", "")
-	if a != b || !strings.HasPrefix(a, "shop-") {
+	if a != b || !strings.HasPrefix(a, "cdv-shop-") {
 		t.Errorf("process run id not stable: %q, %q", a, b)
+	}
+}
+
+// TestParseRunScoped: only a name with the mark and a run id is a run's database; its start comes
+// from a generated run id; a --run-id names its own.
+func TestParseRunScoped(t *testing.T) {
+	at := time.Date(2026, 11, 21, 5, 43, 46, 0, time.UTC)
+	tests := []struct {
+		name, runID string
+		ok          bool
+		started     time.Time
+	}{
+		{RunScopedName("shop", NewRunID(at)), "", true, at},
+		{"cdv-calibrate-20261121t054346-a1b2", "", true, at},
+		{"shop-20261121t054346-a1b2", "", false, time.Time{}},     // no mark: someone else's
+		{"cdv-shop", "", false, time.Time{}},                      // marked, no run id
+		{"cdv-20261121t054346-a1b2", "", false, time.Time{}},      // no database part
+		{"cdv-shop-20261121t054346-A1B2", "", false, time.Time{}}, // not what NewRunID writes
+		{"cdv-shop-job7", "job7", true, time.Time{}},
+		{"cdv-shop-job7", "job8", false, time.Time{}},
+		{"shop-job7", "job7", false, time.Time{}},
+	}
+	for _, tt := range tests {
+		started, ok := ParseRunScoped(tt.name, tt.runID)
+		if ok != tt.ok || !started.Equal(tt.started) {
+			t.Errorf("ParseRunScoped(%q, %q) = %v, %v; want %v, %v", tt.name, tt.runID, started, ok, tt.started, tt.ok)
+		}
 	}
 }
 
@@ -116,7 +143,8 @@ func TestEstimateRunCost(t *testing.T) {
 			{ID: "2", Container: "audit", Estimate: design.Estimate{RU: 3}, Samples: 5},
 		},
 	}
-	c := EstimateRunCost(d, 20)
+	counts := map[string]int{"user": 1000, "order": 2000, "event": 10} // the seed plan's
+	c := EstimateRunCost(d, 20, counts)
 	if c.Containers != 2 || c.RUPerSecond != 400 {
 		t.Errorf("containers/RU = %d/%d", c.Containers, c.RUPerSecond)
 	}
@@ -133,7 +161,7 @@ func TestEstimateRunCost(t *testing.T) {
 	if want := 2 * 4 * 0.008; c.USD < want-1e-9 || c.USD > want+1e-9 {
 		t.Errorf("USD = %v, want %v", c.USD, want)
 	}
-	if s := RunCostSummary(d, 20); !strings.Contains(s, "$0.06") {
+	if s := RunCostSummary(d, 20, counts); !strings.Contains(s, "$0.06") {
 		t.Errorf("summary %q lacks the amount", s)
 	}
 }
