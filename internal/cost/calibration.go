@@ -54,7 +54,6 @@ var calibrated = map[string]fitRange{
 // notCalibrated names the figures of the card no request charge pins, and why.
 var notCalibrated = map[string]string{
 	"extraRegionWrite": "needs an account with several write regions",
-	"systemTerms":      "a count of terms the engine records, not a charge",
 }
 
 // notCalibratedGroups: limits, throughput rules and prices are published facts, not charges.

@@ -100,7 +100,6 @@ type RateCard struct {
 	PatchBase   Coefficient `json:"patchBase"`
 	StrongRead  Coefficient `json:"strongRead"`
 	ExtraRegion Coefficient `json:"extraRegionWrite"`
-	SystemTerms Coefficient `json:"systemTerms"`
 
 	// Queries.
 	QueryMin       Coefficient `json:"queryMin"`
@@ -157,7 +156,7 @@ type RateCard struct {
 // Coefficients lists the card's scalar figures in a stable order, for reports.
 func (c *RateCard) Coefficients() []Coefficient {
 	return []Coefficient{
-		c.IndexTerm, c.PatchBase, c.StrongRead, c.ExtraRegion, c.SystemTerms,
+		c.IndexTerm, c.PatchBase, c.StrongRead, c.ExtraRegion,
 		c.QueryMin, c.QueryPartition, c.QueryIndexSeek, c.QueryLookup, c.QueryEntry, c.QueryKBLoaded,
 		c.QueryDocLoaded, c.QueryDocEval,
 		c.QueryKBOutput, c.QueryFunction, c.QueryJoinRow, c.QuerySortDoc,
@@ -259,10 +258,6 @@ var Current = &RateCard{
 		Source: SrcAssumed, Note: "the service says writes cost more with more regions but publishes no " +
 			"coefficient; the model leaves the charge unchanged and bills throughput per region instead",
 		Unvalidated: "assumed 0: no coefficient is published, so no figure can check it"},
-	SystemTerms: Coefficient{Name: "always-indexed system terms (id, _ts)", Value: 2, Unit: "terms",
-		Source: SrcIndexPolicy, Note: "id and _ts are indexed whenever the mode is consistent; the " +
-			"engine counts them in IndexedTerms",
-		Unvalidated: "not a charge: a count of always-indexed terms the engine adds to IndexedTerms; the charge functions do not read it"},
 
 	QueryMin: Coefficient{Name: "query minimum (one partition, no index seek, 1 KB result)", Value: 2.3,
 		Unit: "RU", Source: SrcDevblogsPoint},
