@@ -115,7 +115,7 @@ func (o *Options) Check(d *design.Design) error {
 		return fmt.Errorf("--hours: want 1..%d (got %d)", MaxHours, o.Hours)
 	}
 	if !(o.Scale > 0 && o.Scale <= 1) {
-		return fmt.Errorf("--scale: want more than 0 and at most 1 (got %v)", o.Scale)
+		return fmt.Errorf("--replay-scale: want more than 0 and at most 1 (got %v)", o.Scale)
 	}
 	if d.Traffic == nil {
 		return fmt.Errorf("design %s: states no traffic shape (traffic: in docs/design-format.md); a replay follows one", d.Name)
@@ -215,6 +215,9 @@ func drive(ctx context.Context, d *design.Design, x *probe.Executor, o Options) 
 	execs := make([]int, len(d.AccessPatterns))
 	fmt.Fprintf(o.Out, "replay: %d hours at speed %g (an hour in %s), each pattern at rps.avg × the hour's factor × %g, paced evenly over the hour (plan judges throttling at the intra-hour peak)\n",
 		o.Hours, o.Speed, wallHour, o.Scale)
+	if o.Speed > DefaultSpeed {
+		fmt.Fprintf(o.Out, "replay: at speed above %d an hour is shorter than the engine's one-second RU/s budget, so a second's budget spans several hours: throttling is judged over their blend\n", DefaultSpeed)
+	}
 	fmt.Fprintf(o.Out, "%-9s %-14s %8s %10s %6s   %s\n", "HOUR", "CONTAINER", "REQUESTS", "RU", "429s", "PLAN (model, designed throughput): avg/peak RU/s, throttled req/s")
 	var out []Hour
 	for h := 0; h < o.Hours; h++ {
