@@ -133,6 +133,11 @@ func (s *search) secondary() {
 		// The answer: a secondary container when it saves; a global secondary index is named, never
 		// recommended as a variant, while it is in preview.
 		sc.Answer = fmt.Sprintf("keep %s across partitions: a copy keyed by /%s costs more to keep than the fan-out it removes", ap.ID, field)
+		if k := slices.IndexFunc(sc.Options, func(o SecondaryOption) bool { return o.Priced && !o.Preview }); k >= 0 {
+			if o := sc.Options[k]; o.Change.RUs < 0 && o.Change.MonthlyUSD > 0.005 {
+				sc.Answer = fmt.Sprintf("keep %s across partitions: a copy keyed by /%s takes %.1f RU/s fewer but costs %s $/month more (the copy's and the lease container's own throughput outweigh the fan-out's share of the bill)", ap.ID, field, -o.Change.RUs, signedUSD(o.Change.MonthlyUSD))
+			}
+		}
 		if !slices.ContainsFunc(sc.Options, func(o SecondaryOption) bool { return o.Priced }) {
 			sc.Answer = fmt.Sprintf("not answered: no copy of %s keyed by /%s could be priced (%s)", c.Name, field, sc.Options[0].Note)
 		}
