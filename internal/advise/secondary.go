@@ -2,6 +2,7 @@ package advise
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -48,7 +49,7 @@ type SecondaryOption struct {
 
 // What the copies' figures assume.
 const (
-	assumedChangeFeed = "assumed: the application's change-feed processor (latest-version mode) reads each changed document once, charged as a point read of it (change-feed.md publishes no per-item figure); latest-version mode does not log deletes, so each delete of a copied type becomes a soft delete (a patch setting deleted and ttl, TTL on; the TTL's delete runs on left-over RU/s, time-to-live.md) — or read in all-versions-and-deletes mode, which logs deletes but is in preview and needs continuous backup on the account (its price is not on the rate card, not priced here); the lease container (400 RU/s manual) with one lease per feed range renewed every 17 s and each drained range polled every 5 s (the .NET SDK's defaults) are priced; the copy is eventually consistent with the source"
+	assumedChangeFeed = "assumed: the application's change-feed processor (latest-version mode) reads each changed document once, charged as a point read of it (change-feed.md publishes no per-item figure); latest-version mode does not log deletes, so each delete of a copied type becomes a soft delete (a patch setting deleted and ttl, TTL on; the TTL's delete runs on left-over RU/s, time-to-live.md), and every query over that type in the source gets AND NOT IS_DEFINED(c.deleted), priced, or a removed item would still be returned until its TTL — or read in all-versions-and-deletes mode, which logs deletes but is in preview and needs continuous backup on the account (its price is not on the rate card, not priced here); the lease container (a provisioned container, since serverless is an account-level mode, in its cheapest provisioned mode) with one lease per feed range renewed every 17 s and each drained range polled every 5 s (the .NET SDK's defaults) are priced; the copy is eventually consistent with the source"
 	assumedGSI        = "from the documentation: the index container is kept in sync from the source's change feed by the service (change-feed reads billed on the source, writes on the index container), is eventually consistent (its lag shows as the Catchup Gap metric), must use autoscale, and needs continuous backup on the account; its definition has no WHERE, so in a container of several types it copies every type (a type without the key field lands in one logical partition). Assumed: each change is read once, as a point read of it, and written once, as the same write to the index container"
 )
 
@@ -378,6 +379,18 @@ func (s *search) withCopy(ci int, id, field, tmpl string, gsi bool) (*design.Des
 			}
 		}
 		v.Containers[ci] = src
+		// A soft-deleted document stays in the source until its TTL: every query over its type
+		// there must leave it out, or a removed item is returned for up to softDeleteTTL seconds.
+		for i := range v.AccessPatterns {
+			ap := &v.AccessPatterns[i]
+			if ap.Container != src.Name || ap.Op != design.OpQuery {
+				continue
+			}
+			if q, ok := hidesSoftDeleted(ap.Query, softDeleted); ok {
+				ap.Query = q
+				ap.Name += " (leaves soft-deleted items out)"
+			}
+		}
 	}
 	if !gsi {
 		// The lease container and the processor's own traffic.
@@ -401,4 +414,87 @@ func (s *search) withCopy(ci int, id, field, tmpl string, gsi bool) (*design.Des
 	}
 	v.AccessPatterns = append(v.AccessPatterns, extra...)
 	return v, name
+}
+
+// typeLiteral finds a query's type filter (c.type = 'friendship').
+var typeLiteral = regexp.MustCompile(`(?i)\.type\s*=\s*'([^']*)'`)
+
+// fromAlias is the alias a query names its documents by (FROM c).
+var fromAlias = regexp.MustCompile(`(?i)\bFROM\s+([A-Za-z_][A-Za-z0-9_]*)`)
+
+// hidesSoftDeleted rewrites a query over the source so that it no longer returns soft-deleted
+// documents: its WHERE becomes (WHERE …) AND NOT IS_DEFINED(c.deleted), or a WHERE with that alone
+// is added before ORDER BY, GROUP BY or OFFSET. A query that filters on a type not soft-deleted
+// (c.type = 'user') is kept; ok is false when the query is kept or cannot be rewritten (the result
+// does not parse).
+func hidesSoftDeleted(q string, softDeleted map[string]bool) (string, bool) {
+	if strings.Contains(strings.ToLower(q), "deleted") {
+		return q, false
+	}
+	if m := typeLiteral.FindStringSubmatch(q); m != nil && !softDeleted[m[1]] {
+		return q, false
+	}
+	am := fromAlias.FindStringSubmatch(q)
+	if am == nil || strings.EqualFold(am[1], "ROOT") {
+		return q, false
+	}
+	cond := "NOT IS_DEFINED(" + am[1] + ".deleted)"
+	where, tail := topLevel(q)
+	var out string
+	switch {
+	case where >= 0:
+		body := q[where+len("WHERE") : tail]
+		out = q[:where] + "WHERE (" + strings.TrimSpace(body) + ") AND " + cond + " " + q[tail:]
+	default:
+		out = q[:tail] + " WHERE " + cond + " " + q[tail:]
+	}
+	out = strings.TrimSpace(out)
+	if _, err := sql.Parse(out); err != nil {
+		return q, false
+	}
+	return out, true
+}
+
+// topLevel is the offset of the query's outermost WHERE (-1 when none) and of the clause that ends
+// it (ORDER BY, GROUP BY, OFFSET; len(q) when none), outside parentheses and string literals.
+func topLevel(q string) (where, tail int) {
+	where, tail = -1, len(q)
+	depth := 0
+	up := strings.ToUpper(q)
+	word := func(i int, w string) bool {
+		if !strings.HasPrefix(up[i:], w) || (i > 0 && isWordByte(up[i-1])) {
+			return false
+		}
+		j := i + len(w)
+		return j >= len(up) || !isWordByte(up[j])
+	}
+	for i := 0; i < len(q); i++ {
+		switch q[i] {
+		case '\'', '"':
+			quote := q[i]
+			for i++; i < len(q) && q[i] != quote; i++ {
+				if q[i] == '\\' {
+					i++
+				}
+			}
+		case '(':
+			depth++
+		case ')':
+			depth--
+		default:
+			if depth != 0 {
+				continue
+			}
+			if where < 0 && word(i, "WHERE") {
+				where = i
+			} else if word(i, "ORDER") || word(i, "GROUP") || word(i, "OFFSET") {
+				return where, i
+			}
+		}
+	}
+	return where, tail
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z'
 }

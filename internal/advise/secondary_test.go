@@ -129,3 +129,48 @@ func TestSecondary_SoftDeletes(t *testing.T) {
 		t.Error("the global secondary index's variant soft-deletes")
 	}
 }
+
+// TestSecondary_SoftDeleteHidden (#37 point 2): a soft-deleted friendship stays in the source for
+// its TTL, so in the secondary container's variant AP2 (friendships of a user, in the source) must
+// leave it out: its WHERE gets AND NOT IS_DEFINED(c.deleted); AP1 (a point read of the user) and the
+// moved AP3 (on the copy, where the delete is a delete) are kept.
+func TestSecondary_SoftDeleteHidden(t *testing.T) {
+	d := load(t, "../../testdata/advise/friends-fanout.yaml")
+	s := &search{d: d, max: DefaultMaxCandidates, variants: map[string]priced{}, a: &Advice{}}
+	base, err := s.build(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.base = base
+	v, _ := s.withCopy(containerIndex(d, "Social"), "AP3", "friendId", "{friendId}", false)
+	ap2 := v.AccessPatterns[patternIndex(v, "AP2")]
+	want := "SELECT c.friendId FROM c WHERE (c.userId = @u AND c.type = 'friendship') AND NOT IS_DEFINED(c.deleted)"
+	if ap2.Query != want {
+		t.Errorf("AP2 in the variant: %q, want %q", ap2.Query, want)
+	}
+	if q := v.AccessPatterns[patternIndex(v, "AP3")].Query; strings.Contains(q, "deleted") {
+		t.Errorf("AP3 on the copy: %q", q)
+	}
+	if d.AccessPatterns[patternIndex(d, "AP2")].Query == ap2.Query {
+		t.Error("the design itself was changed")
+	}
+	vp, err := s.build(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pp := range vp.Patterns {
+		if pp.ID == "AP2" && PatternRUs(pp) <= 0 {
+			t.Errorf("AP2 not priced in the variant: %+v", pp)
+		}
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"SELECT * FROM c WHERE c.a = 1 OR c.b = 2 ORDER BY c.x", "SELECT * FROM c WHERE (c.a = 1 OR c.b = 2) AND NOT IS_DEFINED(c.deleted) ORDER BY c.x"},
+		{"SELECT VALUE COUNT(1) FROM f", "SELECT VALUE COUNT(1) FROM f WHERE NOT IS_DEFINED(f.deleted)"},
+		{"SELECT * FROM c WHERE c.type = 'user'", "SELECT * FROM c WHERE c.type = 'user'"},
+		{"SELECT * FROM c WHERE EXISTS(SELECT VALUE t FROM t IN c.tags WHERE t = 'x')", "SELECT * FROM c WHERE (EXISTS(SELECT VALUE t FROM t IN c.tags WHERE t = 'x')) AND NOT IS_DEFINED(c.deleted)"},
+	} {
+		if got, _ := hidesSoftDeleted(tc.in, map[string]bool{"friendship": true}); got != tc.want {
+			t.Errorf("%q → %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
