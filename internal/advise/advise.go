@@ -99,6 +99,9 @@ type Advice struct {
 	Nothing bool `json:"nothingToImprove"`
 	// Notes are findings about the search itself (a variant that could not be built, …).
 	Notes []string `json:"notes,omitempty"`
+	// Billing is plan.AutoscaleBilling when a figure prices a container in autoscale on its average
+	// RU/s (no traffic shape): such monthly figures are lower bounds.
+	Billing string `json:"billing,omitempty"`
 }
 
 // Variant is one recommended design change with its claim.
@@ -173,6 +176,17 @@ func Advise(d *design.Design, opts Options) (*Advice, error) {
 	a.Candidates = s.priced
 	a.Capped = len(a.Skipped) > 0
 	a.Nothing = len(a.Recommended) == 0
+	// Autoscale priced on the average RU/s is a lower bound: the same caveat plan prints, in its
+	// one wording (plan.AutoscaleBilling), when any plan behind the figures prices autoscale that way.
+	if d.Traffic == nil {
+		auto := usesAutoscale(base)
+		for _, v := range s.variants {
+			auto = auto || usesAutoscale(v.p)
+		}
+		if auto {
+			a.Billing = plan.AutoscaleBilling
+		}
+	}
 	return a, nil
 }
 
@@ -437,4 +451,17 @@ func vdPatterns(v *design.Design) []string {
 		out = append(out, ap.ID)
 	}
 	return out
+}
+
+// usesAutoscale reports whether p recommends autoscale for a container.
+func usesAutoscale(p *plan.Plan) bool {
+	if p == nil {
+		return false
+	}
+	for _, c := range p.Containers {
+		if c.Recommended.Mode == cost.Autoscale {
+			return true
+		}
+	}
+	return false
 }

@@ -84,6 +84,9 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 	fmt.Fprintf(&b, "Design: %.1f RU/s on average (writes %.1f, queries %.1f, reads %.1f), %.1f RU/s at peak, $%.2f/month.\n",
 		a.Baseline.RUs, a.Baseline.WriteRUs, a.Baseline.QueryRUs, a.Baseline.ReadRUs, a.Baseline.PeakRUs, a.Baseline.MonthlyUSD)
 	fmt.Fprintf(&b, "Figures: %s.\n", a.Basis)
+	if a.Billing != "" {
+		fmt.Fprintf(&b, "Monthly figures with autoscale are lower bounds: %s.\n", a.Billing)
+	}
 
 	h(2, "Recommended")
 	if a.Nothing {

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/cosmosdv/validate/internal/plan"
 )
 
 // TestSecondary_FanOutLookup (#37 point 2): "who added me as a friend" filters on friendId, a field
@@ -172,5 +174,27 @@ func TestSecondary_SoftDeleteHidden(t *testing.T) {
 		if got, _ := hidesSoftDeleted(tc.in, map[string]bool{"friendship": true}); got != tc.want {
 			t.Errorf("%q → %q, want %q", tc.in, got, tc.want)
 		}
+	}
+}
+
+// TestAdvise_AutoscaleLowerBound (#37 point 3): with no traffic shape, plan prices autoscale on the
+// average RU/s, a lower bound of a bill that takes each hour's highest; advise prints plan's own
+// sentence (plan.AutoscaleBilling) beside its monthly figures when a plan behind them recommends
+// autoscale (the lease container at autoscale 1000 here).
+func TestAdvise_AutoscaleLowerBound(t *testing.T) {
+	d := load(t, "../../testdata/advise/friends-fanout.yaml")
+	a, err := Advise(d, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Billing != plan.AutoscaleBilling {
+		t.Fatalf("billing %q", a.Billing)
+	}
+	var b strings.Builder
+	if err := Render(&b, a, "text"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "lower bounds: "+plan.AutoscaleBilling) {
+		t.Errorf("no lower-bound caveat in\n%s", b.String()[:400])
 	}
 }
