@@ -45,6 +45,10 @@ type SecondaryOption struct {
 	Docs    string `json:"docs,omitempty"`
 	Assumed string `json:"assumed,omitempty"`
 	Note    string `json:"note,omitempty"`
+	// NotBuildable says why the copy cannot be built: its own key does not fit (its busiest logical
+	// partition over 20 GB or over what one physical partition serves). Such a copy is never
+	// recommended.
+	NotBuildable string `json:"notBuildable,omitempty"`
 }
 
 // What the copies' figures assume.
@@ -127,6 +131,12 @@ func (s *search) secondary() {
 			}
 			o.UpkeepRUs = round2(o.UpkeepRUs)
 			o.Note = fmt.Sprintf("container %s keyed by /%s", copyName, field)
+			// The copy's own key must fit: plan's verdict on the copy container, the one rule the key
+			// table uses too (cost.RateCard.HotPartition).
+			if cc := containerPlan(p, copyName); cc != nil && !cc.Hot.Fits {
+				o.NotBuildable = fmt.Sprintf("not buildable: the copy's key /%s does not fit (%s)", field, strings.Join(cc.Hot.Findings, "; "))
+				o.Note = o.NotBuildable
+			}
 			sc.Options = append(sc.Options, o)
 			key := fmt.Sprintf("%s-%s", map[bool]string{false: "secondary", true: "gsi"}[gsi], ap.ID)
 			s.variants[key] = priced{p, vd}
@@ -139,13 +149,16 @@ func (s *search) secondary() {
 				sc.Answer = fmt.Sprintf("keep %s across partitions: a copy keyed by /%s takes %.1f RU/s fewer but costs %s $/month more (the copy's and the lease container's own throughput outweigh the fan-out's share of the bill)", ap.ID, field, -o.Change.RUs, signedUSD(o.Change.MonthlyUSD))
 			}
 		}
+		if k := slices.IndexFunc(sc.Options, func(o SecondaryOption) bool { return o.NotBuildable != "" }); k >= 0 {
+			sc.Answer = fmt.Sprintf("keep %s across partitions: a copy keyed by /%s is %s", ap.ID, field, sc.Options[k].NotBuildable)
+		}
 		if !slices.ContainsFunc(sc.Options, func(o SecondaryOption) bool { return o.Priced }) {
 			sc.Answer = fmt.Sprintf("not answered: no copy of %s keyed by /%s could be priced (%s)", c.Name, field, sc.Options[0].Note)
 		}
 		var own, gsi *SecondaryOption
 		for k := range sc.Options {
 			o := &sc.Options[k]
-			if o.Priced && s.saves(o.Change) {
+			if o.Priced && o.NotBuildable == "" && s.saves(o.Change) {
 				if o.Preview {
 					gsi = o
 				} else {

@@ -198,3 +198,45 @@ func TestAdvise_AutoscaleLowerBound(t *testing.T) {
 		t.Errorf("no lower-bound caveat in\n%s", b.String()[:400])
 	}
 }
+
+// TestSecondary_CopyKeyMustFit (#37 point 4): iot's dashboard (AP5) fans out over Readings and the
+// copy would be keyed by /deviceId, which the key table marks as not fitting (a device's readings,
+// about 120 GB at production, over the 20 GB a logical partition holds). The copy's own key is
+// judged by plan's verdict on the copy container, the same rule the key table uses: both options say
+// "not buildable", and neither is recommended.
+func TestSecondary_CopyKeyMustFit(t *testing.T) {
+	d := load(t, "../../designs/iot.yaml")
+	a, err := Advise(d, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ka := range a.Keys {
+		for _, kc := range ka.Candidates {
+			if ka.Container == "Readings" && len(kc.Key) == 1 && kc.Key[0] == "/deviceId" && kc.Fits {
+				t.Errorf("key table: /deviceId fits: %+v", kc)
+			}
+		}
+	}
+	var sc *Secondary
+	for i := range a.Secondary {
+		if a.Secondary[i].Pattern == "AP5" {
+			sc = &a.Secondary[i]
+		}
+	}
+	if sc == nil || sc.Key != "/deviceId" {
+		t.Fatalf("AP5: %+v", sc)
+	}
+	for _, o := range sc.Options {
+		if !strings.HasPrefix(o.NotBuildable, "not buildable") || !strings.Contains(o.NotBuildable, "over the 20 GB limit") {
+			t.Errorf("%s: %q", o.Name, o.NotBuildable)
+		}
+	}
+	if !strings.Contains(sc.Answer, "not buildable") {
+		t.Errorf("answer %q", sc.Answer)
+	}
+	for _, v := range a.Recommended {
+		if strings.HasPrefix(v.Name, "secondary-") {
+			t.Errorf("recommended %s", v.Name)
+		}
+	}
+}
