@@ -2,6 +2,7 @@ package advise
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -238,5 +239,38 @@ func TestSecondary_CopyKeyMustFit(t *testing.T) {
 		if strings.HasPrefix(v.Name, "secondary-") {
 			t.Errorf("recommended %s", v.Name)
 		}
+	}
+}
+
+// TestAdvise_AlternativesNotCumulative (#37 point 5): catalog's index-Products rewrites AP2's ORDER
+// BY over the review documents that embed-review removes (AP2 then reads the product's array): the
+// two change the same pattern, so their figures do not add. advise says its recommendations are
+// alternatives, each priced alone, and marks the two moot together; index-CategoryListings changes
+// another container's patterns and is marked with neither.
+func TestAdvise_AlternativesNotCumulative(t *testing.T) {
+	d := load(t, "../../designs/catalog.yaml")
+	a, err := Advise(d, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	moot := map[string][]string{}
+	for _, v := range a.Recommended {
+		moot[v.Name] = v.MootWith
+	}
+	has := func(ms []string, name string) bool {
+		return slices.ContainsFunc(ms, func(m string) bool { return strings.HasPrefix(m, name+": both change") && strings.Contains(m, "AP2") })
+	}
+	if !has(moot["index-Products"], "embed-review") || !has(moot["embed-review"], "index-Products") {
+		t.Errorf("moot: %v", moot)
+	}
+	if m, ok := moot["index-CategoryListings"]; !ok || len(m) != 0 {
+		t.Errorf("index-CategoryListings: %v (present %v)", m, ok)
+	}
+	var b strings.Builder
+	if err := Render(&b, a, "text"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "Alternatives, not cumulative") || !strings.Contains(b.String(), "index-Products and embed-review are moot together") {
+		t.Errorf("render:\n%s", b.String()[:1200])
 	}
 }
