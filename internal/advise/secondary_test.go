@@ -274,3 +274,44 @@ func TestAdvise_AlternativesNotCumulative(t *testing.T) {
 		t.Errorf("render:\n%s", b.String()[:1200])
 	}
 }
+
+// TestRelations_RewriteWording (#37 point 6): friends-fanout's embedded option is not priced (AP3
+// reads the children across parents), so the rewrites are "not priced", not "0.0 RU/s in all"; the
+// busiest parent's rate is shown unrounded (75 child writes a second at peak, AP4 60 + AP5 15, over
+// 20 million parents is a few millionths, not 0); ecommerce's embedding costs more, so the rule does
+// not say it "may still pay".
+func TestRelations_RewriteWording(t *testing.T) {
+	for path, want := range map[string]string{
+		"../../testdata/advise/friends-fanout.yaml": "(not priced)",
+		"../../designs/ecommerce.yaml":              "but embedding costs more",
+	} {
+		d := load(t, path)
+		a, err := Advise(d, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, r := range a.Relations {
+			for _, rule := range r.Rules {
+				if !strings.Contains(rule, "such writes a second") {
+					continue
+				}
+				if strings.Contains(rule, want) {
+					found = true
+				}
+				if strings.Contains(rule, "takes 0 such") || strings.Contains(rule, "(0.0 RU/s in all)") {
+					t.Errorf("%s: %q", path, rule)
+				}
+				if r.BusiestParentWrites <= 0 {
+					t.Errorf("%s: busiest parent writes %v", path, r.BusiestParentWrites)
+				}
+				if strings.Contains(rule, "costs more") && strings.Contains(rule, "may still pay") {
+					t.Errorf("%s: %q", path, rule)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%s: no rule says %q", path, want)
+		}
+	}
+}
