@@ -315,3 +315,27 @@ func TestRelations_RewriteWording(t *testing.T) {
 		}
 	}
 }
+
+// TestKeys_RekeyCaveats (#37 point 7): orders-status-tight's recommendation [/status, /id] must say
+// that the key change needs a new container and a copy of all of the data — 60 GB at production
+// (scale.storageGB: 60) — and that its first level, status, with six values (oneOf), is against the
+// hierarchical-key guidance's high-cardinality first level.
+func TestKeys_RekeyCaveats(t *testing.T) {
+	d := load(t, "../../testdata/advise/orders-status-tight.yaml")
+	a, err := Advise(d, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var what string
+	for _, v := range a.Recommended {
+		if v.Name == "key-Orders" {
+			what = v.What
+		}
+	}
+	for _, want := range []string{"/status, /id instead of /status", "new container and a copy of all of the data (60 GB at production)",
+		"first level /status has 6 values", "against the hierarchical-key guidance"} {
+		if !strings.Contains(what, want) {
+			t.Errorf("key-Orders %q lacks %q", what, want)
+		}
+	}
+}
