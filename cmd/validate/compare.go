@@ -69,9 +69,11 @@ func (a *app) compareCmd() *cobra.Command {
 				return err
 			}
 			cmp, err := report.Compare(sides[0], sides[1], report.CompareOptions{
-				Pct:   v.GetFloat64("regression-pct"),
-				RU:    v.GetFloat64("regression-ru"),
-				Force: v.GetBool("force"),
+				Pct:               v.GetFloat64("regression-pct"),
+				RU:                v.GetFloat64("regression-ru"),
+				Force:             v.GetBool("force"),
+				USD:               v.GetFloat64("regression-usd"),
+				FailOnModelChange: v.GetBool("fail-on-model-change"),
 			})
 			if err != nil {
 				return usageErr("%v", err)
@@ -87,7 +89,7 @@ func (a *app) compareCmd() *cobra.Command {
 					return err
 				}
 			}
-			if cmp.Regressions() > 0 {
+			if cmp.Failures() > 0 {
 				return errFindings
 			}
 			return nil

@@ -2,10 +2,13 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/lint"
 	"github.com/cosmosdv/validate/internal/pipeline"
+	"github.com/cosmosdv/validate/internal/sarif"
+	"github.com/cosmosdv/validate/internal/waiver"
 	"github.com/spf13/cobra"
 )
 
@@ -34,7 +37,8 @@ partitionKey template or key parameter that reads another field than the contain
 HPK levels out of order), a patch of a key path, a query that lost its partition key (with its
 fan-out at production), expect.singlePartition decided before the run, a filter value no
 generator produces; throughput over 3x the peak (with the idle capacity's monthly cost), a
-composite index listed twice, an included path no query reads, HPK levels from narrow to broad;
+composite index listed twice, an included path no query reads, a hierarchical key with a handful of
+values in its first level or logical partitions near 20 GB without a unique last level;
 a hierarchical key filtered on a lower level without the levels above it, GROUP BY or aggregates
 across partitions (what the SDKs do and cost), a key with few distinct values, an embedded array
 that grows without bound towards the 2 MB item limit, a key prefix sent in the request options (the
@@ -47,6 +51,13 @@ inside the headroom over the peak, it is a note that says what it costs, and lin
 
 With --format json, standard output is JSON Lines: one document per design file, one per line, with
 the file's errors or findings (line, col, path, code, message).
+With --format sarif, standard output is one SARIF 2.1.0 log for all the files (GitHub code scanning),
+each result at the design file's line and column.
+
+--waivers FILE accepts findings the team has judged (code, optional design, pattern or path; reason,
+owner and expiry; docs/design-format.md#waivers-fail-on-and-sarif): a waived finding is reported and
+does not fail; an expired waiver fails at its own line. --fail-on error|note|none chooses the least
+severity that fails.
 
 Exit 0 when every file is clean, 1 when a valid design has findings, 2 when a file cannot be read,
 parsed or validated.`,
@@ -57,16 +68,31 @@ parsed or validated.`,
 			if err != nil {
 				return err
 			}
-			formats, err := parseFormats(v.GetStringSlice("format"), "lint", []string{"text", "json"})
+			formats, err := parseFormats(v.GetStringSlice("format"), "lint", []string{"text", "json", "sarif"})
 			if err != nil {
 				return err
 			}
-			asJSON := contains(formats, "json")
+			if len(formats) > 1 {
+				return usageErr("lint --format: give one of text, json and sarif (got %s)", strings.Join(formats, ","))
+			}
+			failOn := v.GetString("fail-on")
+			if err := checkFailOn(failOn); err != nil {
+				return err
+			}
+			var ws *waiver.Set
+			if f := v.GetString("waivers"); f != "" {
+				if ws, err = waiver.Load(f); err != nil {
+					return usageErr("--waivers: %v", err)
+				}
+			}
+			format := formats[0]
 			lintOpts, err := lintOptions(v.GetFloat64("negligible-share"))
 			if err != nil {
 				return err
 			}
 			worst := ExitOK
+			expired := map[*waiver.Waiver]lint.Finding{}
+			var results []sarif.Finding
 			for _, path := range args {
 				if pipeline.IsMarkdown(path) {
 					fmt.Fprintln(a.stderr, pipeline.MarkdownHint(path))
@@ -74,12 +100,18 @@ parsed or validated.`,
 					continue
 				}
 				d, err := design.Load(path)
-				if asJSON {
-					doc, code := lintDocument(path, d, err, lintOpts)
+				switch format {
+				case "json":
+					doc, code := lintDocument(path, d, err, lintOpts, ws, failOn, expired)
 					worst = max(worst, code)
 					if err := pipeline.WriteJSONLine(a.stdout, doc); err != nil {
 						return infraErr(err)
 					}
+					continue
+				case "sarif":
+					rs, code := lintSARIF(path, d, err, lintOpts, ws, failOn, expired)
+					results = append(results, rs...)
+					worst = max(worst, code)
 					continue
 				}
 				if err != nil {
@@ -87,21 +119,54 @@ parsed or validated.`,
 					worst = ExitUsage
 					continue
 				}
-				fs := lint.CheckWith(d, lintOpts)
-				mistakes := 0
-				for _, f := range fs {
-					fmt.Fprintln(a.stdout, f)
-					if !f.Note {
-						mistakes++
+				failing := 0
+				for _, j := range judge(ws, d, lint.CheckWith(d, lintOpts), expired) {
+					switch {
+					case j.Waiver != nil:
+						fmt.Fprintln(a.stdout, j.Finding.String()+waivedText(j.Waiver))
+					default:
+						fmt.Fprintln(a.stdout, j.Finding)
+						if fails(level(j.Finding), failOn) {
+							failing++
+						}
 					}
 				}
-				if mistakes > 0 {
+				if failing > 0 {
 					worst = max(worst, ExitFindings)
 					continue
 				}
 				fmt.Fprintf(a.stdout, "%s: ok (%s, %s, %s)\n",
 					path, design.Count(len(d.Containers), "container"), design.Count(countTypes(d), "document type"),
 					design.Count(len(d.AccessPatterns), "access pattern"))
+			}
+			// Expired waivers fail wherever they are, once each, in the order of the file.
+			for _, w := range waiversInOrder(ws) {
+				f, ok := expired[w]
+				if !ok {
+					continue
+				}
+				switch format {
+				case "text":
+					fmt.Fprintln(a.stdout, f)
+				case "json":
+					if err := pipeline.WriteJSONLine(a.stdout, lint.Doc{File: f.File, Valid: true,
+						Findings: []lint.Problem{{Line: f.Pos.Line, Col: f.Pos.Col, Code: f.Code, Message: f.Message}}}); err != nil {
+						return infraErr(err)
+					}
+				case "sarif":
+					results = append(results, sarif.Finding{Rule: f.Code, Level: sarif.LevelError, Message: f.Message, File: f.File, Line: f.Pos.Line, Col: f.Pos.Col})
+				}
+				if fails(sarif.LevelError, failOn) {
+					worst = max(worst, ExitFindings)
+				}
+			}
+			for _, w := range ws.Unused() {
+				fmt.Fprintf(a.stderr, "%s: note: the waiver of [%s] matched no finding; remove it when the design no longer needs it\n", w.Where(), w.Code)
+			}
+			if format == "sarif" {
+				if err := sarif.Build(version, lintHelpURI, results).Write(a.stdout); err != nil {
+					return infraErr(err)
+				}
 			}
 			if worst != ExitOK {
 				return &exitError{code: worst, printed: true}
@@ -113,17 +178,64 @@ parsed or validated.`,
 	return cmd
 }
 
-// lintDocument is lint's JSON document for one design file (lint.Document) and the exit code it
-// means.
-func lintDocument(path string, d *design.Design, loadErr error, opts lint.Options) (lint.Doc, int) {
+// lintHelpURI is the page that explains lint's codes.
+const lintHelpURI = "https://github.com/cosmosdv/validate/blob/main/docs/design-format.md"
+
+// lintJudged is lint's document of one design file (lint.Document) with the waivers applied to its
+// findings (judge), and the exit code it means under --fail-on.
+func lintJudged(path string, d *design.Design, loadErr error, opts lint.Options, ws *waiver.Set, failOn string, expired map[*waiver.Waiver]lint.Finding) (lint.Doc, []judged, int) {
 	doc := lint.Document(path, d, loadErr, opts)
-	switch {
-	case !doc.Valid:
-		return doc, ExitUsage
-	case doc.Mistakes > 0:
-		return doc, ExitFindings
+	if !doc.Valid {
+		return doc, nil, ExitUsage
 	}
-	return doc, ExitOK
+	fs := make([]lint.Finding, len(doc.Findings))
+	for i, p := range doc.Findings {
+		fs[i] = lint.Finding{File: path, Pos: design.Pos{Line: p.Line, Col: p.Col}, Path: p.Path, Code: p.Code, Message: p.Message, Note: p.Note}
+	}
+	js := judge(ws, d, fs, expired)
+	code := ExitOK
+	for i, j := range js {
+		switch {
+		case j.Waiver != nil:
+			doc.Findings[i].Waived = &lint.Waived{Reason: j.Waiver.Reason, Owner: j.Waiver.Owner, Expires: j.Waiver.Expires, At: j.Waiver.Where()}
+		case fails(level(j.Finding), failOn):
+			code = ExitFindings
+		}
+	}
+	return doc, js, code
+}
+
+// lintDocument is lintJudged's document and exit code (--format json).
+func lintDocument(path string, d *design.Design, loadErr error, opts lint.Options, ws *waiver.Set, failOn string, expired map[*waiver.Waiver]lint.Finding) (lint.Doc, int) {
+	doc, _, code := lintJudged(path, d, loadErr, opts, ws, failOn, expired)
+	return doc, code
+}
+
+// lintSARIF is lint's findings of one file as SARIF results: an invalid design is one error result
+// per problem (rule invalid-design), a waived finding keeps an accepted suppression.
+func lintSARIF(path string, d *design.Design, loadErr error, opts lint.Options, ws *waiver.Set, failOn string, expired map[*waiver.Waiver]lint.Finding) ([]sarif.Finding, int) {
+	doc, js, code := lintJudged(path, d, loadErr, opts, ws, failOn, expired)
+	var out []sarif.Finding
+	for _, e := range doc.Errors {
+		out = append(out, sarif.Finding{Rule: "invalid-design", Level: sarif.LevelError, Message: e.Message, File: path, Line: e.Line, Col: e.Col, Path: e.Path})
+	}
+	for _, j := range js {
+		f := j.Finding
+		r := sarif.Finding{Rule: f.Code, Level: level(f), Message: f.Message, File: path, Line: f.Pos.Line, Col: f.Pos.Col, Path: f.Path}
+		if j.Waiver != nil {
+			r.Waived = fmt.Sprintf("%s (owner %s, until %s; %s)", j.Waiver.Reason, j.Waiver.Owner, j.Waiver.Expires, j.Waiver.Where())
+		}
+		out = append(out, r)
+	}
+	return out, code
+}
+
+// waiversInOrder is the set's waivers in file order (none for a nil set).
+func waiversInOrder(ws *waiver.Set) []*waiver.Waiver {
+	if ws == nil {
+		return nil
+	}
+	return ws.Waivers
 }
 
 func countTypes(d *design.Design) int {

@@ -14,6 +14,7 @@ so that the agent running the data-modeling prompt can check its draft while it 
   import   markdown (cosmosdb_data_model.md) → design YAML with TODO(import) comments
   lint     format errors and design findings
   plan     static charges, capacity, partitions and cost
+  advise   a better design with its numbers: index what-if, partition keys, embedding, copies
   run      the design on the embedded engine (bounded: documents, samples, time); the JSON report
   explain  one pattern's execution facts (charges, pages, partitions, query and index metrics) and advice
 

@@ -9,9 +9,12 @@ import (
 
 	"github.com/cosmosdv/validate/internal/outfile"
 
+	"github.com/cosmosdv/validate/internal/lint"
 	"github.com/cosmosdv/validate/internal/pipeline"
 	"github.com/cosmosdv/validate/internal/plan"
 	"github.com/cosmosdv/validate/internal/report"
+	"github.com/cosmosdv/validate/internal/sarif"
+	"github.com/cosmosdv/validate/internal/waiver"
 	"github.com/spf13/cobra"
 )
 
@@ -50,9 +53,12 @@ price in the wrong unit, a hot partition, a design-review finding), 2 when a des
 			if err != nil {
 				return err
 			}
-			formats, err := parseFormats(v.GetStringSlice("format"), "plan", []string{"text", "json"})
+			formats, err := parseFormats(v.GetStringSlice("format"), "plan", []string{"text", "json", "sarif"})
 			if err != nil {
 				return err
+			}
+			if slices.Contains(formats, "sarif") && len(formats) > 1 && v.GetString("out") == "" {
+				return usageErr("plan --format sarif: alone on standard output (one SARIF log), or give --out DIR for several formats")
 			}
 			card, rules, err := rateCard(v, false)
 			if err != nil {
@@ -69,6 +75,14 @@ price in the wrong unit, a hot partition, a design-review finding), 2 when a des
 			if !ok {
 				return &exitError{code: ExitUsage, printed: true}
 			}
+			var ws *waiver.Set
+			if f := v.GetString("waivers"); f != "" {
+				if ws, err = waiver.Load(f); err != nil {
+					return usageErr("--waivers: %v", err)
+				}
+			}
+			expired := map[*waiver.Waiver]lint.Finding{}
+			var results []sarif.Finding
 			out := v.GetString("out")
 			warnings := 0
 			for _, d := range designs {
@@ -76,8 +90,13 @@ price in the wrong unit, a hot partition, a design-review finding), 2 when a des
 				if err != nil {
 					return usageErr("%s: %v", d.File, err)
 				}
-				warnings += len(p.Warnings)
+				waived := waivePlan(ws, d, p, expired)
+				warnings += len(p.Warnings) - len(waived)
 				for _, f := range formats {
+					if f == "sarif" {
+						results = append(results, pipeline.PlanFindings(d, p, waived)...)
+						continue
+					}
 					if out == "" {
 						// JSON on standard output is JSON Lines: one compact document per design, so
 						// that several designs still make valid machine output.
@@ -111,6 +130,36 @@ price in the wrong unit, a hot partition, a design-review finding), 2 when a des
 						return infraErr(fmt.Errorf("write %s: %w", name, err))
 					}
 					fmt.Fprintf(a.stderr, "%s: wrote %s\n", d.Name, name)
+				}
+			}
+			for _, w := range waiversInOrder(ws) {
+				if f, ok := expired[w]; ok {
+					fmt.Fprintln(a.stderr, f)
+					results = append(results, sarif.Finding{Rule: f.Code, Level: sarif.LevelError, Message: f.Message, File: f.File, Line: f.Pos.Line, Col: f.Pos.Col})
+					warnings++
+				}
+			}
+			if slices.Contains(formats, "sarif") {
+				// One log for every design: on standard output, or as plan.sarif in --out.
+				log := sarif.Build(version, lintHelpURI, results)
+				if out == "" {
+					if err := log.Write(a.stdout); err != nil {
+						return infraErr(err)
+					}
+				} else {
+					var buf bytes.Buffer
+					err := log.Write(&buf)
+					if err == nil {
+						err = os.MkdirAll(out, 0o755)
+					}
+					name := filepath.Join(out, "plan.sarif")
+					if err == nil {
+						err = outfile.Replace(name, buf.Bytes(), 0o644)
+					}
+					if err != nil {
+						return infraErr(fmt.Errorf("write %s: %w", name, err))
+					}
+					fmt.Fprintf(a.stderr, "wrote %s\n", name)
 				}
 			}
 			if warnings > 0 {

@@ -98,6 +98,9 @@ func (a *app) rootCmd() *cobra.Command {
 		a.calibrateCmd(),
 		a.rulesCmd(),
 		a.compareCmd(),
+		a.baselineCmd(),
+		a.cleanupCmd(),
+		a.diffCmd(),
 		a.configCmd(),
 		a.versionCmd(),
 		a.importCmd(),
@@ -109,7 +112,7 @@ func (a *app) rootCmd() *cobra.Command {
 
 // viper returns the configuration of cmd's invocation.
 func (a *app) viper(cmd *cobra.Command) (*viper.Viper, error) {
-	return newViper(cmd.Flags(), a.configFile)
+	return newViperChecked(cmd.Flags(), a.configFile, cmd.Name() == "config")
 }
 
 // needArgs is cobra.MinimumNArgs with an error that maps to exit 2 and says what to give.

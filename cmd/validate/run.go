@@ -36,7 +36,9 @@ Targets (--target):
   account   an Azure Cosmos DB account (--endpoint; Entra ID, or CDV_KEY / CDV_CONNECTION_STRING);
             runs in a new run-scoped database and deletes only what it created
   endpoint  any running emulator or account given by --endpoint and CDV_KEY (default: the emulators'
-            well-known key); a 'validate serve' there is recognised and its charges stay "model"
+            well-known key); a 'validate serve' there is recognised and its charges stay "model";
+            like account, each run in its own database (cdv-<database>-<run id>, --run-id), so
+            concurrent jobs against one endpoint never meet
 
 Modeled charges are computed on every target (the embedded engine runs alongside), so a report always
 has a figure a verdict can rest on; a measured figure is shown with its source and never relabelled.
@@ -47,7 +49,8 @@ listed as model drift.
 
 Exit codes: 0 every pattern within tolerance, 1 a pattern failed or regressed, 2 usage or design error,
 3 infrastructure (target unreachable, Docker missing, authentication refused) or interrupted (Ctrl-C,
-after removing what the run created).`
+a job's timeout: after removing what the run created; the reports of the patterns that completed
+are written, marked incomplete).`
 
 func (a *app) runCmd() *cobra.Command {
 	cmd := &cobra.Command{
@@ -117,9 +120,11 @@ func runConfig(v *viper.Viper, logTo io.Writer) (*pipeline.Config, error) {
 			MinRU:    v.GetFloat64("tolerance-ru"),
 		},
 		Compare: report.CompareOptions{
-			Pct:   v.GetFloat64("regression-pct"),
-			RU:    v.GetFloat64("regression-ru"),
-			Force: v.GetBool("force"),
+			Pct:               v.GetFloat64("regression-pct"),
+			RU:                v.GetFloat64("regression-ru"),
+			Force:             v.GetBool("force"),
+			USD:               v.GetFloat64("regression-usd"),
+			FailOnModelChange: v.GetBool("fail-on-model-change"),
 		},
 	}
 	if c.RateCard, c.Rules, err = rateCard(v, false); err != nil {

@@ -35,19 +35,20 @@ const envPrefix = "CDV"
 
 var settings = []setting{
 	// Targets.
-	{key: "target", def: "auto", usage: "where to run: auto, embedded, emulator, account or endpoint", cmds: []string{"run", "calibrate"},
-		cmdUsage: map[string]string{"calibrate": "what to measure: account or endpoint (required)"}},
+	{key: "target", def: "auto", usage: "where to run: auto, embedded, emulator, account or endpoint", cmds: []string{"run", "calibrate", "cleanup", "diff"},
+		cmdUsage: map[string]string{"calibrate": "what to measure: account or endpoint (required)", "cleanup": "where to look: account or endpoint (required)", "diff": "where the design is deployed: account or endpoint (required)"}},
 	{key: "emulator-image", def: "", usage: "emulator image (default: the pinned vNext emulator image); short names: vnext-latest, vnext-EN<date>, classic", cmds: []string{"run"}},
 	{key: "emulator-protocol", def: "", usage: "emulator protocol: http or https (default: by image)", cmds: []string{"run"}},
 	{key: "pull", def: false, usage: "let --target emulator pull the image when it is not present", cmds: []string{"run"}},
-	{key: "insecure", def: false, usage: "skip TLS certificate verification (emulator or endpoint with a self-signed certificate)", cmds: []string{"run", "calibrate"}},
-	{key: "endpoint", def: "", usage: "account or endpoint URL, e.g. https://myacct.documents.azure.com:443/", cmds: []string{"run", "calibrate"}},
-	{key: "key", def: "", usage: "account key (prefer the CDV_KEY variable; unset = Entra ID via DefaultAzureCredential)", secret: true, cmds: []string{"run", "serve", "calibrate"},
+	{key: "insecure", def: false, usage: "skip TLS certificate verification (emulator or endpoint with a self-signed certificate)", cmds: []string{"run", "calibrate", "cleanup", "diff"}},
+	{key: "endpoint", def: "", usage: "account or endpoint URL, e.g. https://myacct.documents.azure.com:443/", cmds: []string{"run", "calibrate", "cleanup", "diff"}},
+	{key: "key", def: "", usage: "account key (prefer the CDV_KEY variable; unset = Entra ID via DefaultAzureCredential)", secret: true, cmds: []string{"run", "serve", "calibrate", "cleanup", "diff"},
 		cmdUsage: map[string]string{"serve": "master key clients must sign with (prefer the CDV_KEY variable; unset = the emulators' well-known key)"}},
-	{key: "connection-string", def: "", usage: "connection string AccountEndpoint=...;AccountKey=... (prefer CDV_CONNECTION_STRING)", secret: true, cmds: []string{"run", "calibrate"}},
+	{key: "connection-string", def: "", usage: "connection string AccountEndpoint=...;AccountKey=... (prefer CDV_CONNECTION_STRING)", secret: true, cmds: []string{"run", "calibrate", "cleanup", "diff"}},
 	{key: "reuse-database", def: false, usage: "allow running in a database that already exists (never deleted)", cmds: []string{"run"}},
 	{key: "write-into-existing", def: false, usage: "with --reuse-database, seed into containers that already exist: the run's documents stay in them after teardown, and a generated id can overwrite one of theirs", cmds: []string{"run"}},
-	{key: "run-id", def: "", usage: "suffix of the run-scoped database name on accounts (default: random)", cmds: []string{"run", "calibrate"}},
+	{key: "run-id", def: "", usage: "suffix of the run-scoped database name on accounts and endpoints (default: one per process, the UTC time and 4 random hex digits)", cmds: []string{"run", "calibrate", "cleanup"},
+		cmdUsage: map[string]string{"cleanup": "only the database(s) of this run id (given to run --run-id), whatever their age"}},
 	// Pipeline.
 	{key: "seed", def: int64(1), usage: "generator seed: the same seed gives byte-identical documents (plan, advise: the document counts of that seed)", cmds: []string{"run", "plan", "advise", "compare", "studio"},
 		cmdUsage: map[string]string{"compare": "generator seed of a design file's run (a report's seed is its own)"}},
@@ -67,8 +68,8 @@ var settings = []setting{
 		cmdUsage: map[string]string{
 			"rules":   "output format: text or json",
 			"advise":  "output formats: text, md, json (comma separated; json without --out is JSON Lines, the others then go to standard error)",
-			"lint":    "output format: text, or json (JSON Lines: one document per design file)",
-			"plan":    "report formats: text, json (comma separated)",
+			"lint":    "output format: text, json (JSON Lines: one document per design file) or sarif (one SARIF 2.1.0 log for code scanning)",
+			"plan":    "report formats: text, json, sarif (comma separated; sarif alone on standard output, one SARIF 2.1.0 log)",
 			"compare": "output formats: text, md, json (comma separated; beside json the others go to standard error)",
 		}},
 	{key: "out", def: "", usage: "directory for report files, one per design and format (default: none; the report goes to standard output)", cmds: []string{"run", "plan", "advise", "calibrate"},
@@ -82,11 +83,17 @@ var settings = []setting{
 	{key: "update-baseline", def: false, usage: "write the run's results to the --baseline file", cmds: []string{"run"}},
 	{key: "regression-pct", def: 10.0, usage: "drift that counts as a regression, percent", cmds: []string{"run", "compare"}},
 	{key: "regression-ru", def: 1.0, usage: "smallest drift in RU that counts as a regression", cmds: []string{"run", "compare"}},
+	{key: "waivers", def: "", usage: "waivers file: findings accepted for a while, each with code, reason, owner and expires (docs/design-format.md#waivers); an expired waiver fails", cmds: []string{"lint", "plan"}},
+	{key: "fail-on", def: "error", usage: "the least severity that fails (exit 1): error, note or none", cmds: []string{"lint"}},
+	{key: "regression-usd", def: 0.0, usage: "rise of the monthly cost at production, in dollars, that counts as a regression (0: none)", cmds: []string{"run", "compare"}},
+	{key: "fail-on-model-change", def: false, usage: "fail (exit 1) when figures moved with the model (another validate version or rate card) on an unchanged design, not only on design regressions", cmds: []string{"run", "compare"}},
 	{key: "force", def: false, usage: "compare runs of differently named designs (after a rename), seeds or sample counts", cmds: []string{"run", "compare", "advise"},
 		cmdUsage: map[string]string{"advise": "with --write-variants, replace variant files that exist (a link there is replaced, never written through)"}},
 	// Calibration.
 	{key: "calibration", def: "", usage: "calibration profile (written by validate calibrate): price modeled charges with the figures fitted to that account, labelled \"model (calibrated: <account>, <date>)\"", cmds: []string{"run", "plan", "advise", "serve", "studio"}},
-	{key: "yes", def: false, usage: "go ahead with a calibration on an account after its cost preview", cmds: []string{"calibrate"}},
+	{key: "yes", def: false, usage: "go ahead with a calibration on an account after its cost preview", cmds: []string{"calibrate", "cleanup"},
+		cmdUsage: map[string]string{"cleanup": "delete the leftovers listed (without it, cleanup only lists them)"}},
+	{key: "older-than", def: 6 * time.Hour, usage: "only databases of runs that started longer ago than this (a run still going is younger)", cmds: []string{"cleanup"}},
 	{key: "serverless", def: false, usage: "the account is serverless: containers without throughput (one physical partition each), preview priced per RU", cmds: []string{"calibrate"}},
 	{key: "rules", def: []string{}, usage: "run the engine under another alternative of a rule with alternatives: NAME=ALT (repeatable or comma separated; validate rules lists them): a stand-in whose behaviour is known, to test calibrate --scale end to end", cmds: []string{"serve"}},
 	{key: "scale", def: false, usage: "seed probe containers and run the shapes that decide each rule with alternatives (validate rules) and how index work grows, reading the query metrics of every page; writes the decisions and growth to the profile", cmds: []string{"calibrate"}},
@@ -108,7 +115,7 @@ var settings = []setting{
 	{key: "listen", def: "127.0.0.1:0", usage: "loopback address and port the studio listens on (port 0 = any free port); an address beyond loopback is refused", cmds: []string{"studio"}},
 	{key: "open", def: false, usage: "open the studio's URL in the default browser (xdg-open, open or start)", cmds: []string{"studio"}},
 	// Everywhere.
-	{key: "log-level", def: "warn", usage: "log level: debug, info, warn or error", cmds: []string{"run", "serve", "calibrate"}},
+	{key: "log-level", def: "warn", usage: "log level: debug, info, warn or error", cmds: []string{"run", "serve", "calibrate", "cleanup", "diff"}},
 }
 
 func settingFor(key string) *setting {
@@ -164,6 +171,13 @@ func contains(list []string, s string) bool {
 // newViper builds the configuration of one invocation: flags > CDV_* environment > config file >
 // defaults. configFile "" means validate.yaml in the working directory when it exists.
 func newViper(flags *pflag.FlagSet, configFile string) (*viper.Viper, error) {
+	return newViperChecked(flags, configFile, false)
+}
+
+// newViperChecked is newViper; checkAll checks the type of every setting, not only those flags
+// takes.
+func newViperChecked(flags *pflag.FlagSet, configFile string, checkAll bool) (*viper.Viper, error) {
+	var problems []string
 	v := viper.New()
 	for _, s := range settings {
 		v.SetDefault(s.key, s.def)
@@ -186,19 +200,26 @@ func newViper(flags *pflag.FlagSet, configFile string) (*viper.Viper, error) {
 			return nil, usageErr("config file %s: %v", configFile, err)
 		}
 		pos := configPositions(configFile)
-		for _, k := range v.AllKeys() {
+		keys := v.AllKeys()
+		sort.Slice(keys, func(i, j int) bool { return keys[i] < keys[j] })
+		for _, k := range keys {
 			if settingFor(k) == nil {
 				hint := "the keys are the long flag names: " + strings.Join(settingKeys(), ", ")
 				if sg := design.Suggest(k, settingKeys()); sg != "" {
 					hint = fmt.Sprintf("did you mean %q?", sg)
 				}
-				return nil, usageErr("%s%s: unknown key %q; %s", configFile, pos[k], k, hint)
+				problems = append(problems, fmt.Sprintf("%s%s: unknown key %q; %s", configFile, pos[k], k, hint))
 			}
 		}
 	}
 	// A value from the file or the environment that does not fit its setting's type would otherwise
-	// read as the zero value, far from where it was written.
+	// read as the zero value, far from where it was written. Only the settings this command takes
+	// are checked (every one for config, which prints them all): a CDV_SAMPLES meant for run does
+	// not stop lint.
 	for _, st := range settings {
+		if !checkAll && flags != nil && flags.Lookup(st.key) == nil {
+			continue
+		}
 		where := ""
 		var raw any
 		if env, ok := os.LookupEnv(envName(st.key)); ok && env != "" {
@@ -209,8 +230,12 @@ func newViper(flags *pflag.FlagSet, configFile string) (*viper.Viper, error) {
 			continue
 		}
 		if err := fitsType(st.def, raw); err != nil {
-			return nil, usageErr("%s: %q %v", where, fmt.Sprint(raw), err)
+			problems = append(problems, fmt.Sprintf("%s: %q %v", where, fmt.Sprint(raw), err))
 		}
+	}
+	if len(problems) > 0 {
+		// Every problem at once, one a line: fixing them one run at a time wastes a CI job each.
+		return nil, usageErr("%s", strings.Join(problems, "\nvalidate: "))
 	}
 	if flags != nil {
 		var bindErr error

@@ -144,6 +144,11 @@ var ruleProbes = []ruleProbe{
 	{cost.RuleTopUnservedFilter, "SELECT TOP 2 * FROM c WHERE c.u = 'x' ORDER BY c.s", "retrievedDocumentCount", false, 0},
 	{cost.RulePKOrderComposite, "SELECT TOP 10 * FROM c WHERE c.pk = '" + scaleKey + "' ORDER BY c.s", "retrievedDocumentCount", false, 0},
 	{cost.RuleAggregateNoFilter, "SELECT VALUE COUNT(1) FROM c", "retrievedDocumentCount", false, 0},
+	// Two equalities every document of the partition matches, counted from the index: the charge
+	// grows with the documents when the seeks read their postings, and stays flat when they do not
+	// (no count of the query metrics tells them apart: nothing is retrieved either way).
+	{cost.RuleAggregateSeekPostings, "SELECT VALUE COUNT(1) FROM c WHERE c.pk = '" + scaleKey + "' AND c.pad = '" + strings.Repeat("p", 64) + "'",
+		metricCharge, true, 500},
 }
 
 // growthProbes are the shapes whose charge, at each container size, shows how index work grows:

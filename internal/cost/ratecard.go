@@ -22,6 +22,10 @@ const (
 	SrcDynamicScale   = "autoscale-per-partition-region.md"
 	SrcIndexOverview  = "index-overview.md"
 	SrcQueryMetrics   = "nosql/query-metrics.md"
+	// SrcDevblogComposite is the composite-index devblog (Tim Sander, 2021-02-16): a TOP 10 with one
+	// equality and two range filters over 9 million items, 533.47 RU with range indexes, 72.23 RU
+	// with a composite index per range filter.
+	SrcDevblogComposite = "devblogs.microsoft.com/cosmosdb: New ways to use composite indexes (2021-02-16)"
 	// SrcCourselabs is a public third-party measurement on a real account (courselabs/azure,
 	// labs/cosmos-perf/README.md): 1,000 documents of 60 B in one container with only /id indexed.
 	// Not Microsoft's, so every figure taken from it says so.
@@ -213,8 +217,8 @@ func (c *RateCard) Unvalidated() []string {
 
 // Current is the rate card the package-level functions use.
 var Current = &RateCard{
-	Version:  "2026.11-3",
-	Date:     "2026-11-24",
+	Version:  "2026.11-4",
+	Date:     "2026-11-28",
 	Currency: "USD",
 
 	ReadBySize: SizeTable{
@@ -278,12 +282,14 @@ var Current = &RateCard{
 		Source: SrcAssumed, Note: "no published figure pins it; a B-tree descent, small against the first " +
 			"seek, which also opens the query's index scan",
 		Unvalidated: "assumed; DP-420 lab 17's IN-list lookups isolate further seeks (5 ids − 2 ids, 0.41 RU published, 0.32 modeled), but only to the lab's ±0.1 RU run to run (±0.2 RU on the difference), more than a 30% move (0.09 RU); raised 30% the model gives 0.41 RU, the published difference"},
-	QueryEntry: Coefficient{Name: "index entry read (lookup posting, range scan, composite slice, ORDER BY walk)",
-		Value: 0.000239, Unit: "RU/entry", Source: SrcAssumed,
-		Note: "first principles: index pages come from the same store as documents, so an entry is " +
-			"charged at the per-KB load rate (0.007648 RU/KB) for an assumed 32 bytes (term prefix " +
-			"and document id); no document publishes entry counts",
-		Unvalidated: "assumed; no published figure with entry counts checks it: the one published index scan (CONTAINS over 8.5 million documents, 224.99 RU, devblogs 2020) is a known miss, the model 9× above it (docs/cost-model.md)"},
+	QueryEntry: Coefficient{Name: "index entry read (range scan, composite slice, ORDER BY walk, distinct value of a full index scan)",
+		Value: 0.0000648, Unit: "RU/entry", Source: SrcDevblogComposite,
+		Note: "the default-policy figure (533.47 RU): 3 seeks, 5 partitions (assumed) returning their TOP 10 " +
+			"of 500 B (assumed), and the entries the two ranges cover over 9 million items, one half after the " +
+			"_ts bound (assumed: a bound copied from an item) and 38.9% after the GUID id bound: 8.0 million " +
+			"entries, (533.47 − 14.76) ÷ 8,002,674. An equality or IN is a seek, charged by queryIndexSeek and " +
+			"queryLookup, never per entry (index-overview.md: constant per equality filter)",
+		Unvalidated: "read off the composite devblog's default-policy figure; its composite figure (72.23 RU) and the CONTAINS scan over 8.5 million documents (224.99 RU) are known misses, 0.35× and 2.5× (docs/fidelity.md)"},
 	QueryKBLoaded: Coefficient{Name: "document bytes loaded", Value: 0.007648,
 		Unit: "RU/KB", Source: SrcTroubleshootQ, Note: "UPPER() scan after the per-document terms of " +
 			SrcCourselabs,

@@ -35,7 +35,7 @@ func TestRules_Registry(t *testing.T) {
 			t.Errorf("rule %s: not a plain name", r.Name)
 		}
 	}
-	for _, name := range []string{RuleTopUnservedFilter, RulePKOrderComposite, RuleAggregateNoFilter} {
+	for _, name := range []string{RuleTopUnservedFilter, RulePKOrderComposite, RuleAggregateNoFilter, RuleAggregateSeekPostings} {
 		if _, ok := LookupRule(name); !ok {
 			t.Errorf("rule constant %s is not registered", name)
 		}

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cosmosdv/validate/internal/testenv"
 )
 
 // fuzzSend signs a master-key request to s as the SDK does and serves it in process.
@@ -131,7 +133,7 @@ func FuzzPersistReplay(f *testing.F) {
 		if err := os.WriteFile(path+".log", log, 0o600); err != nil {
 			t.Fatal(err)
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		ctx, cancel := testenv.FuzzHangBound(context.Background(), 2*time.Minute)
 		defer cancel()
 		s, err := Start(ctx, Options{PersistPath: path})
 		if err != nil {

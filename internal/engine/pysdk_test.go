@@ -9,7 +9,6 @@ import (
 	"reflect"
 	"sort"
 	"testing"
-	"time"
 
 	"github.com/cosmosdv/validate/internal/engine"
 	"github.com/cosmosdv/validate/internal/testenv"
@@ -30,9 +29,9 @@ func TestPythonSDKCrossPartition(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = s.Close(context.Background()) })
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, python, "testdata/pysdk_crosspartition.py")
+	// No deadline: python starting and importing the SDK on a busy machine is slow, not wrong; a
+	// hang is ended by go test's -timeout.
+	cmd := exec.Command(python, "testdata/pysdk_crosspartition.py")
 	cmd.Env = append(os.Environ(), "COSMOS_ENDPOINT="+s.URL(), "COSMOS_KEY="+s.Key())
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()

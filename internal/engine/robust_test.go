@@ -39,18 +39,14 @@ func robustContainer(t *testing.T, s *Server) {
 	}
 }
 
-// hangGuard runs f and fails the test if it has not returned after a generous bound: a request
-// that waits on a lock never released would otherwise hang the test binary until its timeout. The
-// bound is not a speed verdict (the requests take milliseconds).
+// hangGuard runs f, a request that must return: one that waits on a partition lock never
+// released hangs, and go test's -timeout ends the binary with every goroutine's stack, which shows
+// the request blocked on the lock. It has no wall-clock bound of its own, which a busy machine
+// could reach with the lock free; what names the step that hung is the stack.
 func hangGuard(t *testing.T, what string, f func()) {
 	t.Helper()
-	done := make(chan struct{})
-	go func() { defer close(done); f() }()
-	select {
-	case <-done:
-	case <-time.After(30 * time.Second):
-		t.Fatalf("%s did not return: a partition lock was left held", what)
-	}
+	t.Logf("%s: must return (a hang here means a partition lock was left held)", what)
+	f()
 }
 
 // Issue 30, item 1: `SELECT VALUE SUBSTRING('x', 9223372036854775807, 1) FROM c` panicked on a
@@ -616,7 +612,7 @@ func TestQueryCache_BoundedInBytesAndAge(t *testing.T) {
 // comes once.
 func TestQueryCache_ExpiredEntryPagesOn(t *testing.T) {
 	var mu sync.Mutex
-	now := time.Now()
+	now := time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC) // the engine's clock, moved by the test alone
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
 	s, _ := startEngine(t, Options{Now: clock})
 	robustContainer(t, s)

@@ -30,6 +30,9 @@ var roles = map[string]string{
 	"internal/queryplan": "base",
 	// One rule for writing a user's output file: never through a link, never over a file unasked.
 	"internal/outfile": "base",
+	// SARIF 2.1.0 logs of findings (lint, run) and the waivers file findings are judged against.
+	"internal/sarif":  "base",
+	"internal/waiver": "base",
 	// The cross-partition query pipeline is part of stage 5 (probe) and, like the base, imports
 	// only base vocabulary (jsonorder).
 	"internal/probe/fanout": "base",

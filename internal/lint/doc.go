@@ -15,6 +15,18 @@ type Problem struct {
 	Message string `json:"message"`
 	// Note marks a remark that is not a mistake: lint still passes.
 	Note bool `json:"note,omitempty"`
+	// Waived is the waiver that accepts the finding (validate lint --waivers): it is reported and
+	// does not fail.
+	Waived *Waived `json:"waived,omitempty"`
+}
+
+// Waived is a waiver in lint's JSON output.
+type Waived struct {
+	Reason  string `json:"reason"`
+	Owner   string `json:"owner"`
+	Expires string `json:"expires"`
+	// At is the waiver's file:line:col.
+	At string `json:"at"`
 }
 
 // Doc is lint's JSON document for one design file: what `validate lint --format json` prints and

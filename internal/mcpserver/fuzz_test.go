@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/cosmosdv/validate/internal/testenv"
 )
 
 // FuzzToolArguments calls a tool with arbitrary JSON arguments on a fresh server whose root holds
@@ -70,11 +72,11 @@ func FuzzToolArguments(f *testing.F) {
 			t.Fatal(err)
 		}
 		cs := connect(t, root)
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		ctx, cancel := testenv.FuzzHangBound(context.Background(), 2*time.Minute)
 		defer cancel()
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: json.RawMessage(args)})
 		if ctx.Err() != nil {
-			t.Fatalf("%s %s: no answer within a minute", tool, args)
+			t.Fatalf("%s %s: no answer within two minutes while fuzzing", tool, args)
 		}
 		entries, _ := os.ReadDir(parent)
 		if len(entries) != 1 {

@@ -72,7 +72,7 @@ type server struct {
 	r *os.Root
 }
 
-// New returns the MCP server with its five tools.
+// New returns the MCP server with its six tools.
 func New(o Options) (*mcp.Server, error) {
 	o.defaults()
 	if o.Root == "" {

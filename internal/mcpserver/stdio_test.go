@@ -7,7 +7,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 )
 
 // lockedBuffer is written by the server's goroutines and read by the test.
@@ -43,11 +42,10 @@ func TestStdioAnswersEveryRequestBeforeEOF(t *testing.T) {
 		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"lint","arguments":{"design":` + strconvQuote(tiny) + `}}}`,
 	}, "\n") + "\n"
 	var out lockedBuffer
-	// The deadline only keeps a broken server from hanging the test; the verdict is the answers.
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	if err := srv.Run(ctx, Stdio(strings.NewReader(in), &out)); err != nil && ctx.Err() != nil {
-		t.Fatalf("the session did not end when its input did: %v", err)
+	// No deadline: a session that does not end when its input does hangs, and go test's -timeout
+	// ends it with every stack; the verdict is the answers.
+	if err := srv.Run(context.Background(), Stdio(strings.NewReader(in), &out)); err != nil {
+		t.Logf("the session ended with %v", err)
 	}
 	ids := map[string]bool{}
 	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
@@ -107,10 +105,8 @@ func TestStdioAnswersBadLines(t *testing.T) {
 	}
 	lines = append(lines, `{"jsonrpc":"2.0","id":9,"method":"tools/list"}`)
 	var out lockedBuffer
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	if err := srv.Run(ctx, Stdio(strings.NewReader(strings.Join(lines, "\n")+"\n"), &out)); err != nil && ctx.Err() != nil {
-		t.Fatalf("the session did not end: %v", err)
+	if err := srv.Run(context.Background(), Stdio(strings.NewReader(strings.Join(lines, "\n")+"\n"), &out)); err != nil {
+		t.Logf("the session ended with %v", err) // no deadline: a session that never ends hangs until go test's -timeout
 	}
 	var codes []float64
 	answered9 := false
@@ -159,12 +155,9 @@ func TestStdioClientLeavesDuringRun(t *testing.T) {
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"run","arguments":{"design":` + strconvQuote(big) + `,"samples":50}}}`,
 	}, "\n") + "\n"
 	var out lockedBuffer
-	// The deadline only keeps a broken server from hanging the test.
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	if err := srv.Run(ctx, StdioGrace(strings.NewReader(in), &out, 0)); ctx.Err() != nil {
-		t.Fatalf("the session did not end when its client left: %v", err)
-	}
+	// No deadline: a session that goes on after its client left hangs, and go test's -timeout ends
+	// it with every stack.
+	_ = srv.Run(context.Background(), StdioGrace(strings.NewReader(in), &out, 0))
 	if strings.Contains(out.String(), `"verdict"`) || strings.Contains(out.String(), `"patterns"`) {
 		t.Errorf("the run finished after its client left:\n%.500s", out.String())
 	}

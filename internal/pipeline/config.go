@@ -8,7 +8,7 @@ import (
 )
 
 // Formats of the reports `validate run` writes (Config.Formats).
-var Formats = []string{"text", "md", "json", "junit", "html"}
+var Formats = []string{"text", "md", "json", "junit", "html", "sarif"}
 
 // Check refuses a configuration Validate cannot run, with ErrUsage errors that name the flag at
 // fault and what it wants; the CLI calls it before it reads any design, so a wrong flag costs
@@ -36,6 +36,9 @@ func (c *Config) Check() error {
 			return usage("run --format: want %s (got %q)", strings.Join(Formats, ", "), f)
 		}
 	}
+	if c.Out == "" && slices.Contains(c.Formats, "sarif") {
+		return usage("run --format sarif: give --out DIR (each design's findings go to DIR/<design>.sarif)")
+	}
 	if c.Out == "" {
 		if err := stdoutFormats(c.Formats); err != nil {
 			return err
@@ -49,7 +52,7 @@ func (c *Config) Check() error {
 		v    float64
 	}{
 		{"tolerance-point", c.Tolerance.PointPct}, {"tolerance-query", c.Tolerance.QueryPct}, {"tolerance-ru", c.Tolerance.MinRU},
-		{"regression-pct", c.Compare.Pct}, {"regression-ru", c.Compare.RU},
+		{"regression-pct", c.Compare.Pct}, {"regression-ru", c.Compare.RU}, {"regression-usd", c.Compare.USD},
 	} {
 		if f.v < 0 {
 			return usage("--%s: must not be negative", f.flag)

@@ -20,7 +20,9 @@ var consistencyN = flag.Int("consistency.n", 50_000, "documents the self-consist
 // TestEstimatorMatchesExecutionAtScale is the estimator's self-consistency test (issue 24, point 4):
 // for a battery of query shapes (an equality on a drawn value, IN, a range, equality + range +
 // ORDER BY served by a composite index, the same shape sorted in memory, two ranges, TOP with a
-// filter, GROUP BY, DISTINCT, a JOIN over an array, a _ts filter, a cross-partition equality), the
+// filter, GROUP BY, DISTINCT, a JOIN over an array, a _ts filter, a cross-partition equality, a type
+// discriminator beside a selective filter, the composite devblog's TOP 10 with an equality and two
+// ranges on range indexes and on one composite per range), the
 // production figure the one estimator gives from a design seeded at 2,000 documents with a stated
 // production count of N equals, within ±15%, the engine's charge when the same design is actually
 // seeded at N (the mean of its executions: the estimator gives expected values). The engine

@@ -8,7 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+
 	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/testenv"
 )
 
 // `run --throttle` end to end: 200 documents of ~1.5 KB (about 1,500 RU of writes) cannot fit in the
@@ -28,6 +31,12 @@ func TestValidate_ThrottleShowsInTheReport(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	c := config(&stdout, &stderr)
 	c.Throttle = true
+	// The engine's budgets are whole seconds of its clock. On the wall clock a machine slow enough
+	// (under 53 writes a second) would fit every write in its budgets and see no 429; on this clock
+	// time stands still until a 429 asks for a wait, so the writes exceed a budget on any machine.
+	clk := testenv.NewThrottleClock()
+	c.Target.Engine.Now = clk.Now
+	c.Target.EnginePerRetry = []policy.Policy{clk.Policy()}
 	out, err := Validate(context.Background(), []*design.Design{d}, c)
 	if err != nil {
 		t.Fatalf("Validate: %v\n%s", err, stderr.String())

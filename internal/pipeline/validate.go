@@ -16,6 +16,7 @@ import (
 	"github.com/cosmosdv/validate/internal/engine"
 	"github.com/cosmosdv/validate/internal/record"
 	"github.com/cosmosdv/validate/internal/report"
+	"github.com/cosmosdv/validate/internal/seed"
 	"github.com/cosmosdv/validate/internal/target"
 )
 
@@ -129,8 +130,12 @@ func Validate(ctx context.Context, designs []*design.Design, c Config) (*Outcome
 		c.Started = time.Now()
 	}
 	if c.Baseline != "" && len(designs) > 1 {
-		if fi, err := os.Stat(c.Baseline); (err == nil && !fi.IsDir()) || (err != nil && !c.UpdateBaseline) {
-			return nil, usage("--baseline: with several designs, give a directory of <design>.baseline.json files")
+		fi, err := os.Stat(c.Baseline)
+		switch {
+		case err != nil && !c.UpdateBaseline:
+			return nil, usage("--baseline %s: no such directory yet: write the first baselines with --update-baseline (it creates the directory), review and commit them", c.Baseline)
+		case err == nil && !fi.IsDir():
+			return nil, usage("--baseline %s: with several designs, give a directory of <design>.baseline.json files (this is a file)", c.Baseline)
 		}
 	}
 
@@ -199,10 +204,7 @@ func Validate(ctx context.Context, designs []*design.Design, c Config) (*Outcome
 // design runs one design measured and modeled, reports it and applies the baseline policy. It
 // returns the report and its findings (failing patterns and regressions).
 func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *target.Target, plan *PartitionPlan) (*report.Report, int, error) {
-	dbName := d.Database
-	if tgt.Shared {
-		dbName = target.RunScopedName(d.Database, c.RunID)
-	}
+	dbName := c.databaseName(d, tgt)
 	plan.Set(d, dbName)
 	popts := Options{
 		Seed:          c.Seed,
@@ -219,7 +221,12 @@ func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *ta
 		WriteIntoExisting: c.WriteIntoExisting,
 	}
 	if tgt.Info.Kind == record.KindAccount {
-		fmt.Fprintf(c.Stderr, "%s: %s\n", d.Name, target.RunCostSummary(d, c.Samples))
+		// The documents the run will seed are the seed plan's own count of them.
+		var counts map[string]int
+		if sp, err := seed.Compile(d, max(c.Seed, 1)); err == nil { // Run seeds with 1 when unset
+			counts = sp.Counts()
+		}
+		fmt.Fprintf(c.Stderr, "%s: %s\n", d.Name, target.RunCostSummary(d, c.Samples, counts))
 	}
 	fmt.Fprintf(c.Stderr, "%s: provisioning database %q on %s\n", d.Name, dbName, tgt.Info.Kind)
 	if tgt.Info.Kind != record.KindEmbedded { // the embedded engine's data ends with the process
@@ -228,10 +235,11 @@ func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *ta
 	measured, err := Run(ctx, d, tgt.Client, tgt.Info, popts)
 	c.inflight("")
 	if err != nil {
-		if errors.Is(err, context.Canceled) {
-			return nil, 0, interrupted(d, err, c.Keep, dbName, tgt.Info.Kind)
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			rep := c.writeIncomplete(d, measured, modelTgt == tgt, err)
+			return rep, 0, interrupted(d, err, c.Keep, dbName, tgt.Info.Kind)
 		}
-		if errors.Is(err, ErrExistingContainers) {
+		if errors.Is(err, ErrExistingContainers) || errors.Is(err, ErrDatabaseExists) {
 			return nil, 0, usage("%s: %v", d.Name, err)
 		}
 		return nil, 0, runFailed(d, err)
@@ -273,6 +281,7 @@ func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *ta
 		Duration:  time.Since(c.Started),
 		Version:   c.Version,
 		ModelCard: c.modelCard(tgt.Info),
+		RateCard:  rc.Version,
 	}))
 	rep.Cost = MonthlyCost(rc, static, rep)
 	rep.Traffic = TrafficOf(static)
@@ -281,6 +290,10 @@ func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *ta
 		// Compared before anything is written: the comparison is part of every report. A baseline
 		// that cannot be read or compared still lets the reports be written, then ends the run.
 		baseErr = c.baseline(d, rep)
+		if baseErr != nil {
+			// The job fails (exit 2): the reports say why, not a green heading.
+			rep.BaselineProblem = strings.TrimPrefix(baseErr.Error(), "usage: ")
+		}
 	}
 	if err := c.writeReports(d, rep); err != nil {
 		return rep, 0, err
@@ -344,9 +357,22 @@ func (c *Config) writeReports(d *design.Design, rep *report.Report) error {
 	if c.Out == "" {
 		return nil
 	}
-	files, err := report.WriteAll(c.Out, rep, c.Formats)
+	var formats []string
+	for _, f := range c.Formats {
+		if f != "sarif" {
+			formats = append(formats, f)
+		}
+	}
+	files, err := report.WriteAll(c.Out, rep, formats)
 	if err != nil {
 		return failed(fmt.Errorf("write reports: %w", err))
+	}
+	if contains(c.Formats, "sarif") {
+		f, err := writeSARIF(c.Out, c.Version, d, rep)
+		if err != nil {
+			return failed(fmt.Errorf("write reports: %w", err))
+		}
+		files = append(files, f)
 	}
 	for _, f := range files {
 		fmt.Fprintf(c.Stderr, "%s: wrote %s\n", d.Name, f)
@@ -408,6 +434,61 @@ func (c *Config) baseline(d *design.Design, rep *report.Report) error {
 	cmp.Old.File = file
 	rep.Baseline = cmp
 	return nil
+}
+
+// writeIncomplete writes the reports of an interrupted run (Ctrl-C, a job's timeout): the patterns
+// that completed, with their verdicts, under a report marked incomplete; the others are listed as
+// not run. Nothing is written when no pattern completed. The charges are the measured run's (also
+// the modeled ones when the target models its charges); the report is not compared with a baseline.
+func (c *Config) writeIncomplete(d *design.Design, measured *record.Run, modeledHere bool, cause error) *report.Report {
+	if measured == nil || len(measured.Patterns) == 0 {
+		return nil
+	}
+	in := report.Input{Design: d, Measured: measured, Options: c.Tolerance, Started: c.Started,
+		Duration: time.Since(c.Started), Version: c.Version, ModelCard: c.modelCard(measured.Target)}
+	if modeledHere {
+		in.Modeled = measured
+	}
+	if c.RateCard != nil {
+		in.RateCard = c.RateCard.Version
+	} else {
+		in.RateCard = cost.Current.Version
+	}
+	done := map[string]bool{}
+	for _, p := range measured.Patterns {
+		done[p.ID] = true
+	}
+	var missing []string
+	for _, ap := range d.AccessPatterns {
+		if !done[ap.ID] {
+			missing = append(missing, ap.ID)
+		}
+	}
+	why := "interrupted"
+	if errors.Is(cause, context.DeadlineExceeded) {
+		why = "timed out"
+	}
+	in.Incomplete = fmt.Sprintf("%s after %d of %d access patterns; not run: %s", why, len(measured.Patterns), len(d.AccessPatterns), strings.Join(missing, ", "))
+	rep := report.Build(in)
+	if err := c.writeReports(d, rep); err != nil {
+		fmt.Fprintf(c.Stderr, "%s: the incomplete report could not be written: %v\n", d.Name, err)
+	}
+	return rep
+}
+
+// databaseName is the database a design's measured run uses: a run-scoped one ("cdv-<database>-<run
+// id>", --run-id or one per process) on a shared target and on any endpoint — even a disposable one
+// on this machine serves every job pointed at it, and two concurrent jobs must not meet in one
+// database —; the design's own on the embedded engine and on an emulator this run started. An
+// endpoint run with --reuse-database and no --run-id reuses the design's own database, as asked.
+func (c *Config) databaseName(d *design.Design, tgt *target.Target) string {
+	switch {
+	case tgt.Shared:
+	case tgt.Info.Kind == record.KindEndpoint && (c.RunID != "" || !c.ReuseDatabase):
+	default:
+		return d.Database
+	}
+	return target.RunScopedName(d.Database, c.RunID)
 }
 
 // Relabel applies target.ChargeSourceFor to a finished run: an endpoint of unknown kind whose

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/cosmosdv/validate/internal/cost"
@@ -781,7 +780,7 @@ func (b *builder) hotPartitions(st *cstate) {
 	if w, ok := noRobustMode(rc, st, c); ok {
 		p.Warnings = append(p.Warnings, w)
 	}
-	if w, ok := hpkOrder(ks, c); ok {
+	if w, ok := hpkOrder(ks, c, busiestGB, rc.LogicalMaxGB.Value); ok {
 		p.Warnings = append(p.Warnings, w)
 	}
 	// The risk follows the utilisation plan prints: a physical partition asked for more than it
@@ -811,13 +810,24 @@ func noRobustMode(rc *cost.RateCard, st *cstate, c *design.Container) (Warning, 
 		st.single, what, busiestBasis(st))}, true
 }
 
-// hpkOrder warns when a hierarchical key's levels go from narrow to broad: a level with more
-// distinct values (at production when stated) than the level after it. The first level is the one
-// a prefix query targets and the one that groups logical partitions onto physical ones; a narrow
-// first level (a user) under a broad second (a tenant) makes the tenant's queries fan out over
-// every user's partition and the later level adds no spread. The YAML to paste orders the levels by
-// their distinct values, broadest first.
-func hpkOrder(ks *sizer, c *design.Container) (Warning, bool) {
+// hpkLowFirstLevel is the fewest distinct values a hierarchical key's first level may have before
+// hpk-order calls it low cardinality (assumed: the documentation asks for high cardinality at every
+// level, starting with the first, and gives no number; below 10 a first level is a handful of values
+// — the months of a quarter, regions, statuses — while a first level of tenants or customers, as
+// in the review corpus's clean design (20 tenants), is left alone).
+const hpkLowFirstLevel = 10
+
+// hpkOrder checks a hierarchical key against hierarchical-partition-keys.md ("each level of the full
+// path, starting with the first level, should have a high cardinality") and
+// hierarchical-partition-keys-unlimited-scale.md (a key whose logical partitions may outgrow the
+// 20 GB limit ends with a unique level such as /id). Two findings, code hpk-order:
+//   - a first level with fewer than hpkLowFirstLevel distinct values (at production when stated)
+//     under a later level with more: every document sits under one of a handful of prefixes, so
+//     the writes that share it (the current month) go under one prefix; the advice puts the
+//     highest-cardinality level first, never a low-cardinality one;
+//   - a largest logical partition (full key, busiestGB: hot-partition's figure) over half the limit
+//     when the last level is not unique: the advice ends the key with /id.
+func hpkOrder(ks *sizer, c *design.Container, busiestGB, maxGB float64) (Warning, bool) {
 	if !c.IsHierarchical() {
 		return Warning{}, false
 	}
@@ -829,17 +839,32 @@ func hpkOrder(ks *sizer, c *design.Container) (Warning, bool) {
 			}
 		}
 	}
-	for i := 0; i+1 < len(card); i++ {
-		if card[i] == 0 || card[i+1] == 0 || card[i] <= card[i+1] {
-			continue
+	top := 0
+	for i := range card {
+		if card[i] > card[top] {
+			top = i
 		}
-		order := slices.Clone(c.PartitionKey)
-		sort.SliceStable(order, func(a, b int) bool {
-			return card[slices.Index(c.PartitionKey, order[a])] < card[slices.Index(c.PartitionKey, order[b])]
-		})
+	}
+	if card[0] > 0 && card[0] < hpkLowFirstLevel && top > 0 && card[top] > card[0] {
+		order := append([]string{c.PartitionKey[top]}, slices.Delete(slices.Clone(c.PartitionKey), top, top+1)...)
 		return Warning{Code: "hpk-order", Subject: c.Name, Message: fmt.Sprintf(
-			"hierarchical key level %s (%.0f distinct values) comes before %s (%.0f): levels go from narrow to broad, so a query by %s fans out over the partitions of every %s, and %s adds no spread under it; order the levels broadest first: partitionKey: [%s]",
-			c.PartitionKey[i], card[i], c.PartitionKey[i+1], card[i+1], c.PartitionKey[i+1], strings.Trim(c.PartitionKey[i], "/"), c.PartitionKey[i+1], strings.Join(order, ", "))}, true
+			"hierarchical key's first level %s has %.0f distinct values: every document sits under one of %.0f prefixes, so the writes that share one (the current month, a region) all go under it; each level, starting with the first, should have high cardinality (hierarchical-partition-keys.md): put a high-cardinality level first, partitionKey: [%s] (%s has %.0f values; a query that gives only %s then reads across partitions), or give %s more values",
+			c.PartitionKey[0], card[0], card[0], strings.Join(order, ", "), c.PartitionKey[top], card[top], c.PartitionKey[0], c.PartitionKey[0])}, true
+	}
+	last := c.PartitionKey[len(c.PartitionKey)-1]
+	docs := 0.0
+	for j := range c.Documents {
+		docs += ks.count(&c.Documents[j], 0)
+	}
+	unique := last == "/id" || card[len(card)-1] >= docs
+	if busiestGB > maxGB/2 && !unique {
+		advice := "partitionKey: [" + strings.Join(append(slices.Clone(c.PartitionKey), "/id"), ", ") + "]"
+		if len(c.PartitionKey) == 3 {
+			advice = "partitionKey: [" + strings.Join(append(slices.Clone(c.PartitionKey[:2]), "/id"), ", ") + "] (three levels at most)"
+		}
+		return Warning{Code: "hpk-order", Subject: c.Name, Message: fmt.Sprintf(
+			"the largest logical partition (a full key value) holds %.1f GB of the %.0f GB limit and the last level %s is not unique: end the key with a unique level so that its prefixes can grow past %.0f GB (hierarchical-partition-keys-unlimited-scale.md): %s",
+			busiestGB, maxGB, last, maxGB, advice)}, true
 	}
 	return Warning{}, false
 }

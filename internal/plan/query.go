@@ -284,11 +284,15 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 		f.JoinRows = whole(loaded * math.Max(rows-1, 0))
 	}
 
-	// Index entries read (engine/sql/indexreads.go): each served filter reads the entries that match
-	// it alone in scope: a range filter the entries in its range, by its field's generator
-	// (filterShare), or half the path's entries when the generator does not tell (rangeFallback);
-	// CONTAINS-like functions every entry of the path. A composite index or an
-	// ordered walk is not estimated: the documents loaded stand for it.
+	// Index entries read (engine/sql/indexreads.go, index-overview.md "Index usage"): an equality
+	// or IN is a seek, constant per filter (its seeks are IndexLookups; no entry per matching
+	// document), unless the index answers an aggregate, which reads the postings it counts; a range
+	// reads the entries in its range, by its field's generator (filterShare), or half the path's
+	// entries when the generator does not tell (rangeFallback); a composite index serving a range
+	// with the equalities leading it reads the slice matching them all; CONTAINS-like functions
+	// (a full index scan) read one entry per distinct value of the path in scope, or, with a seek
+	// beside them, at most the documents the seeks keep (the seek first). TOP without ORDER BY does
+	// not stop the index work.
 	// An ORDER BY that streams from the index reads its equality filters' entries in its own walk
 	// (the engine's countIndexReads drops them and counts the walk).
 	streams := len(a.OrderBy) > 0 && a.OrderStreams
@@ -296,8 +300,30 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 	// prefix those of the prefix's documents (the engine's source for a prefix is its effective
 	// partition key range: engine.prefixKey), a query without a key those of each partition.
 	ePer, eAll := per, allInScope
-	for _, fl := range filters {
-		if !fl.Served {
+	inSlice := make([]bool, len(a.Filters))
+	if !streams {
+		for _, members := range a.CompositeSlices {
+			var sl []sql.Filter
+			for _, i := range members {
+				inSlice[i] = true
+				sl = append(sl, a.Filters[i])
+			}
+			n := 0.0
+			for i := range s.c.Documents {
+				dt := &s.c.Documents[i]
+				n += s.matching(dt, s.count(dt, 0)/ePer, sl, true)
+			}
+			f.IndexEntriesRead += whole(n)
+		}
+	}
+	var seekFilters []sql.Filter
+	for _, fl := range a.Filters {
+		if fl.Served && (fl.Kind == sql.FilterEqual || fl.Kind == sql.FilterIn || fl.Function == "ARRAY_CONTAINS") {
+			seekFilters = append(seekFilters, fl)
+		}
+	}
+	for i, fl := range a.Filters {
+		if !fl.Served || inSlice[i] {
 			continue
 		}
 		if streams {
@@ -308,6 +334,10 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 		switch {
 		case fl.Kind == sql.FilterRange:
 			f.IndexEntriesRead += whole(s.rangeEntries(fl, ePer, eAll))
+		case (fl.Kind == sql.FilterEqual || fl.Kind == sql.FilterIn || fl.Function == "ARRAY_CONTAINS") &&
+			!(a.IndexOnlyAggregate && s.rules.Is(cost.RuleAggregateSeekPostings, cost.AltPostings)):
+			// A seek: IndexLookups carries it (an aggregate the index answers reads its posting
+			// under rule aggregate-seek-postings=postings).
 		case fl.Kind == sql.FilterEqual && s.pinnedKey(strings.Join(fl.Path, ".")):
 			f.IndexEntriesRead += whole(allInScope)
 		case fl.Kind == sql.FilterEqual || fl.Kind == sql.FilterIn || fl.Function == "ARRAY_CONTAINS":
@@ -318,18 +348,13 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 			}
 			f.IndexEntriesRead += whole(math.Max(one, 1))
 		case fl.Kind == sql.FilterFunction && fl.Function != "STARTSWITH":
-			f.IndexEntriesRead += whole(eAll)
+			f.IndexEntriesRead += whole(s.scanEntries(fl, seekFilters, ePer))
 		default:
 			f.IndexEntriesRead += whole(math.Max(loadedAll, 1))
 		}
 	}
 	if streams {
 		f.IndexEntriesRead += whole(loaded)
-	} else if stopsEarly(&a) && loadedAll > 0 && loaded < loadedAll {
-		// Execution stops once TOP items are produced: the postings of the served filters are
-		// read as far as the documents loaded, as the engine charges an early stop
-		// (sql.stoppedEarly).
-		f.IndexEntriesRead = whole(float64(f.IndexEntriesRead) * loaded / loadedAll)
 	}
 	if a.IndexOnlyAggregate {
 		// The index answers the aggregate (engine/sql/aggindex.go): the aggregated paths' entries of
@@ -390,11 +415,26 @@ func (s *sizer) rangeRows(ap *design.AccessPattern) (sql.Analysis, bool) {
 	return sql.AnalyzeWith(rq, s.pol, s.rules, s.keyPaths()), true
 }
 
-// stopsEarly reports whether execution of a query stops once its TOP items are produced: no
-// in-memory sort, grouping, aggregate, DISTINCT, search ranking or JOIN.
-func stopsEarly(a *sql.Analysis) bool {
-	return a.Top > 0 && len(a.Aggregates) == 0 && !a.Shape.GroupBy && !a.Shape.Distinct && !a.SearchSort &&
-		len(a.Joins) == 0 && (len(a.OrderBy) == 0 || a.OrderStreams)
+// scanEntries is what a full index scan (CONTAINS, ENDSWITH, IS_DEFINED, …) on fl's path reads in a
+// scope of 1/per of each type's documents: one entry per distinct value of the path among them
+// (index-overview.md: it "scans through the distinct set of possible values"), or, with seeks
+// beside it, at most the documents the seeks keep (the seek first, the scan on their pages).
+func (s *sizer) scanEntries(fl sql.Filter, seeks []sql.Filter, per float64) float64 {
+	distinct, kept := 0.0, 0.0
+	for i := range s.c.Documents {
+		dt := &s.c.Documents[i]
+		n := s.count(dt, 0) / per
+		if f := fieldAt(dt, "/"+strings.Join(fl.Path, "/")); f != nil {
+			distinct += math.Min(math.Max(s.fieldDist(dt, f, math.Max(s.count(dt, 0), 1), 0).Card, 1), n)
+		}
+		if len(seeks) > 0 {
+			kept += s.matching(dt, n, seeks, true)
+		}
+	}
+	if len(seeks) > 0 {
+		return math.Min(distinct, kept)
+	}
+	return distinct
 }
 
 // distinctPaths are the document paths a DISTINCT query's projection is made of; ok is false when

@@ -73,7 +73,7 @@ func Provision(ctx context.Context, client *azcosmos.Client, d *design.Design, o
 		p.CreatedDatabase = true
 	case sdk.StatusOf(err) == http.StatusConflict:
 		if !o.Reuse {
-			return nil, fmt.Errorf("provision %s: %w (allow reuse, or choose another name)", name, ErrDatabaseExists)
+			return nil, fmt.Errorf("provision %s: %w: run with --reuse-database to run in it (never deleted), or give another --run-id or database name", name, ErrDatabaseExists)
 		}
 	default:
 		return nil, wrap("create database "+name, err)

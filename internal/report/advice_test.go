@@ -4,7 +4,6 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/data/azcosmos"
 
@@ -70,8 +69,7 @@ func TestSuggestions_ImproveTheExamples(t *testing.T) {
 
 func run(t *testing.T, client *azcosmos.Client, d *design.Design, n int) map[string]*record.Pattern {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	ctx := context.Background() // no deadline: a run slowed by a busy machine is not wrong
 	d.Database = d.Name + "-advice-" + string(rune('a'+n%26)) + string(rune('a'+n/26%26))
 	r, err := pipeline.Run(ctx, d, client, record.TargetInfo{Kind: "embedded", ChargeSource: "model"}, pipeline.Options{Seed: 1, Samples: 5})
 	if err != nil {
@@ -111,9 +109,9 @@ func startEngine(t *testing.T) *azcosmos.Client {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-		defer cancel()
-		_ = srv.Close(ctx)
+		// Close bounds its own grace (engine.closeGrace) and then closes every connection; a
+		// deadline of the caller's would leave connections open once a busy machine reached it.
+		_ = srv.Close(context.Background())
 	})
 	cred, err := azcosmos.NewKeyCredential(srv.Key())
 	if err != nil {

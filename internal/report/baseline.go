@@ -17,15 +17,22 @@ const BaselineKind = "validate-baseline"
 // baselineDoc is the baseline file: only what a comparison uses, without timestamps, latencies or
 // endpoints, so that two runs of the same design and seed write the same bytes.
 type baselineDoc struct {
-	Kind          string            `json:"kind"`
-	SchemaVersion int               `json:"schemaVersion"`
-	Design        DesignSummary     `json:"design"`
-	Target        baselineTarget    `json:"target"`
-	Seed          int64             `json:"seed"`
-	Samples       int               `json:"samples"`
-	Patterns      []baselinePattern `json:"patterns"`
+	Kind          string `json:"kind"`
+	SchemaVersion int    `json:"schemaVersion"`
+	// Tool is the model that wrote the baseline: validate's version and the rate card's.
+	Tool     *baselineTool     `json:"tool,omitempty"`
+	Design   DesignSummary     `json:"design"`
+	Target   baselineTarget    `json:"target"`
+	Seed     int64             `json:"seed"`
+	Samples  int               `json:"samples"`
+	Patterns []baselinePattern `json:"patterns"`
 	// Cost is the run's monthly cost at production, when it was priced.
 	Cost *MonthlyCost `json:"monthlyCost,omitempty"`
+}
+
+type baselineTool struct {
+	Version  string `json:"version"`
+	RateCard string `json:"rateCard"`
 }
 
 type baselineTarget struct {
@@ -106,6 +113,7 @@ func WriteBaseline(w io.Writer, r *Report) error {
 	doc := baselineDoc{
 		Kind:          BaselineKind,
 		SchemaVersion: r.SchemaVersion,
+		Tool:          &baselineTool{Version: r.Tool.Version, RateCard: r.Tool.RateCard},
 		Design: DesignSummary{Name: r.Design.Name, VariantOf: r.Design.VariantOf, Fingerprint: r.Design.Fingerprint, Containers: r.Design.Containers,
 			StorageGB: r.Design.StorageGB},
 		Target:   baselineTarget{Kind: r.Target.Kind, Engine: r.Target.Engine, ChargeSource: r.Target.ChargeSource},
@@ -203,6 +211,9 @@ func ReadBaseline(rd io.Reader) (*Report, error) {
 		Samples:       doc.Samples,
 		Patterns:      []PatternResult{},
 		Cost:          doc.Cost,
+	}
+	if doc.Tool != nil {
+		r.Tool = Tool{Name: "validate", Version: doc.Tool.Version, RateCard: doc.Tool.RateCard}
 	}
 	for _, bp := range doc.Patterns {
 		p := PatternResult{ID: bp.ID, Name: bp.Name, Container: bp.Container, Op: bp.Op, Query: bp.Query,

@@ -47,7 +47,7 @@ func Build(in Input) *Report {
 
 	r := &Report{
 		SchemaVersion: SchemaVersion,
-		Tool:          Tool{Name: "validate", Version: in.Version},
+		Tool:          Tool{Name: "validate", Version: in.Version, RateCard: in.RateCard},
 		ModelCard:     in.ModelCard,
 		Started:       in.Started.UTC(),
 		DurationMs:    in.Duration.Milliseconds(),
@@ -91,7 +91,16 @@ func Build(in Input) *Report {
 		j.runs = append(j.runs, runView{"measured", measSource, patternsByID(measRun)})
 	}
 
+	var ran map[string]bool
+	if in.Incomplete != "" && primary != nil {
+		// An interrupted run reports what completed: a pattern it never reached has no verdict.
+		r.Incomplete = in.Incomplete
+		ran = patternIDs(primary)
+	}
 	for i := range d.AccessPatterns {
+		if ran != nil && !ran[d.AccessPatterns[i].ID] {
+			continue
+		}
 		r.Patterns = append(r.Patterns, j.evaluate(&d.AccessPatterns[i]))
 	}
 	throttleFrom(r, primary)
@@ -259,6 +268,9 @@ func (j *judge) evaluate(ap *design.AccessPattern) PatternResult {
 	v, reasons := chargeVerdict(ap, pr.Modeled, pr.Measured, j.opts)
 	pr.Verdict = worse(pr.Verdict, v)
 	pr.Reasons = append(pr.Reasons, reasons...)
+	if r := disputedReason(pr.Modeled, pr.EstimatorCheck); r != "" {
+		pr.Reasons = append(pr.Reasons, r)
+	}
 	// A query that names a field no document type has measures another query than the design means,
 	// whatever it returned (a COUNT returns its 0): lint's finding, in lint's words, makes the
 	// verdict at least warn, so run never passes what lint flags.
@@ -475,6 +487,15 @@ func chargeVerdict(ap *design.AccessPattern, modeled, measured *Charge, opts Opt
 }
 
 // summarizeCharge computes median, p95 and the rest over executions.
+// patternIDs is the set of the patterns a run holds.
+func patternIDs(run *record.Run) map[string]bool {
+	out := map[string]bool{}
+	for _, p := range run.Patterns {
+		out[p.ID] = true
+	}
+	return out
+}
+
 func summarizeCharge(source record.ChargeSource, execs []record.Execution) *Charge {
 	vals := make([]float64, len(execs))
 	sum := 0.0

@@ -36,6 +36,12 @@ type CompareOptions struct {
 	// (the comparison says so). Reports with different charge sources or schema versions are never
 	// compared.
 	Force bool
+	// USD is the monthly-cost threshold in dollars: a bill at production (at the designed throughput
+	// or sized for the peak) that rises by more than USD a month is a regression (0 = none).
+	USD float64
+	// FailOnModelChange counts the patterns that moved with the model (ModelChanged) as failures, as
+	// a repository that tracks the model itself wants; by default they are reported, apart, and pass.
+	FailOnModelChange bool
 }
 
 // Change is how one pattern moved between two reports.
@@ -48,6 +54,9 @@ const (
 	Unchanged   Change = "unchanged"
 	Added       Change = "added"
 	Removed     Change = "removed"
+	// ModelChanged is a drift beyond the threshold (or a verdict that moved) between two runs of the
+	// same design by different models (tool version or rate card): the model moved, not the design.
+	ModelChanged Change = "model-changed"
 	// TradeOff is a pattern made dearer by a variant that lowers the whole design's RU/s without
 	// raising its monthly cost (compared with its origin): the price of the saving, shown with its
 	// numbers, not a regression (#37: an advised embedding makes a child write a parent replace).
@@ -75,6 +84,23 @@ type Comparison struct {
 	// measured as the reports carry it (LoadSource).
 	Load       *Delta `json:"load,omitempty"`
 	LoadSource string `json:"loadSource,omitempty"`
+	// Model is present when the two sides were written by different models: another tool version or
+	// rate card (a baseline that does not record them counts as another model).
+	Model *ModelChange `json:"model,omitempty"`
+	// FailOnModelChange is CompareOptions.FailOnModelChange: model changes count as failures.
+	FailOnModelChange bool `json:"failOnModelChange,omitempty"`
+}
+
+// ModelChange says which model wrote each side of a comparison and what that means for its drifts.
+type ModelChange struct {
+	// ToolChanged and RateCardChanged say which part of the model differs (Old and New carry them).
+	ToolChanged     bool `json:"toolChanged"`
+	RateCardChanged bool `json:"rateCardChanged"`
+	// DesignChanged says the design moved too (another fingerprint): the drifts are then classified as
+	// usual, and may mix the design's change with the model's.
+	DesignChanged bool `json:"designChanged"`
+	// Note says it in words, with what to do.
+	Note string `json:"note"`
 }
 
 // CostChange is how a design's monthly bill at production moved between two runs (MonthlyCost).
@@ -86,6 +112,10 @@ type CostChange struct {
 	Required Delta `json:"required"`
 	// Note says what is not like for like (another rate card).
 	Note string `json:"note,omitempty"`
+	// ThresholdUSD is CompareOptions.USD (0: no cost threshold) and Change what the bill's move is
+	// against it: regression, model-changed (the model moved and the design did not), or "" within.
+	ThresholdUSD float64 `json:"thresholdUSD,omitempty"`
+	Change       Change  `json:"change,omitempty"`
 }
 
 // Delta is a figure on both sides of a comparison.
@@ -105,6 +135,9 @@ type Side struct {
 	Seed         int64               `json:"seed"`
 	Samples      int                 `json:"samples"`
 	ToolVersion  string              `json:"toolVersion,omitempty"`
+	// RateCard is the version of the rate card the modeled charges were priced with ("" in a
+	// baseline written before baselines recorded it).
+	RateCard string `json:"rateCard,omitempty"`
 	// File is the file the side was read from ("" for a run).
 	File string `json:"file,omitempty"`
 }
@@ -118,6 +151,8 @@ type CompareSummary struct {
 	Added          int `json:"added"`
 	Removed        int `json:"removed"`
 	VerdictChanges int `json:"verdictChanges"`
+	// ModelChanges counts the patterns that moved with the model (ModelChanged), not with the design.
+	ModelChanges int `json:"modelChanges,omitempty"`
 	// TradeOffs counts the patterns a variant made dearer as the price of its saving (TradeOff).
 	TradeOffs int `json:"tradeOffs,omitempty"`
 }
@@ -158,6 +193,9 @@ type Drift struct {
 	// Limit is the threshold in RU: max(Threshold.RU, Threshold.Pct% of Old).
 	Limit  float64 `json:"limit"`
 	Change Change  `json:"change"`
+	// better is the fall that counts as an improvement: Limit, or for modeled charges (deterministic)
+	// ModeledImprovement; the reason names it.
+	better float64
 }
 
 // Regressions returns the number of patterns that regressed (the CLI exits 1 when it is not zero).
@@ -166,6 +204,22 @@ func (c *Comparison) Regressions() int {
 		return 0
 	}
 	return c.Summary.Regressions
+}
+
+// Failures is what the comparison fails on (the run's findings, the CLI's exit 1): the regressions,
+// a monthly cost beyond its dollar threshold, and, with FailOnModelChange, what moved with the model.
+func (c *Comparison) Failures() int {
+	if c == nil {
+		return 0
+	}
+	n := c.Summary.Regressions
+	if c.Cost != nil && (c.Cost.Change == Regression || c.Cost.Change == ModelChanged && c.FailOnModelChange) {
+		n++
+	}
+	if c.FailOnModelChange {
+		n += c.Summary.ModelChanges
+	}
+	return n
 }
 
 // Compare reports the drift from old (the baseline) to new. It refuses, with ErrIncomparable, to
@@ -231,8 +285,23 @@ func Compare(old, new *Report, opts CompareOptions) (*Comparison, error) {
 		}
 		c.Patterns = append(c.Patterns, comparePattern(op, np, opts))
 	}
-	c.Cost = compareCost(old.Cost, new.Cost)
+	c.Cost = compareCost(old.Cost, new.Cost, opts.USD)
 	c.Load, c.LoadSource = compareLoad(old, new)
+	c.Model = modelChange(old, new)
+	c.FailOnModelChange = opts.FailOnModelChange
+	if c.Model != nil && !c.Model.DesignChanged {
+		// The same design under another model: what moved, moved with the model.
+		for i := range c.Patterns {
+			p := &c.Patterns[i]
+			if p.Change == Regression || p.Change == Improvement {
+				p.Reasons = append(p.Reasons, "the design is unchanged: the model moved ("+c.Model.short(c.Old, c.New)+")")
+				p.Change = ModelChanged
+			}
+		}
+		if c.Cost != nil && c.Cost.Change == Regression {
+			c.Cost.Change = ModelChanged
+		}
+	}
 	c.tradeOffs()
 	for _, op := range old.Patterns {
 		if !seen[op.ID] {
@@ -253,6 +322,8 @@ func Compare(old, new *Report, opts CompareOptions) (*Comparison, error) {
 			c.Summary.Added++
 		case Removed:
 			c.Summary.Removed++
+		case ModelChanged:
+			c.Summary.ModelChanges++
 		case TradeOff:
 			c.Summary.TradeOffs++
 		}
@@ -265,7 +336,60 @@ func Compare(old, new *Report, opts CompareOptions) (*Comparison, error) {
 
 func side(r *Report) Side {
 	return Side{Design: r.Design.Name, Fingerprint: r.Design.Fingerprint, ChargeSource: r.Target.ChargeSource,
-		Seed: r.Seed, Samples: r.Samples, ToolVersion: r.Tool.Version}
+		Seed: r.Seed, Samples: r.Samples, ToolVersion: r.Tool.Version, RateCard: r.Tool.RateCard}
+}
+
+// modelChange is nil when the same model wrote both reports (tool version and rate card), else says
+// what differs. A side that does not record its model (a baseline written before baselines did)
+// counts as another model.
+func modelChange(old, new *Report) *ModelChange {
+	tool := old.Tool.Version != new.Tool.Version
+	card := old.Tool.RateCard != new.Tool.RateCard
+	if !tool && !card {
+		return nil
+	}
+	m := &ModelChange{ToolChanged: tool, RateCardChanged: card, DesignChanged: old.Design.Fingerprint != new.Design.Fingerprint}
+	what := "the baseline was written by " + modelName(old.Tool) + ", this run by " + modelName(new.Tool)
+	if m.DesignChanged {
+		m.Note = what + "; the design changed as well, so the drifts below may mix the two: to tell them apart, " +
+			"regenerate the baseline with this build from the old design first (--update-baseline, a commit of its own)"
+	} else {
+		m.Note = what + "; the design is unchanged, so what moved is the model's, listed as model-changed, not as regressions " +
+			"(--fail-on-model-change fails on them): regenerate the baseline with --update-baseline in a commit of its own that says why"
+	}
+	return m
+}
+
+// ModelShort names the two models of a comparison in a few words ("" when the same model wrote both):
+// "validate v1.0.0 → v1.1.0, rate card 2026.11-3 → 2026.12-1".
+func (c *Comparison) ModelShort() string {
+	if c == nil || c.Model == nil {
+		return ""
+	}
+	return c.Model.short(c.Old, c.New)
+}
+
+// short names the two models of a comparison in a few words.
+func (m *ModelChange) short(old, new Side) string {
+	var parts []string
+	if m.ToolChanged {
+		parts = append(parts, "validate "+orUnknown(old.ToolVersion)+" → "+orUnknown(new.ToolVersion))
+	}
+	if m.RateCardChanged {
+		parts = append(parts, "rate card "+orUnknown(old.RateCard)+" → "+orUnknown(new.RateCard))
+	}
+	return strings.Join(parts, ", ")
+}
+
+func modelName(t Tool) string {
+	return "validate " + orUnknown(t.Version) + " with rate card " + orUnknown(t.RateCard)
+}
+
+func orUnknown(s string) string {
+	if s == "" {
+		return "(not recorded)"
+	}
+	return s
 }
 
 func comparePattern(op, np *PatternResult, opts CompareOptions) PatternChange {
@@ -301,8 +425,8 @@ func comparePattern(op, np *PatternResult, opts CompareOptions) PatternChange {
 				label, fmtRU(d.Old), fmtRU(d.New), d.Pct, fmtRU(d.Limit)))
 		case Improvement:
 			improved = true
-			pc.Reasons = append(pc.Reasons, fmt.Sprintf("%s charge fell from %s to %s RU (%+.0f%%, threshold %s RU)",
-				label, fmtRU(d.Old), fmtRU(d.New), d.Pct, fmtRU(d.Limit)))
+			pc.Reasons = append(pc.Reasons, fmt.Sprintf("%s charge fell from %s to %s RU (%+.0f%%; a fall beyond %s RU is an improvement)",
+				label, fmtRU(d.Old), fmtRU(d.New), d.Pct, fmtRU(d.better)))
 		}
 	}
 	failing := func(v Verdict) bool { return v == Fail || v == Error }
@@ -370,6 +494,7 @@ func drift(o, n *Charge, band design.Band) *Drift {
 	case -d.Delta > better+1e-9:
 		d.Change = Improvement
 	}
+	d.better = round2(better)
 	return d
 }
 
@@ -459,8 +584,9 @@ func productionDrift(op, np *PatternResult, band design.Band) *Drift {
 	return drift(&Charge{Source: osrc, Median: oru}, &Charge{Source: nsrc, Median: nru}, band)
 }
 
-// compareCost is how the monthly bill moved, nil unless both sides were priced.
-func compareCost(old, new *MonthlyCost) *CostChange {
+// compareCost is how the monthly bill moved, nil unless both sides were priced; a rise of either bill
+// by more than usd dollars a month (usd > 0) is a regression.
+func compareCost(old, new *MonthlyCost, usd float64) *CostChange {
 	if old == nil || new == nil {
 		return nil
 	}
@@ -474,6 +600,12 @@ func compareCost(old, new *MonthlyCost) *CostChange {
 	cc := &CostChange{Currency: new.Currency, Designed: delta(old.DesignedUSD, new.DesignedUSD), Required: delta(old.RequiredUSD, new.RequiredUSD)}
 	if old.RateCard != new.RateCard {
 		cc.Note = fmt.Sprintf("priced with rate card %s, the baseline with %s: part of the change is the price", new.RateCard, old.RateCard)
+	}
+	if usd > 0 {
+		cc.ThresholdUSD = usd
+		if cc.Designed.Delta > usd+1e-9 || cc.Required.Delta > usd+1e-9 {
+			cc.Change = Regression
+		}
 	}
 	return cc
 }
@@ -502,6 +634,12 @@ func (c *Comparison) CostLine() string {
 	}
 	line := fmt.Sprintf("monthly cost at production: %s at the designed throughput; %s sized for this run's peak",
 		money(cc.Designed), money(cc.Required))
+	switch cc.Change {
+	case Regression:
+		line += fmt.Sprintf("; REGRESSION: rose by more than the threshold of %s a month", usd(cc.ThresholdUSD))
+	case ModelChanged:
+		line += fmt.Sprintf("; rose by more than the threshold of %s a month with the model (model-changed)", usd(cc.ThresholdUSD))
+	}
 	if cc.Note != "" {
 		line += "; " + cc.Note
 	}
@@ -543,7 +681,7 @@ func thousands(v float64) string {
 // Ordered returns the pattern changes most important first: regressions, then improvements, added,
 // removed and unchanged patterns, each in design order. Renderers list them so.
 func (c *Comparison) Ordered() []PatternChange {
-	rank := map[Change]int{Regression: 0, TradeOff: 1, Improvement: 2, Added: 3, Removed: 4, Unchanged: 5}
+	rank := map[Change]int{Regression: 0, ModelChanged: 1, TradeOff: 2, Improvement: 3, Added: 4, Removed: 5, Unchanged: 6}
 	out := slices.Clone(c.Patterns)
 	slices.SortStableFunc(out, func(a, b PatternChange) int { return rank[a.Change] - rank[b.Change] })
 	return out

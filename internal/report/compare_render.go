@@ -36,15 +36,38 @@ func RenderComparison(w io.Writer, c *Comparison, format string) error {
 func compareSummaryLine(c *Comparison) string {
 	s := c.Summary
 	head := "NO REGRESSIONS"
-	if s.Regressions > 0 {
+	switch {
+	case s.Regressions > 0:
 		head = "REGRESSIONS"
+	case c.Failures() > 0 && c.Cost != nil && c.Cost.Change == Regression:
+		head = "COST REGRESSION"
+	case s.ModelChanges > 0:
+		head = "MODEL CHANGED"
 	}
 	traded := ""
 	if s.TradeOffs > 0 {
 		traded = fmt.Sprintf(", %d traded off", s.TradeOffs)
 	}
-	return fmt.Sprintf("%s: %s — %d regressed, %d improved%s, %d unchanged, %d added, %d removed; verdicts changed: %d",
+	line := fmt.Sprintf("%s: %s — %d regressed, %d improved%s, %d unchanged, %d added, %d removed; verdicts changed: %d",
 		head, design.Count(s.Patterns, "pattern"), s.Regressions, s.Improvements, traded, s.Unchanged, s.Added, s.Removed, s.VerdictChanges)
+	if s.ModelChanges > 0 {
+		line += fmt.Sprintf("; moved with the model: %d", s.ModelChanges)
+	}
+	return line
+}
+
+// modelLines is the comparison's model note and, one line each, the patterns that moved with the
+// model.
+func modelLines(c *Comparison) (note string, lines []string) {
+	if c.Model == nil {
+		return "", nil
+	}
+	for _, p := range c.Ordered() {
+		if p.Change == ModelChanged {
+			lines = append(lines, fmt.Sprintf("%s %s: %s", p.ID, p.Name, strings.Join(p.Reasons, "; ")))
+		}
+	}
+	return "Model changed: " + c.Model.Note, lines
 }
 
 func driftCell(d *Drift) string {
@@ -108,6 +131,12 @@ func compareTextBody(bw *bufio.Writer, c *Comparison, indent string) {
 			fmt.Fprintf(bw, "%s  - %s\n", indent, r)
 		}
 	}
+	if note, lines := modelLines(c); note != "" {
+		fmt.Fprintf(bw, "%s%s\n", indent, note)
+		for _, l := range lines {
+			fmt.Fprintf(bw, "%s  - MODEL-CHANGED %s\n", indent, l)
+		}
+	}
 	if line := c.LoadLine(); line != "" {
 		fmt.Fprintf(bw, "%s%s\n", indent, line)
 	}
@@ -149,13 +178,16 @@ func upperFirst(s string) string {
 	return strings.ToUpper(s[:1]) + s[1:]
 }
 
-var changeIcon = map[Change]string{Regression: "🔺", TradeOff: "⚖️", Improvement: "🟢", Unchanged: "▫️", Added: "➕", Removed: "➖"}
+var changeIcon = map[Change]string{Regression: "🔺", TradeOff: "⚖️", Improvement: "🟢", Unchanged: "▫️", Added: "➕", Removed: "➖", ModelChanged: "🔄"}
 
 func compareMarkdown(w io.Writer, c *Comparison) error {
 	bw := bufio.NewWriter(w)
 	icon := "✅"
-	if c.Summary.Regressions > 0 {
+	switch {
+	case c.Failures() > 0:
 		icon = "❌"
+	case c.Model != nil:
+		icon = "🔄"
 	}
 	fmt.Fprintf(bw, "## %s Baseline comparison %s\n\n", icon, codeSpan(c.New.Design))
 	compareMarkdownBody(bw, c, "###")
@@ -191,6 +223,15 @@ func compareMarkdownBody(bw *bufio.Writer, c *Comparison, h string) {
 	if len(regressions) > 0 {
 		fmt.Fprintln(bw, strings.Join(regressions, "\n"))
 		fmt.Fprintln(bw)
+	}
+	if note, lines := modelLines(c); note != "" {
+		fmt.Fprintf(bw, "%s Model changed\n\n%s\n\n", h, mdEscape(strings.TrimPrefix(note, "Model changed: ")))
+		for _, l := range lines {
+			fmt.Fprintf(bw, "- 🔄 %s\n", mdEscape(l))
+		}
+		if len(lines) > 0 {
+			fmt.Fprintln(bw)
+		}
 	}
 	if line := c.LoadLine(); line != "" {
 		fmt.Fprintf(bw, "%s\n\n", mdEscape(line))

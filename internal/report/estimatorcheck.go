@@ -182,3 +182,22 @@ func factNum(name string, v float64) string {
 	}
 	return fmt.Sprintf("%.1f", v)
 }
+
+// DisputedShare is how far apart the estimator's and the executions' charges at the seeded scale
+// may be before a verdict on the production figure says it rests on a disputed figure: the ±15%
+// the estimator is held to against executions at scale (TestEstimatorMatchesExecutionAtScale).
+const DisputedShare = 0.15
+
+// disputedReason says that a verdict judged on the production figure rests on a figure the
+// executions dispute: the estimator, which gives the production figure, misses the executions'
+// facts at the seeded scale and their charge by more than DisputedShare. "" otherwise.
+func disputedReason(c *Charge, ec *EstimatorCheck) string {
+	if c == nil || c.VerdictOn != VerdictOnProjected || ec == nil || ec.Agree || ec.ExecutedRU <= 0 {
+		return ""
+	}
+	if math.Abs(ec.EstimatedRU-ec.ExecutedRU) <= DisputedShare*ec.ExecutedRU {
+		return ""
+	}
+	return fmt.Sprintf("the verdict rests on a disputed figure: the production figure is the estimator's, and at the seeded scale "+
+		"its facts cost %s RU where the executions cost %s RU (Estimator check)", fmtRU(ec.EstimatedRU), fmtRU(ec.ExecutedRU))
+}

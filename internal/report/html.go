@@ -126,7 +126,8 @@ footer{margin-top:2rem;color:#5b6372;font-size:.85rem}
 <h1><span class="badge b-{{.Head}}">{{.Head}}</span> Cosmos DB design <code>{{.R.Design.Name}}</code></h1>
 {{if .R.Design.File}}<p class="meta">{{.R.Design.File}} · {{.R.Design.Fingerprint}}</p>{{end}}
 <p class="meta">{{.Target}}</p>
-<p class="summary">{{.Summary}}</p>
+{{with .R.Incomplete}}<p><strong>Incomplete:</strong> {{.}}</p>
+{{end}}<p class="summary">{{.Summary}}</p>
 </header>
 <div class="legend" aria-label="legend">
 <span><span class="mark v-pass">✓</span>pass: within tolerance</span>
@@ -139,7 +140,7 @@ footer{margin-top:2rem;color:#5b6372;font-size:.85rem}
 {{with .R.Baseline}}<section id="baseline">
 <h2>Changes since baseline</h2>
 <p class="meta">baseline {{baselineName .}} · {{.Summary.Regressions}} regressed, {{.Summary.Improvements}} improved, {{.Summary.Unchanged}} unchanged, {{.Summary.Added}} added, {{.Summary.Removed}} removed; verdicts changed: {{.Summary.VerdictChanges}}</p>
-{{with .Variant}}<p class="meta">{{.}}</p>{{end}}{{range .Forced}}<p class="meta">forced comparison: {{.}}</p>{{end}}
+{{with .Variant}}<p class="meta">{{.}}</p>{{end}}{{with .Model}}<h3>Model changed</h3><p>{{.Note}}</p>{{end}}{{range .Forced}}<p class="meta">forced comparison: {{.}}</p>{{end}}
 {{if $.Regressions}}<ul class="regressions">{{range $.Regressions}}<li class="v-fail"><strong>✗ {{.ID}} {{.Name}}</strong>: {{range $i, $r := .Reasons}}{{if $i}}; {{end}}{{$r}}{{end}}</li>{{end}}</ul>{{end}}
 {{with $.CostLine}}<p>{{.}}</p>{{end}}
 {{if .DesignChanges}}<h3>Design changes</h3><ul>{{range .DesignChanges}}<li>{{.}}</li>{{end}}</ul>{{end}}

@@ -72,6 +72,9 @@ func renderJUnit(w io.Writer, r *Report) error {
 	if r.ModelCard != "" {
 		suite.Properties = append(suite.Properties, junitProperty{"modelCard", r.ModelCard})
 	}
+	if r.Incomplete != "" {
+		suite.Properties = append(suite.Properties, junitProperty{"incomplete", r.Incomplete})
+	}
 	for _, p := range r.Patterns {
 		tc := junitCase{
 			Name:      p.ID + " " + p.Name,
@@ -113,7 +116,7 @@ func renderJUnit(w io.Writer, r *Report) error {
 			tc.SystemOut = "warn: " + strings.Join(p.Reasons, "\nwarn: ")
 		}
 		if pc := r.Baseline.Of(p.ID); pc != nil {
-			junitBaseline(&tc, pc)
+			junitBaseline(&tc, pc, r.Baseline.FailOnModelChange)
 		}
 		suite.Cases = append(suite.Cases, tc)
 	}
@@ -132,6 +135,10 @@ func renderJUnit(w io.Writer, r *Report) error {
 			junitProperty{"baseline", baselineName(c)},
 			junitProperty{"baseline.regressions", strconv.Itoa(c.Summary.Regressions)},
 			junitProperty{"baseline.improvements", strconv.Itoa(c.Summary.Improvements)})
+		if c.Model != nil {
+			suite.Properties = append(suite.Properties, junitProperty{"baseline.model", c.Model.Note},
+				junitProperty{"baseline.modelChanges", strconv.Itoa(c.Summary.ModelChanges)})
+		}
 		if line := c.CostLine(); line != "" {
 			suite.Properties = append(suite.Properties, junitProperty{"baseline.monthlyCost", line})
 		}
@@ -154,7 +161,7 @@ func renderJUnit(w io.Writer, r *Report) error {
 // junitBaseline adds a pattern's baseline comparison to its test case: the drifts as properties, and
 // for a regression a failure whose message gives the numbers (beside a failing verdict's reasons,
 // or after an error's, which stays the error).
-func junitBaseline(tc *junitCase, pc *PatternChange) {
+func junitBaseline(tc *junitCase, pc *PatternChange, cmpFailsOnModel bool) {
 	tc.Properties = append(tc.Properties, junitProperty{"baseline.change", string(pc.Change)})
 	for _, d := range []struct {
 		name string
@@ -168,10 +175,14 @@ func junitBaseline(tc *junitCase, pc *PatternChange) {
 			junitProperty{"baseline." + d.name + ".new.ru", fmtRU(d.d.New)},
 			junitProperty{"baseline." + d.name + ".pct", fmt.Sprintf("%+.0f", d.d.Pct)})
 	}
-	if pc.Change != Regression {
+	failing := pc.Change == Regression || pc.Change == ModelChanged && cmpFailsOnModel
+	if !failing {
 		return
 	}
 	msg := "regression since the baseline: " + strings.Join(pc.Reasons, "; ")
+	if pc.Change == ModelChanged {
+		msg = "moved with the model since the baseline (--fail-on-model-change): " + strings.Join(pc.Reasons, "; ")
+	}
 	switch {
 	case tc.Error != nil:
 		tc.Error.Text += "\n" + msg

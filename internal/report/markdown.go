@@ -22,6 +22,9 @@ func renderMarkdown(w io.Writer, r *Report) error {
 		fmt.Fprintf(bw, " **%s.**", mdEscape(upperFirst(b)))
 	}
 	fmt.Fprintf(bw, "\n\n%s\n\n", mdEscape(targetLine(r)))
+	if r.Incomplete != "" {
+		fmt.Fprintf(bw, "> ⚠️ **Incomplete**: %s\n\n", mdEscape(r.Incomplete))
+	}
 	if r.Baseline != nil {
 		// First, because a nightly job that fails on a regression must say which, with the numbers.
 		fmt.Fprintln(bw, "### Changes since baseline")

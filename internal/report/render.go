@@ -212,27 +212,49 @@ func summaryLine(r *Report) string {
 
 // baselineSummary says in a few words how the run compares with its baseline ("" without one).
 func baselineSummary(r *Report) string {
+	if r.BaselineProblem != "" {
+		return "not compared with a baseline: " + r.BaselineProblem
+	}
 	c := r.Baseline
 	if c == nil {
 		return ""
 	}
-	if n := c.Summary.Regressions; n > 0 {
-		var ids []string
+	ids := func(ch Change) string {
+		var out []string
 		for _, p := range c.Ordered() {
-			if p.Change == Regression {
-				ids = append(ids, p.ID)
+			if p.Change == ch {
+				out = append(out, p.ID)
 			}
 		}
-		return fmt.Sprintf("%s since the baseline (%s)", design.Count(n, "regression"), strings.Join(ids, ", "))
+		return strings.Join(out, ", ")
 	}
-	return fmt.Sprintf("no regression since the baseline (%d improved)", c.Summary.Improvements)
+	var line string
+	if n := c.Summary.Regressions; n > 0 {
+		line = fmt.Sprintf("%s since the baseline (%s)", design.Count(n, "regression"), ids(Regression))
+	} else {
+		line = fmt.Sprintf("no regression since the baseline (%d improved)", c.Summary.Improvements)
+	}
+	if c.Cost != nil && c.Cost.Change == Regression {
+		line += fmt.Sprintf("; the monthly cost rose beyond %s", usd(c.Cost.ThresholdUSD))
+	}
+	if n := c.Summary.ModelChanges; n > 0 {
+		line += fmt.Sprintf("; %s moved with the model, not the design (%s)", design.Count(n, "pattern"), ids(ModelChanged))
+		if c.FailOnModelChange {
+			line += ", failing as --fail-on-model-change asks"
+		}
+	} else if c.Model != nil && c.Model.RateCardChanged {
+		// Another build alone that moved nothing is in the comparison's model section, not here:
+		// every commit is another build.
+		line += "; the baseline is from another rate card"
+	}
+	return line
 }
 
 // headVerdict is the verdict a report's heading shows: the worst pattern verdict, and fail when a
 // pattern regressed against the baseline (the run exits 1 either way).
 func headVerdict(r *Report) Verdict {
 	v := r.Summary.Verdict
-	if r.Baseline.Regressions() > 0 {
+	if r.Baseline.Failures() > 0 || r.BaselineProblem != "" {
 		v = worse(v, Fail)
 	}
 	return v

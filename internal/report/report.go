@@ -112,6 +112,11 @@ type Input struct {
 	// ModelCard labels the modeled charges when they were priced with a calibrated rate card
 	// (cost.RateCard.Label: "model (calibrated: <account>, <date>)"); "" for the built-in card.
 	ModelCard string
+	// RateCard is the version of the rate card that priced the modeled charges (Tool.RateCard).
+	RateCard string
+	// Incomplete says why the run stopped early ("interrupted after 3 of 8 access patterns; ...");
+	// the report then holds only the patterns the run completed.
+	Incomplete string
 }
 
 // CapacityWarning is one of plan's capacity warnings about a container.
@@ -160,6 +165,12 @@ type Report struct {
 	// Traffic is plan's hour-by-hour forecast of each container when the design states its
 	// traffic's shape (traffic.go), as the driver got it from the static plan.
 	Traffic []Traffic `json:"traffic,omitempty"`
+	// Incomplete is present when the run stopped early (Ctrl-C, a job's timeout): why, how many
+	// patterns completed and which were not run. Only the completed patterns are in Patterns.
+	Incomplete string `json:"incomplete,omitempty"`
+	// BaselineProblem says why the run could not be compared with its baseline (missing, unreadable,
+	// refused): the run then fails with exit 2, and every format says so instead of a green heading.
+	BaselineProblem string `json:"baselineProblem,omitempty"`
 	// Baseline is the comparison with the baseline the run was compared with (run --baseline), part
 	// of the run's record: every format shows it and its regressions count in Findings.
 	Baseline *Comparison `json:"baseline,omitempty"`
@@ -205,6 +216,9 @@ type ContainerCost struct {
 type Tool struct {
 	Name    string `json:"name"`
 	Version string `json:"version"`
+	// RateCard is the version of the rate card the modeled charges were priced with (cost.RateCard's
+	// Version, "+calibrated" for a calibration's): with Version, the model that wrote the report.
+	RateCard string `json:"rateCard,omitempty"`
 }
 
 // ToleranceSet is a pair of bands, one for point operations and one for queries.
@@ -435,7 +449,7 @@ func (r *Report) Findings() int {
 	if r == nil {
 		return 0
 	}
-	return r.Summary.Fail + r.Summary.Error + failing(r.StageFindings) + r.Baseline.Regressions()
+	return r.Summary.Fail + r.Summary.Error + failing(r.StageFindings) + r.Baseline.Failures()
 }
 
 // RunLoad is the load of a container that capacity is judged on and MonthlyCost prices: the

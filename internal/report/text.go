@@ -18,6 +18,9 @@ func renderText(w io.Writer, r *Report) error {
 		fmt.Fprintf(bw, " (%s)", r.Design.File)
 	}
 	fmt.Fprintf(bw, "\n%s\n\n", targetLine(r))
+	if r.Incomplete != "" {
+		fmt.Fprintf(bw, "INCOMPLETE: %s\n\n", r.Incomplete)
+	}
 	if r.Baseline != nil {
 		fmt.Fprintln(bw, "Changes since baseline:")
 		compareTextBody(bw, r.Baseline, "  ")

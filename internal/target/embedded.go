@@ -32,7 +32,9 @@ func openEmbedded(ctx context.Context, cfg Config, reason string) (*Target, erro
 		_ = closer(stop)(ctx)
 		return nil, fmt.Errorf("embedded engine key: %w", err)
 	}
-	cl, err := azcosmos.NewClientWithKey(srv.URL(), cred, clientOptions(httpClient(srv.TLSConfig()), nil, nil))
+	copts := clientOptions(httpClient(srv.TLSConfig()), nil, nil)
+	copts.PerRetryPolicies = append(copts.PerRetryPolicies, cfg.EnginePerRetry...)
+	cl, err := azcosmos.NewClientWithKey(srv.URL(), cred, copts)
 	if err != nil {
 		_ = closer(stop)(ctx)
 		return nil, fmt.Errorf("embedded engine client: %w", err)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/cosmosdv/validate/internal/record"
 	"github.com/cosmosdv/validate/internal/target/targettest"
@@ -36,8 +35,7 @@ func TestExpandEmulatorImage(t *testing.T) {
 // bring the image over with docker save and load.
 func TestEmulator_PullFailureSaysCouldNotPull(t *testing.T) {
 	targettest.RequireDocker(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
+	ctx := context.Background()
 	image := "registry.cdv.invalid/cosmos/emulator:none"
 	_, err := Open(ctx, Config{Kind: record.KindEmulator, EmulatorImage: image, AllowPull: true})
 	if !errors.Is(err, ErrImagePull) || !IsInfrastructure(err) {

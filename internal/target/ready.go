@@ -50,6 +50,9 @@ func waitDataPlane(ctx context.Context, hc *http.Client, endpoint, key string, t
 			return fmt.Errorf("%w: %s answered %d to a signed request", ErrAuth, redactURL(endpoint), status)
 		case err == nil && status < 500 && status != http.StatusTooManyRequests && status != http.StatusRequestTimeout:
 			return fmt.Errorf("%w: %s answered %d to list databases", ErrEmulatorStart, redactURL(endpoint), status)
+		case err != nil && ctx.Err() != nil && last != "":
+			// The request was ended by this wait's own deadline (or the caller): keep the last
+			// thing the endpoint said, which is what the error should name.
 		case err != nil:
 			last = shortNetError(err)
 		default:

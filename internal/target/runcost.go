@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math"
+	"regexp"
 	"strings"
 	"sync"
 	"time"
@@ -18,10 +19,14 @@ import (
 // names up to 255 characters).
 const maxDatabaseID = 255
 
-// RunScopedName is the database a run uses on a shared account or endpoint: "<database>-<run id>".
+// RunPrefix marks every database a run creates on an account or endpoint: `validate cleanup` removes
+// only databases whose name carries it and a run id (ParseRunScoped).
+const RunPrefix = "cdv-"
+
+// RunScopedName is the database a run uses on an account or endpoint: "cdv-<database>-<run id>".
 // Characters the service forbids in ids ('/', '\', '?', '#') become '-', and the name is cut to
-// the service's length limit keeping the run id. An empty runID uses this process's run id
-// (ProcessRunID), so every call of one run agrees.
+// the service's length limit keeping the mark and the run id. An empty runID uses this process's
+// run id (ProcessRunID), so every call of one run agrees.
 func RunScopedName(database, runID string) string {
 	if runID == "" {
 		runID = ProcessRunID()
@@ -42,10 +47,34 @@ func RunScopedName(database, runID string) string {
 	if database == "" {
 		database = "validate"
 	}
-	if room := maxDatabaseID - len(runID) - 1; len(database) > room {
+	if room := maxDatabaseID - len(RunPrefix) - len(runID) - 1; len(database) > room {
 		database = strings.TrimRight(truncateUTF8(database, max(room, 1)), " ")
 	}
-	return truncateUTF8(database+"-"+runID, maxDatabaseID)
+	return truncateUTF8(RunPrefix+database+"-"+runID, maxDatabaseID)
+}
+
+// generatedRunID is the tail of a run-scoped name whose run id NewRunID made: its UTC start.
+var generatedRunID = regexp.MustCompile(`-(\d{8}t\d{6})-[0-9a-f]{4}$`)
+
+// ParseRunScoped tells whether name is a database a run created (RunPrefix and a run id NewRunID
+// made) and when that run started. A name with another run id (--run-id) is marked but has no
+// start: started is zero and ok is true only when runID names it exactly.
+func ParseRunScoped(name, runID string) (started time.Time, ok bool) {
+	if !strings.HasPrefix(name, RunPrefix) {
+		return time.Time{}, false
+	}
+	if runID != "" {
+		return time.Time{}, strings.HasSuffix(name, "-"+runID) && len(name) > len(RunPrefix)+len(runID)+1
+	}
+	m := generatedRunID.FindStringSubmatch(name)
+	if m == nil || len(name) <= len(RunPrefix)+len(m[0]) {
+		return time.Time{}, false
+	}
+	t, err := time.Parse("20060102t150405", m[1])
+	if err != nil {
+		return time.Time{}, false
+	}
+	return t.UTC(), true
 }
 
 func truncateUTF8(s string, n int) string {
@@ -96,7 +125,10 @@ type RunCost struct {
 // database is deleted at the end). The hours come from the request units the run consumes —
 // seeding writes modeled with cost.Point, probing at each pattern's own estimate — divided by the
 // throughput; at least one hour.
-func EstimateRunCost(d *design.Design, samples int) RunCost {
+//
+// counts are the documents the run seeds per type: the seed plan's own (seed.Plan.Counts), so the
+// line says what the run will write, not a second estimate of it.
+func EstimateRunCost(d *design.Design, samples int, counts map[string]int) RunCost {
 	rc := cost.Current
 	ru := int(rc.ManualMinRU.Value)
 	out := RunCost{Containers: len(d.Containers), RUPerSecond: ru}
@@ -104,7 +136,6 @@ func EstimateRunCost(d *design.Design, samples int) RunCost {
 		samples = 1
 	}
 	// Seeding: expected documents per type times the modeled create charge.
-	counts := expectedCounts(d)
 	busiest := 0.0 // RU the busiest container consumes: it bounds the run's length
 	perContainer := map[string]float64{}
 	for ci := range d.Containers {
@@ -146,44 +177,9 @@ func EstimateRunCost(d *design.Design, samples int) RunCost {
 	return out
 }
 
-// expectedCounts is the expected number of documents of each type: a root type's count, a child
-// type's parents times the mean of its per-parent range.
-func expectedCounts(d *design.Design) map[string]int {
-	types := map[string]*design.DocType{}
-	for ci := range d.Containers {
-		for ti := range d.Containers[ci].Documents {
-			t := &d.Containers[ci].Documents[ti]
-			types[t.Type] = t
-		}
-	}
-	memo := map[string]int{}
-	var count func(name string, depth int) int
-	count = func(name string, depth int) int {
-		if v, ok := memo[name]; ok {
-			return v
-		}
-		t := types[name]
-		if t == nil || depth > len(types) {
-			return 0
-		}
-		n := t.Count
-		if t.Parent != nil {
-			mean := float64(t.Parent.Per.Min+t.Parent.Per.Max) / 2
-			n = int(math.Round(float64(count(t.Parent.Type, depth+1)) * mean))
-		}
-		memo[name] = n
-		return n
-	}
-	out := map[string]int{}
-	for name := range types {
-		out[name] = count(name, 0)
-	}
-	return out
-}
-
 // RunCostSummary is the line printed before a run on an account starts.
-func RunCostSummary(d *design.Design, samples int) string {
-	c := EstimateRunCost(d, samples)
+func RunCostSummary(d *design.Design, samples int, counts map[string]int) string {
+	c := EstimateRunCost(d, samples, counts)
 	return fmt.Sprintf("expected cost of this run on the account: about $%.2f (%s; ~%d documents seeded, ~%.0f RU to seed, ~%.0f RU to probe; list prices, one region)",
 		c.USD, c.Formula, c.Documents, c.SeedRU, c.ProbeRU)
 }

@@ -49,6 +49,10 @@ type Config struct {
 	ConnectionString string
 	// Engine configures the embedded engine.
 	Engine engine.Options
+	// EnginePerRetry are extra per-retry policies on the embedded engine's client. Tests give
+	// testenv.ThrottleClock's with its Now as Engine.Now, so that the engine's RU/s budgets are met
+	// on a clock that moves with the 429s and not with the machine's speed.
+	EnginePerRetry []policy.Policy
 	// Log receives debug and info records; nil discards them.
 	Log *slog.Logger
 	// Status receives one-line human status messages; nil discards them.

@@ -64,6 +64,10 @@ type Analysis struct {
 	GroupPaths [][]string
 	// Projection is what SELECT returns.
 	Projection Projection
+	// CompositeSlices are the composite indexes that serve a range filter with the equality filters
+	// leading it (indexreads.go's composites): each is the indexes into Filters of its members,
+	// which it reads as one slice, the documents matching them all.
+	CompositeSlices [][]int
 	// TypeLiteral is the string that an equality filter compares with a type-like property (see
 	// TypeLikeNames), "" when there is none; TypePath is that property.
 	TypeLiteral string
@@ -222,6 +226,19 @@ func AnalyzeWith(q *Query, pol *index.Compiled, rules *cost.Selection, pk [][]st
 			}
 		}
 		a.Filters = append(a.Filters, f)
+	}
+	reads := pl.classify(q)
+	sl, _ := composites(reads, pol)
+	for _, one := range sl {
+		var members []int
+		ranged := false
+		for _, i := range one.members {
+			members = append(members, slices.Index(q.conjuncts, pl.served[i]))
+			ranged = ranged || reads[i].kind == readRange
+		}
+		if ranged && !slices.Contains(members, -1) {
+			a.CompositeSlices = append(a.CompositeSlices, members)
+		}
 	}
 	for _, m := range pl.missing {
 		if !slices.ContainsFunc(a.Unindexed, func(p []string) bool { return slices.Equal(p, m.path) }) {

@@ -179,18 +179,18 @@ func execute(q *Query, src Source, opts Options) (*Result, error) {
 		f.IndexLookups++
 	}
 	var matched int
+	aggs, idxAgg := indexOnlyAggregate(q, pl, opts.Policy, opts.Rules)
 	if !walked {
 		// A walk read only the entries it walked (added below); anything else counts each served
-		// predicate's entries over every document in scope.
-		f.IndexReads, matched = countIndexReads(q, pl, opts.Policy, src, x, streams, lk)
+		// predicate's entries over every document in scope. TOP without ORDER BY does not stop the
+		// index work (indexreads.go): every served read is counted whole, whatever was loaded.
+		f.IndexReads, matched = countIndexReads(q, pl, opts.Policy, src, x, streams,
+			idxAgg && opts.Rules.Is(cost.RuleAggregateSeekPostings, cost.AltPostings), lk)
 	}
 	if x.err != nil {
 		return nil, x.err
 	}
-	if lv.cap >= 0 && !lv.grouping && !lv.sorting && len(q.joins) == 0 && !q.distinct {
-		stoppedEarly(f.IndexReads, f.DocsLoaded, matched)
-	}
-	if aggs, ok := indexOnlyAggregate(q, pl, opts.Policy, opts.Rules); ok {
+	if idxAgg {
 		if q.where == nil && src != nil {
 			matched = src.Len() // no filter: every document in scope
 		}

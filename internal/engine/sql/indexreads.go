@@ -10,21 +10,33 @@ import (
 )
 
 // Index work. The planner decides which predicates the index serves (plan.go); this file counts how
-// many index entries serving them reads, as the service's range index would (index-overview.md:
-// an ordered tree of path/value terms; index-policy.md: composite indexes for filters on several
-// properties):
+// many index entries serving them reads, as the service's inverted index does (index-overview.md,
+// "Index usage" and "Index usage details": values sorted per path, each with the list of its items;
+// index-policy.md: composite indexes for filters on several properties):
 //
-//   - an equality reads the posting of its value: one entry per document that matches;
-//   - IN reads one posting per value: the documents matching any of them;
-//   - a range (<, <=, >, >=, !=, BETWEEN, STARTSWITH) scans the entries inside the range;
-//   - CONTAINS, ENDSWITH, RegexMatch, StringEquals and the IS_* checks scan every entry of the path
-//     ("these queries do an index scan", troubleshoot-query-performance.md);
-//   - several filters read each one's entries and intersect them ("the intersection");
+//   - an equality or IN is an index seek: "constant per equality filter", "incredibly low,
+//     regardless of the total data volume". It reads no entry per matching document: its cost is the
+//     seek itself (IndexLookups, one per comparison and per IN value, priced by the rate card);
+//   - a range (<, <=, >, >=, !=, BETWEEN, STARTSWITH) is a precise index scan: a binary search for
+//     the bound, then "reading all remaining index pages": it reads the entries inside the range;
+//   - CONTAINS, ENDSWITH, RegexMatch, StringEquals and the IS_* checks are a full index scan: it
+//     "scans through the distinct set of possible values", so it reads one entry per distinct value
+//     of the path in scope ("increases linearly based on the cardinality"), not one per document;
+//     with a seek beside it the engine "does the index seek first" and evaluates the scan only on
+//     the index pages of the seek's items ("Queries with complex filter expressions"): then it reads
+//     at most one entry per document the seeks keep;
+//   - several filters: each range reads its range, each seek is a seek (no proportional work);
 //   - a composite index whose leading paths are equality filters and whose next path is a range
-//     filter (or nothing) reads only the slice that matches them all; at most one range filter per
-//     composite index, the rest keep their range indexes (troubleshoot-query-performance.md,
-//     "Optimize queries that have filters on multiple properties");
+//     filter reads only the slice that matches them all; at most one range filter per composite
+//     index, the rest keep their range indexes (troubleshoot-query-performance.md, "Optimize
+//     queries that have filters on multiple properties"; devblogs "New ways to use composite indexes",
+//     2021: one composite per range filter); a composite of equalities only is a seek;
 //   - an ORDER BY served in order by the index walks its entries until the result is complete.
+//
+// TOP without ORDER BY does not stop the index work: the devblog's SELECT TOP 10 with one equality
+// and two ranges over 9 million items costs 533.47 RU with range indexes and 72.23 RU with a
+// composite per range, hundreds and tens of RU for 10 items (docs/fidelity.md). Only a walk in
+// ORDER BY order stops (ordered.go).
 //
 // Counts are over the documents in scope: the logical partition of a single-partition query (the
 // partition key is part of every lookup, so a key's entries are found together), the physical
@@ -191,9 +203,11 @@ func composites(reads []servedRead, pol *index.Compiled) ([]slice, []bool) {
 // them per predicate or composite slice. streamsOrder drops equality reads that the ORDER BY's
 // composite index serves (Execute adds that walk itself).
 //
-// matched is the number of documents every served predicate matches: an execution that stopped
-// early (TOP without ORDER BY) read only the share of each read it needed, loaded/matched.
-func countIndexReads(q *Query, pl *plan, pol *index.Compiled, src Source, x *execCtx, streamsOrder bool, lk *lookups) (reads []cost.IndexRead, matched int) {
+// matched is the number of documents every served predicate matches. postings makes a seek read
+// its posting, one entry per matching document: an aggregate the index answers (aggindex.go)
+// counts or sums over the documents the seek finds (rule aggregate-seek-postings, assumed: the
+// April 2020 devblog's COUNT from the index, 24.58 RU over a 5 GB set, is not a constant seek).
+func countIndexReads(q *Query, pl *plan, pol *index.Compiled, src Source, x *execCtx, streamsOrder, postings bool, lk *lookups) (reads []cost.IndexRead, matched int) {
 	if len(pl.served) == 0 || src == nil || q.from == nil {
 		return nil, 0
 	}
@@ -221,16 +235,39 @@ func countIndexReads(q *Query, pl *plan, pol *index.Compiled, src Source, x *exe
 	}
 	savedCount := x.countFn
 	x.countFn = false
+	// A full index scan reads the distinct values of its path (distinct), a value that is not a
+	// scalar (an object or array under IS_DEFINED) one entry per document holding it (others).
+	distinct := make([]map[any]struct{}, len(served))
+	others := make([]int, len(served))
+	seeks := []int{}
+	for i, r := range served {
+		switch r.kind {
+		case readScan:
+			distinct[i] = map[any]struct{}{}
+		case readEqual, readIn:
+			seeks = append(seeks, i)
+		}
+	}
+	seekDocs := 0 // documents every seek keeps: the pages a scan beside them is evaluated on
 	// matchDoc sets match to the served predicates d satisfies in some row of its FROM and JOINs.
 	matchDoc := func(d *Document) {
 		clear(match)
 		lv.iterFrom(x.bodyWith(d, need.fields, need.whole), func() bool {
 			for i, r := range served {
-				if match[i] {
+				if r.kind == readScan {
+					v := x.eval(r.probe)
+					if isUndefined(v) {
+						continue
+					}
+					if k, ok := indexKey(v); ok {
+						distinct[i][k] = struct{}{}
+					} else if !match[i] {
+						others[i]++
+					}
+					match[i] = true
 					continue
 				}
-				if r.kind == readScan {
-					match[i] = !isUndefined(x.eval(r.probe))
+				if match[i] {
 					continue
 				}
 				if b, ok := truth(x.eval(r.e)); ok && b {
@@ -271,6 +308,9 @@ func countIndexReads(q *Query, pl *plan, pol *index.Compiled, src Source, x *exe
 			if all(every) {
 				matched++
 			}
+			if len(seeks) > 0 && all(seeks) {
+				seekDocs++
+			}
 			for si, s := range slices_ {
 				if all(s.members) {
 					sliced[si]++
@@ -288,15 +328,33 @@ func countIndexReads(q *Query, pl *plan, pol *index.Compiled, src Source, x *exe
 		if r.path != nil {
 			idx = index.FormatPath(r.path)
 		}
-		reads = append(reads, cost.IndexRead{Kind: r.kind.String(), Predicate: r.e.String(), Index: idx, Entries: single[i]})
+		entries := single[i]
+		switch r.kind {
+		case readEqual, readIn:
+			if !postings {
+				entries = 0 // a seek: its cost is the seek (IndexLookups), constant per filter
+			}
+		case readScan:
+			entries = len(distinct[i]) + others[i]
+			if len(seeks) > 0 {
+				entries = min(entries, seekDocs) // the seek first, the scan on its items' pages
+			}
+		}
+		reads = append(reads, cost.IndexRead{Kind: r.kind.String(), Predicate: r.e.String(), Index: idx, Entries: entries})
 	}
 	for si, s := range slices_ {
 		parts := make([]string, len(s.members))
+		ranged := false
 		for j, i := range s.members {
 			parts[j] = served[i].e.String()
+			ranged = ranged || served[i].kind == readRange
+		}
+		entries := sliced[si]
+		if !ranged && !postings {
+			entries = 0 // a composite of equalities only is a seek
 		}
 		reads = append(reads, cost.IndexRead{Kind: "composite", Predicate: strings.Join(parts, " AND "),
-			Index: strings.Join(s.comp.Specs, ", "), Entries: sliced[si]})
+			Index: strings.Join(s.comp.Specs, ", "), Entries: entries})
 	}
 	return reads, matched
 }
@@ -485,17 +543,6 @@ func flipOp(op string) string {
 		return "<="
 	}
 	return op
-}
-
-// stoppedEarly scales reads to the share of the matching documents an execution that stopped early
-// loaded: streaming the intersection, it read that share of each list.
-func stoppedEarly(reads []cost.IndexRead, loaded, matched int) {
-	if matched <= 0 || loaded >= matched {
-		return
-	}
-	for i := range reads {
-		reads[i].Entries = (reads[i].Entries*loaded + matched - 1) / matched
-	}
 }
 
 // sumEntries is the total of reads' entries.

@@ -2,6 +2,7 @@ package sql
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -117,5 +118,25 @@ func TestRules_AggregateNoFilter(t *testing.T) {
 		if AnalyzeWith(pq, nil, nil, nil).IndexOnlyAggregate || !AnalyzeWith(pq, nil, sel(cost.RuleAggregateNoFilter, cost.AltIndex), nil).IndexOnlyAggregate {
 			t.Errorf("%s: Analyze does not follow the selection", q)
 		}
+	}
+}
+
+// TestRules_AggregateSeekPostings: a COUNT the index answers with an equality filter reads the
+// equality's posting, one entry per matching document, under "postings" (the default), and none
+// under "seek" (the seek constant, as outside aggregates); the count is the same.
+func TestRules_AggregateSeekPostings(t *testing.T) {
+	src := genDocs(rand.New(rand.NewPCG(36, 7)), 600, 3, 10)
+	const q = "SELECT VALUE COUNT(1) FROM c WHERE c.type = 't1'"
+	def := run(t, q, src, Options{})
+	seek := run(t, q, src, Options{Rules: sel(cost.RuleAggregateSeekPostings, cost.AltSeek)})
+	if fmt.Sprint(def.Items) != fmt.Sprint(seek.Items) {
+		t.Errorf("counts differ: %v vs %v", def.Items, seek.Items)
+	}
+	n := int(def.Items[0].(float64))
+	if def.Facts.DocsLoaded != 0 || def.Facts.IndexEntriesRead != n {
+		t.Errorf("postings: %d loaded, %d entries, want 0 and the %d matches", def.Facts.DocsLoaded, def.Facts.IndexEntriesRead, n)
+	}
+	if seek.Facts.DocsLoaded != 0 || seek.Facts.IndexEntriesRead != 0 {
+		t.Errorf("seek: %d loaded, %d entries, want none", seek.Facts.DocsLoaded, seek.Facts.IndexEntriesRead)
 	}
 }

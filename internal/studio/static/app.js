@@ -267,6 +267,26 @@ const fmt = (x) => {
 // usd shows a monthly cost in cents, as plan's text report does.
 const usd = (x) => (typeof x === "number" ? "$" + x.toFixed(2) : "–");
 
+// productionCell writes the production figure as plan and run do: with its band when it rests on
+// rules no published figure or calibration decides (record.Band.Words), or the rule a calibration
+// pinned. The figures are plan's; this only formats them.
+function productionCell(pp) {
+  if (!pp.productionRU) return "–";
+  const b = pp.productionBand;
+  if (b && b.rules && b.rules.length) {
+    const names = [...new Set(b.rules.map((r) => r.name))];
+    return `${fmt(pp.productionRU)} (${fmt(b.lowRU)}–${fmt(b.highRU)}: ${names.length > 1 ? "rules" : "rule"} ${names.join(", ")} unvalidated)`;
+  }
+  const pinned = (pp.productionPinned || []).map((r) => `${r.name}=${r.alternative}`);
+  return pinned.length ? `${fmt(pp.productionRU)} (calibrated: ${pinned.join(", ")})` : fmt(pp.productionRU);
+}
+
+function bandTitle(pp) {
+  const b = pp.productionBand;
+  if (!b || !b.rules) return "modeled by the estimator at the design's production scale";
+  return "modeled; under each alternative of the unpinned rules:\n" + b.rules.map((r) => `${r.name}=${r.alternative}: ${fmt(r.ru)} RU`).join("\n");
+}
+
 function renderPlan(a) {
   const p = a.plan;
   const err = $("#plan-error");
@@ -287,7 +307,7 @@ function renderPlan(a) {
     const verdict = ws.length ? ws.map((w) => w.code).join(", ") : "ok";
     tb.append(el("tr", { class: ws.length ? "warn" : "", title: ws.map((w) => w.message).join("\n") },
       el("td", { text: `${pp.id} ${pp.name}` }), el("td", { text: pp.op }),
-      el("td", { text: fmt(pp.modelRU) }), el("td", { text: pp.productionRU ? fmt(pp.productionRU) : "–" }),
+      el("td", { text: fmt(pp.modelRU) }), el("td", { text: productionCell(pp), title: bandTitle(pp) }),
       el("td", { text: pp.judgedOn }), el("td", { text: fmt(pp.floorRU) }), el("td", { text: fmt(pp.estimateRU) }),
       el("td", { text: fmt(pp.avgRUs) }), el("td", { text: fmt(pp.peakRUs) }), el("td", { class: "verdict", text: verdict })));
   }
