@@ -152,10 +152,13 @@ traffic shape or no pattern states rps.avg.`,
 				replayDesign = designs[0]
 				replayOpts = replay.Options{Speed: v.GetFloat64("speed"), Hours: v.GetInt("hours"), Scale: v.GetFloat64("replay-scale"), Out: a.stdout, Progress: a.stderr}
 				if err := replayOpts.Check(replayDesign); err != nil {
-					return usageErr("--replay: %v", err)
+					if strings.HasPrefix(err.Error(), "--") {
+						return usageErr("%v", err) // a flag's value
+					}
+					return usageErr("--replay %s: %v", path, err)
 				}
 				if replayOpts.Plan, err = pipeline.Plan(replayDesign, plan.Options{RateCard: card, Rules: rules}); err != nil {
-					return usageErr("--replay: plan: %v", err)
+					return usageErr("--replay %s: plan: %v", path, err)
 				}
 			}
 			setStopping("stopping the server")
@@ -235,7 +238,13 @@ func (a *app) serveReplay(srv *engine.Server, proto string, d *design.Design, o 
 	hours, err := replay.Run(a.ctx, d, tgt.Client, tgt.Info, o)
 	switch {
 	case a.ctx.Err() != nil:
-		fmt.Fprintf(a.stdout, "validate serve: replay interrupted after %s\n", design.Count(len(hours)/max(len(d.Containers), 1), "hour"))
+		done := 0
+		for _, h := range hours {
+			if !h.Partial {
+				done++
+			}
+		}
+		fmt.Fprintf(a.stdout, "validate serve: replay interrupted after %s\n", design.Count(done/max(len(d.Containers), 1), "full hour"))
 		return nil
 	case err != nil:
 		return infraErr(fmt.Errorf("replay: %w", err))

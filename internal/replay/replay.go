@@ -89,9 +89,13 @@ type Hour struct {
 	RU        float64 `json:"ru"`
 	Throttled int64   `json:"throttled"` // 429s answered, the ones the SDK retried included
 	Failed    int     `json:"failed"`    // executions that failed after the SDK's retries
-	// Behind is true when the hour's requests took longer than its share of the compressed clock,
-	// so they went out slower than the shape's rate.
+	// Behind is true when a request of the hour went out more than a tenth of the hour after its
+	// time (the SDK waiting out 429s, or a machine too slow for the rate): the hour's requests went
+	// out slower than the shape's rate.
 	Behind bool `json:"behind,omitempty"`
+	// Partial is true for the hour a Ctrl-C (or a target failure) cut short: its figures are the
+	// requests sent before it.
+	Partial bool `json:"partial,omitempty"`
 	// Forecast is plan's figure for the hour at the designed throughput (nil without a plan or a
 	// traffic shape).
 	Forecast *plan.Hour `json:"forecast,omitempty"`
@@ -108,6 +112,9 @@ func (o *Options) Check(d *design.Design) error {
 	if o.Scale == 0 {
 		o.Scale = DefaultScale
 	}
+	if o.Seed == 0 {
+		o.Seed = 1 // as pipeline.Run seeds, so the executions draw their parameters as run's do
+	}
 	if o.Speed < 1 || math.IsInf(o.Speed, 0) || math.IsNaN(o.Speed) {
 		return fmt.Errorf("--speed: want at least 1 (real time); 3600 replays an hour a second (got %v)", o.Speed)
 	}
@@ -118,7 +125,7 @@ func (o *Options) Check(d *design.Design) error {
 		return fmt.Errorf("--replay-scale: want more than 0 and at most 1 (got %v)", o.Scale)
 	}
 	if d.Traffic == nil {
-		return fmt.Errorf("design %s: states no traffic shape (traffic: in docs/design-format.md); a replay follows one", d.Name)
+		return fmt.Errorf("design %s states no traffic shape: add traffic (docs/design-format.md, \"Traffic over the day and the month\"); a replay follows it", d.Name)
 	}
 	any := false
 	for _, ap := range d.AccessPatterns {
@@ -247,10 +254,14 @@ func drive(ctx context.Context, d *design.Design, x *probe.Executor, o Options) 
 			per[c.Name] = &Hour{Hour: h, Container: c.Name}
 			ctxs[c.Name], counters[c.Name] = sdk.WithThrottleCounter(ctx, nil)
 		}
+		var stop error         // ctx's error or the target's: the hour so far is still printed
+		var late time.Duration // the most a request went out after its time
 		for _, r := range due {
-			if err := o.Clock.Sleep(ctx, start.Add(time.Duration(r.at*float64(wallHour))).Sub(o.Clock.Now())); err != nil {
-				return out, err
+			dueAt := start.Add(time.Duration(r.at * float64(wallHour)))
+			if stop = o.Clock.Sleep(ctx, dueAt.Sub(o.Clock.Now())); stop != nil {
+				break
 			}
+			late = max(late, o.Clock.Now().Sub(dueAt))
 			ap := &d.AccessPatterns[r.pi]
 			hr := per[ap.Container]
 			if hr == nil {
@@ -258,8 +269,8 @@ func drive(ctx context.Context, d *design.Design, x *probe.Executor, o Options) 
 			}
 			ex, err := x.Execute(ctxs[ap.Container], r.pi, execs[r.pi])
 			execs[r.pi]++
-			if err != nil {
-				return out, err
+			if stop = err; stop != nil {
+				break
 			}
 			hr.Requests++
 			hr.RU += ex.RU
@@ -267,16 +278,20 @@ func drive(ctx context.Context, d *design.Design, x *probe.Executor, o Options) 
 				hr.Failed++
 			}
 		}
-		behind := o.Clock.Now().Sub(start) > wallHour
+		behind := late > wallHour/10
 		for _, c := range d.Containers {
 			hr := per[c.Name]
 			hr.Throttled = counters[c.Name].Throttled()
-			hr.Behind = behind
+			hr.Behind = behind && stop == nil
+			hr.Partial = stop != nil
 			if f, ok := forecast[c.Name][h]; ok {
 				hr.Forecast = &f
 			}
 			out = append(out, *hr)
 			fmt.Fprintln(o.Out, hr.line())
+		}
+		if stop != nil {
+			return out, stop
 		}
 		if err := o.Clock.Sleep(ctx, start.Add(wallHour).Sub(o.Clock.Now())); err != nil {
 			return out, err
@@ -296,8 +311,11 @@ func (h Hour) line() string {
 	if h.Failed > 0 {
 		s += fmt.Sprintf("; %d failed", h.Failed)
 	}
+	if h.Partial {
+		s += "; stopped part way (interrupted)"
+	}
 	if h.Behind {
-		s += "; over its hour on the clock (the SDK waiting out 429s, or a slow machine: the rest went out slower than the shape's rate)"
+		s += "; behind the clock by over a tenth of the hour (the SDK waiting out 429s, or a machine too slow for the rate: requests went out slower than the shape's rate)"
 	}
 	return s
 }
