@@ -35,6 +35,9 @@ type site struct {
 	// start, end: the byte range of the number (or, for a table, of the table's body) in the file.
 	start, end int
 	table      bool
+	// float: the number is a float64 (a rate card's Value), scaled as it is; otherwise an integer
+	// literal may be an int and stays one.
+	float bool
 }
 
 // first are the packages run first: those that notice a changed figure soonest.
@@ -169,7 +172,7 @@ func findSites() ([]site, error) {
 			continue
 		}
 		if m := value.FindStringSubmatchIndex(chunk); m != nil {
-			sites = append(sites, site{name: "ratecard." + name, file: card, start: start + m[2], end: start + m[3]})
+			sites = append(sites, site{name: "ratecard." + name, file: card, start: start + m[2], end: start + m[3], float: true})
 		}
 	}
 	f, err := os.Open(filepath.Join("scripts", "mutate", "sites.txt"))
@@ -228,7 +231,7 @@ func mutate(src []byte, s site, f float64) ([]byte, string, bool) {
 	}
 	nv := v * f
 	out := strconv.FormatFloat(nv, 'g', 6, 64)
-	if !strings.Contains(text, ".") { // an integer literal may be an int: keep it one
+	if !s.float && !strings.Contains(text, ".") { // an integer literal may be an int: keep it one
 		r := math.Round(nv)
 		if r == v {
 			r = v + math.Copysign(1, f-1)
