@@ -155,6 +155,9 @@ type CompareSummary struct {
 	ModelChanges int `json:"modelChanges,omitempty"`
 	// TradeOffs counts the patterns a variant made dearer as the price of its saving (TradeOff).
 	TradeOffs int `json:"tradeOffs,omitempty"`
+	// AddedFailing counts the added patterns whose verdict is fail or error: new failures, which
+	// fail the comparison like regressions (a worse design must not read "no regressions").
+	AddedFailing int `json:"addedFailing,omitempty"`
 }
 
 // PatternChange is the drift of one pattern.
@@ -212,7 +215,7 @@ func (c *Comparison) Failures() int {
 	if c == nil {
 		return 0
 	}
-	n := c.Summary.Regressions
+	n := c.Summary.Regressions + c.Summary.AddedFailing
 	if c.Cost != nil && (c.Cost.Change == Regression || c.Cost.Change == ModelChanged && c.FailOnModelChange) {
 		n++
 	}
@@ -279,8 +282,11 @@ func Compare(old, new *Report, opts CompareOptions) (*Comparison, error) {
 		seen[np.ID] = true
 		op, ok := oldBy[np.ID]
 		if !ok {
-			c.Patterns = append(c.Patterns, PatternChange{ID: np.ID, Name: np.Name, Change: Added, NewVerdict: np.Verdict,
-				Reasons: []string{"pattern is new in this design"}})
+			reasons := []string{"pattern is new in this design"}
+			if np.Verdict == Fail || np.Verdict == Error {
+				reasons = append(reasons, "it fails: "+strings.Join(np.Reasons, "; "))
+			}
+			c.Patterns = append(c.Patterns, PatternChange{ID: np.ID, Name: np.Name, Change: Added, NewVerdict: np.Verdict, Reasons: reasons})
 			continue
 		}
 		c.Patterns = append(c.Patterns, comparePattern(op, np, opts))
@@ -320,6 +326,9 @@ func Compare(old, new *Report, opts CompareOptions) (*Comparison, error) {
 			c.Summary.Unchanged++
 		case Added:
 			c.Summary.Added++
+			if p.NewVerdict == Fail || p.NewVerdict == Error {
+				c.Summary.AddedFailing++
+			}
 		case Removed:
 			c.Summary.Removed++
 		case ModelChanged:

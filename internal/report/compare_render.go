@@ -39,6 +39,8 @@ func compareSummaryLine(c *Comparison) string {
 	switch {
 	case s.Regressions > 0:
 		head = "REGRESSIONS"
+	case s.AddedFailing > 0:
+		head = "NEW FAILURES"
 	case c.Failures() > 0 && c.Cost != nil && c.Cost.Change == Regression:
 		head = "COST REGRESSION"
 	case s.ModelChanges > 0:
@@ -50,6 +52,9 @@ func compareSummaryLine(c *Comparison) string {
 	}
 	line := fmt.Sprintf("%s: %s — %d regressed, %d improved%s, %d unchanged, %d added, %d removed; verdicts changed: %d",
 		head, design.Count(s.Patterns, "pattern"), s.Regressions, s.Improvements, traded, s.Unchanged, s.Added, s.Removed, s.VerdictChanges)
+	if s.AddedFailing > 0 {
+		line += fmt.Sprintf("; added and failing: %d", s.AddedFailing)
+	}
 	if s.ModelChanges > 0 {
 		line += fmt.Sprintf("; moved with the model: %d", s.ModelChanges)
 	}

@@ -289,6 +289,34 @@ func TestCompare_AddedRemoved(t *testing.T) {
 	}
 }
 
+// TestCompare_AddedFailing: a pattern the new design adds that fails is a new failure — the
+// comparison fails (exit 1) and says so — not "no regressions" with a worse design (fresh-user
+// walkthrough: compare of two designs exited 0 while the added pattern failed).
+func TestCompare_AddedFailing(t *testing.T) {
+	old, cur := embeddedReport(), embeddedReport()
+	cur.Patterns = append(cur.Patterns, PatternResult{ID: "AP11", Name: "count everything", Verdict: Fail,
+		Reasons: []string{"modeled 656003 RU, estimate 5 RU"}})
+	c, err := Compare(old, cur, CompareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Summary.AddedFailing != 1 || c.Failures() != 1 {
+		t.Fatalf("summary %+v, failures %d: want one added failing pattern counted as a failure", c.Summary, c.Failures())
+	}
+	line := compareSummaryLine(c)
+	if !strings.HasPrefix(line, "NEW FAILURES") || !strings.Contains(line, "added and failing: 1") {
+		t.Errorf("summary line %q: want it to lead with NEW FAILURES", line)
+	}
+	if r := strings.Join(findChange(t, c, "AP11").Reasons, "; "); !strings.Contains(r, "it fails: modeled 656003 RU") {
+		t.Errorf("reasons %q: want why the new pattern fails", r)
+	}
+	// An added pattern that passes changes nothing.
+	cur.Patterns[len(cur.Patterns)-1].Verdict = Pass
+	if c, _ = Compare(old, cur, CompareOptions{}); c.Failures() != 0 || c.Summary.AddedFailing != 0 {
+		t.Errorf("a passing added pattern: failures %d", c.Failures())
+	}
+}
+
 func TestBaseline(t *testing.T) {
 	r := serviceReport()
 	var buf bytes.Buffer
