@@ -7,45 +7,12 @@ import (
 
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/engine/sql"
+	"github.com/cosmosdv/validate/internal/querycheck"
 )
 
-// prefixForm is how pattern ap sends a hierarchical-key prefix (design.PrefixOptions, PrefixWhere,
-// PrefixBoth), "" when it sends none (or the full key), and how many levels the prefix has. Stated
-// by prefixIn; otherwise read from the pattern: the request's partitionKey and the leading levels
-// WHERE pins by equality — except under app.sdk efcore, which lifts a prefix equality out of WHERE
-// into the request (efcore #38598).
+// prefixForm is querycheck.PrefixForm.
 func prefixForm(d *design.Design, c *design.Container, ap *design.AccessPattern) (string, int) {
-	if !c.IsHierarchical() || ap.Op != design.OpQuery || len(ap.PartitionKey) >= len(c.PartitionKey) {
-		return "", 0
-	}
-	q, err := sql.Parse(ap.Query)
-	if err != nil {
-		return "", 0
-	}
-	eq := q.KeyEqualities(c.KeyPaths(), scalarParams(c, ap))
-	inWhere := 0
-	for inWhere < len(eq) && len(eq[inWhere]) == 1 {
-		inWhere++
-	}
-	if inWhere == len(c.PartitionKey) {
-		return "", 0 // WHERE pins the full key: one logical partition
-	}
-	n := max(len(ap.PartitionKey), inWhere)
-	if n == 0 {
-		return "", 0
-	}
-	if ap.PrefixIn != "" {
-		return ap.PrefixIn, n
-	}
-	switch {
-	case d.SDKName() == design.SDKEFCore && inWhere > 0:
-		return design.PrefixOptions, n
-	case len(ap.PartitionKey) > 0 && inWhere >= len(ap.PartitionKey):
-		return design.PrefixBoth, n
-	case len(ap.PartitionKey) > 0:
-		return design.PrefixOptions, n
-	}
-	return design.PrefixWhere, n
+	return querycheck.PrefixForm(d, c, ap)
 }
 
 // prefixTrap flags the costly ways of sending a hierarchical-key prefix (the partial-key trap of
