@@ -244,6 +244,12 @@ func (s *Server) queryTargets(q *request, c *container, pq *sql.Query, params ma
 		if err != nil {
 			return nil, "", false, err
 		}
+		// A hierarchical-key prefix the application gives in the request options goes with each
+		// range's query: the range re-checks it on every document (requestPrefix).
+		if vals, present, err := parsePKHeader(q.header("X-Ms-Documentdb-Partitionkey")); err == nil && present &&
+			c.pk.Kind == kindMultiHash && len(vals) > 0 && len(vals) < len(c.pk.Paths) {
+			return []*partition{p}, c.requestPrefix(pq, params, vals), false, nil
+		}
 		return []*partition{p}, "", false, nil
 	}
 	vals, present, err := parsePKHeader(q.header("X-Ms-Documentdb-Partitionkey"))

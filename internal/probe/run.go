@@ -353,6 +353,7 @@ func (x *exec) query(ctx context.Context) (record.Execution, error) {
 		return record.Execution{}, err
 	}
 	pk := azcosmos.NewPartitionKey() // cross-partition, or a hierarchical prefix given in WHERE
+	var prefix *azcosmos.PartitionKey
 	if len(x.ap.PartitionKey) > 0 && len(vals) == len(x.c.PartitionKey) {
 		pk = sdk.PartitionKey(vals)
 	} else if form, n := querycheck.PrefixForm(x.r.d, x.c, x.ap); (form == design.PrefixOptions || form == design.PrefixBoth) && n > 0 && len(vals) >= n {
@@ -360,6 +361,7 @@ func (x *exec) query(ctx context.Context) (record.Execution, error) {
 		// and WHERE say): so does the run, and the service re-checks its key range at runtime. A
 		// prefix only WHERE gives (app.sdk efcore lifting it) is sent as written, in WHERE.
 		pk = sdk.PartitionKey(vals[:n])
+		prefix = &pk
 	}
 	opts := &azcosmos.QueryOptions{PopulateIndexMetrics: x.indexMetrics, ConsistencyLevel: x.consistency()}
 	for _, name := range sortedParamNames(x.ap.Params) {
@@ -380,7 +382,7 @@ func (x *exec) query(ctx context.Context) (record.Execution, error) {
 			ex.RU += chargeOf(err)
 			ex.Partitions = max(len(ranges), 1)
 			if ex.Pages == 0 {
-				if px, perr, ok := x.crossPartition(ctx, err, opts, ex); ok {
+				if px, perr, ok := x.crossPartition(ctx, err, opts, ex, prefix); ok {
 					return px, perr
 				}
 			}

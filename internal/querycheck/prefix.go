@@ -77,4 +77,3 @@ func ScalarParams(c *design.Container, ap *design.AccessPattern) map[string]any 
 	}
 	return out
 }
-
