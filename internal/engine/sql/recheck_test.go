@@ -21,7 +21,9 @@ func TestExecute_Recheck(t *testing.T) {
 	}
 	b.WriteString("]")
 	src := docs(t, b.String())
-	inT2 := func(d *Document) bool { return strings.Contains(string(d.Raw), `"tenant":"t2"`) || d.Body["tenant"] == "t2" }
+	inT2 := func(d *Document) bool {
+		return strings.Contains(string(d.Raw), `"tenant":"t2"`) || d.Body["tenant"] == "t2"
+	}
 	for _, tc := range []struct {
 		q                 string
 		recheck           bool
