@@ -227,7 +227,8 @@ const maxRoutedKeys = 256
 
 // queryTargets decides which partitions a query reads. The key comes from the request header when
 // present: a full key reads its logical partition, a hierarchical prefix the ranges that can hold
-// it. Otherwise the key comes from WHERE, as the gateway routes it (azcosmos v1.5.0
+// it, whose index answers WHERE and whose documents are re-checked against the prefix's range
+// (requestPrefix). Otherwise the key comes from WHERE, as the gateway routes it (azcosmos v1.5.0
 // NewQueryItemsPager: "If the query itself contains WHERE clauses that filter down to a single
 // partition, the query will be executed on that partition"): full keys read the ranges owning their
 // EPKs, a MultiHash prefix the ranges overlapping [prefixEPK, prefixEPK+"FF"), and anything else
