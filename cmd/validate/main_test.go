@@ -74,6 +74,9 @@ func TestRun_UsageErrorsExit2(t *testing.T) {
 		{"serve bad protocol", []string{"serve", "--protocol", "gopher"}, "--protocol"},
 		{"serve public endpoint without scheme", []string{"serve", "--public-endpoint", "localhost:8083"}, "--public-endpoint"},
 		{"serve public endpoint of the other protocol", []string{"serve", "--public-endpoint", "https://localhost:8083/"}, "speaks http"},
+		{"serve replay of a design without a traffic shape", []string{"serve", "--port", "0", "--replay", repo("designs", "ecommerce.yaml")}, "ecommerce.yaml: design ecommerce states no traffic shape"},
+		{"serve replay bad speed", []string{"serve", "--port", "0", "--replay", repo("testdata", "designs", "traffic-evening.yaml"), "--speed", "0.5"}, "--speed: want at least 1"},
+		{"serve replay bad scale", []string{"serve", "--port", "0", "--replay", repo("testdata", "designs", "traffic-evening.yaml"), "--replay-scale", "2"}, "--replay-scale: want"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -13,7 +13,13 @@ import (
 	"github.com/cosmosdv/validate/internal/outfile"
 
 	"github.com/cosmosdv/validate/internal/cost"
+	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/engine"
+	"github.com/cosmosdv/validate/internal/pipeline"
+	"github.com/cosmosdv/validate/internal/plan"
+	"github.com/cosmosdv/validate/internal/record"
+	"github.com/cosmosdv/validate/internal/replay"
+	"github.com/cosmosdv/validate/internal/target"
 	"github.com/spf13/cobra"
 )
 
@@ -56,12 +62,27 @@ so with a --bind beyond loopback it is refused unless --allow-aad-remote accepts
 Rate cards: --calibration FILE charges with a profile written by 'validate calibrate' (a team's
 emulator calibrated to its own account); --rate-card FILE with a card file whose figures replace the
 built-in ones ({"queryMin": {"value": 2.6}}), to test a calibration without an account. Charges stay
-labelled as modeled (docs/calibration.md).`,
+labelled as modeled (docs/calibration.md).
+
+Load test: --replay DESIGN replays the design's traffic shape (traffic: in the design) against the
+engine instead of serving until Ctrl-C. It is a mode of serve, not a command of its own, because it
+is this server under load: the engine starts as above (same port, keys, rate card) with its RU/s
+budgets enforced per physical partition (429 with x-ms-retry-after-ms, as 'run --throttle'); the
+design's containers are provisioned and seeded as 'validate run' does, and each access pattern is
+executed as run executes it, through the SDK, at rps.avg × the hour's factor (events included),
+paced evenly over each hour. --speed compresses the clock (3600: an hour a second), --hours bounds
+the replay (default 24), --replay-scale sends a share of the load against the same share of the
+throughput. Each hour prints the requests sent, the RU the engine charged (model) and the 429s the
+SDK met, beside plan's forecast for that hour at the designed throughput (model; plan judges the
+hour's busiest second, intraHourPeak, where the replay paces the average). When the replay ends or
+Ctrl-C stops it, what it created is removed and the server stops. Exit 2 when the design has no
+traffic shape or no pattern states rps.avg.`,
 		Example: `  validate serve
   validate serve --protocol https --port 8081 --persist ./cosmos.json
   validate serve --bind 0.0.0.0 --public-endpoint http://localhost:8083/   # in a container published on 8083
   validate serve --protocol https --cert-out cosmos.pem --allow-aad --consistency Strong
-  validate serve --calibration calibration/mydev.json`,
+  validate serve --calibration calibration/mydev.json
+  validate serve --port 0 --replay designs/game.yaml --speed 3600 --hours 24 --replay-scale 0.1`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			v, err := a.viper(cmd)
@@ -121,6 +142,25 @@ labelled as modeled (docs/calibration.md).`,
 			if w := bindWarning(bind); w != "" {
 				fmt.Fprintln(a.stderr, w)
 			}
+			var replayDesign *design.Design
+			var replayOpts replay.Options
+			if path := v.GetString("replay"); path != "" {
+				designs, err := loadDesigns(a.stderr, []string{path})
+				if err != nil {
+					return err
+				}
+				replayDesign = designs[0]
+				replayOpts = replay.Options{Speed: v.GetFloat64("speed"), Hours: v.GetInt("hours"), Scale: v.GetFloat64("replay-scale"), Out: a.stdout, Progress: a.stderr}
+				if err := replayOpts.Check(replayDesign); err != nil {
+					if strings.HasPrefix(err.Error(), "--") {
+						return usageErr("%v", err) // a flag's value
+					}
+					return usageErr("--replay %s: %v", path, err)
+				}
+				if replayOpts.Plan, err = pipeline.Plan(replayDesign, plan.Options{RateCard: card, Rules: rules}); err != nil {
+					return usageErr("--replay %s: plan: %v", path, err)
+				}
+			}
 			setStopping("stopping the server")
 			defer setStopping("")
 			computeAddr := ""
@@ -136,7 +176,7 @@ labelled as modeled (docs/calibration.md).`,
 				PersistPath: v.GetString("persist"),
 				PersistMode: v.GetString("persist-mode"),
 				PublicURL:   v.GetString("public-endpoint"),
-				Throttle:    false,
+				Throttle:    replayDesign != nil, // a load test meets the RU/s budgets
 				Consistency: v.GetString("consistency"),
 				AllowAAD:    v.GetBool("allow-aad"),
 				RateCard:    card,
@@ -160,6 +200,9 @@ labelled as modeled (docs/calibration.md).`,
 				fmt.Fprintf(a.stdout, "validate serve: compute gateway on %s\n", srv.ComputeURL())
 			}
 			fmt.Fprintf(a.stdout, "validate serve: listening on %s (charges: %s)\n", srv.URL(), cost.ChargesLabel(card))
+			if replayDesign != nil {
+				return a.serveReplay(srv, proto, replayDesign, replayOpts)
+			}
 			<-a.ctx.Done()
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
@@ -172,6 +215,42 @@ labelled as modeled (docs/calibration.md).`,
 	}
 	addFlags(cmd, "serve")
 	return cmd
+}
+
+// serveReplay replays d against the server srv just started (replay.Run through a client of the
+// endpoint kind, the one SDK path), then stops the server. Ctrl-C stops the replay between
+// requests; what it created is removed and the server stops, exit 0.
+func (a *app) serveReplay(srv *engine.Server, proto string, d *design.Design, o replay.Options) (err error) {
+	setStopping("stopping the replay, removing what it created and stopping the server")
+	defer func() {
+		if cerr := srv.Close(context.Background()); cerr != nil && err == nil {
+			err = infraErr(fmt.Errorf("stop engine: %w", cerr))
+		}
+		if err == nil {
+			fmt.Fprintln(a.stdout, "validate serve: stopped")
+		}
+	}()
+	tgt, err := target.Open(a.ctx, target.Config{Kind: record.KindEndpoint, Endpoint: srv.URL(), Key: srv.Key(), Insecure: proto == "https"})
+	if err != nil {
+		return infraErr(fmt.Errorf("replay: %w", err))
+	}
+	defer func() { _ = tgt.Close(context.Background()) }()
+	hours, err := replay.Run(a.ctx, d, tgt.Client, tgt.Info, o)
+	switch {
+	case a.ctx.Err() != nil:
+		done := 0
+		for _, h := range hours {
+			if !h.Partial {
+				done++
+			}
+		}
+		fmt.Fprintf(a.stdout, "validate serve: replay interrupted after %s\n", design.Count(done/max(len(d.Containers), 1), "full hour"))
+		return nil
+	case err != nil:
+		return infraErr(fmt.Errorf("replay: %w", err))
+	}
+	fmt.Fprintf(a.stdout, "validate serve: replayed %s of %s\n", design.Count(o.Hours, "hour"), d.Name)
+	return nil
 }
 
 // aadBindCheck refuses --allow-aad on an address beyond loopback unless --allow-aad-remote accepts

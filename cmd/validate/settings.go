@@ -111,6 +111,11 @@ var settings = []setting{
 	{key: "cert-out", def: "", usage: "with --protocol https, write the server's certificate (PEM) to this file for clients to trust", cmds: []string{"serve"}},
 	{key: "allow-aad", def: false, usage: "also accept Microsoft Entra ID bearer tokens (DefaultAzureCredential); their form, claims and expiry are checked, not their signature", cmds: []string{"serve"}},
 	{key: "allow-aad-remote", def: false, usage: "accept --allow-aad with a --bind beyond loopback, knowing that anyone who reaches the port can forge a token (signatures are not checked)", cmds: []string{"serve"}},
+	// serve --replay (#40): a load test of a design's traffic shape.
+	{key: "replay", def: "", usage: "replay this design's traffic shape against the engine as a load test: provision and seed it, send each access pattern at rps.avg × the hour's factor hour by hour with the RU/s budgets enforced, print each hour beside plan's forecast, remove it and stop", cmds: []string{"serve"}},
+	{key: "speed", def: 3600.0, usage: "with --replay: simulated seconds per wall second (3600 = an hour a second; 1 = real time)", cmds: []string{"serve"}},
+	{key: "hours", def: 24, usage: "with --replay: hours of the month to replay from day 1 00:00 (at most 730)", cmds: []string{"serve"}},
+	{key: "replay-scale", def: 1.0, usage: "with --replay: share of the load to send (0 < s ≤ 1), the provisioned throughput scaled alike (at least the 400 RU/s the service accepts) so throttling meets the same share", cmds: []string{"serve"}},
 	// studio.
 	{key: "listen", def: "127.0.0.1:0", usage: "loopback address and port the studio listens on (port 0 = any free port); an address beyond loopback is refused", cmds: []string{"studio"}},
 	{key: "open", def: false, usage: "open the studio's URL in the default browser (xdg-open, open or start)", cmds: []string{"studio"}},

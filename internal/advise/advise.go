@@ -99,6 +99,9 @@ type Advice struct {
 	Nothing bool `json:"nothingToImprove"`
 	// Notes are findings about the search itself (a variant that could not be built, …).
 	Notes []string `json:"notes,omitempty"`
+	// Billing is plan.AutoscaleBilling when a figure prices a container in autoscale on its average
+	// RU/s (no traffic shape): such monthly figures are lower bounds.
+	Billing string `json:"billing,omitempty"`
 }
 
 // Variant is one recommended design change with its claim.
@@ -112,6 +115,36 @@ type Variant struct {
 	Totals Totals `json:"totals"`
 	// Design is the variant; Write renders it.
 	Design *design.Design `json:"-"`
+	// MootWith names the other recommendations this one is an alternative to: both change the same
+	// access pattern (its definition or its charge), so their changes do not add up, and once one is
+	// applied the other's figure no longer holds ("embed-review: both change AP2"). Every
+	// recommendation's change is its own, against the design: the list is of alternatives, not a sum.
+	MootWith []string `json:"mootWith,omitempty"`
+	// changed are the patterns whose charge or definition the variant changes (recommend).
+	changed []string
+}
+
+// Alternatives is what advise says of its recommendations: each is priced alone.
+const Alternatives = "alternatives, not cumulative: each change above is priced alone against the design"
+
+// markMoot fills MootWith: two recommendations that change the same access pattern.
+func markMoot(vs []Variant) {
+	for i := range vs {
+		for j := range vs {
+			if i == j {
+				continue
+			}
+			var common []string
+			for _, id := range vs[i].changed {
+				if slices.Contains(vs[j].changed, id) {
+					common = append(common, id)
+				}
+			}
+			if len(common) > 0 {
+				vs[i].MootWith = append(vs[i].MootWith, fmt.Sprintf("%s: both change %s", vs[j].Name, strings.Join(common, ", ")))
+			}
+		}
+	}
 }
 
 // Basis is how advise computes, in the words the reports print.
@@ -173,6 +206,18 @@ func Advise(d *design.Design, opts Options) (*Advice, error) {
 	a.Candidates = s.priced
 	a.Capped = len(a.Skipped) > 0
 	a.Nothing = len(a.Recommended) == 0
+	markMoot(a.Recommended)
+	// Autoscale priced on the average RU/s is a lower bound: the same caveat plan prints, in its
+	// one wording (plan.AutoscaleBilling), when any plan behind the figures prices autoscale that way.
+	if d.Traffic == nil {
+		auto := usesAutoscale(base)
+		for _, v := range s.variants {
+			auto = auto || usesAutoscale(v.p)
+		}
+		if auto {
+			a.Billing = plan.AutoscaleBilling
+		}
+	}
 	return a, nil
 }
 
@@ -254,8 +299,29 @@ func (s *search) recommend(name, what string, p *plan.Plan, v *design.Design) {
 		estimates(&c, p, moved)
 		v = &c
 	}
+	// The patterns the variant changes: its charge moved, or its definition (query, operation,
+	// container) differs or is gone.
+	var changed []string
+	for _, bp := range s.base.Patterns {
+		bi := patternIndex(s.d, bp.ID)
+		if bi < 0 {
+			continue
+		}
+		ap := s.d.AccessPatterns[bi]
+		k := -1
+		if v != nil {
+			k = patternIndex(v, bp.ID)
+		}
+		switch {
+		case moved[bp.ID]:
+		case v != nil && (k < 0 || v.AccessPatterns[k].Query != ap.Query || v.AccessPatterns[k].Op != ap.Op || v.AccessPatterns[k].Container != ap.Container):
+		default:
+			continue
+		}
+		changed = append(changed, bp.ID)
+	}
 	t := totalsOf(p)
-	s.a.Recommended = append(s.a.Recommended, Variant{Name: name, What: what, Change: diff(s.baseT, t), Totals: t, Design: v})
+	s.a.Recommended = append(s.a.Recommended, Variant{Name: name, What: what, Change: diff(s.baseT, t), Totals: t, Design: v, changed: changed})
 }
 
 // Charge is a pattern's production charge per execution, the figure every total here rests on:
@@ -437,4 +503,17 @@ func vdPatterns(v *design.Design) []string {
 		out = append(out, ap.ID)
 	}
 	return out
+}
+
+// usesAutoscale reports whether p recommends autoscale for a container.
+func usesAutoscale(p *plan.Plan) bool {
+	if p == nil {
+		return false
+	}
+	for _, c := range p.Containers {
+		if c.Recommended.Mode == cost.Autoscale {
+			return true
+		}
+	}
+	return false
 }

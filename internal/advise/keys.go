@@ -140,6 +140,7 @@ func (s *search) keys(cis []int) {
 				case short:
 					why = "the design's key leaves no headroom: " + own.Why
 				}
+				why += "; " + rekeyCaveats(c, best.Key, containerPlan(s.base, c.Name))
 				s.recommend("key-"+slug(c.Name), fmt.Sprintf("partition key of %s: %s instead of %s (%s)", c.Name,
 					strings.Join(best.Key, ", "), strings.Join(c.PartitionKey, ", "), why), pv.p, pv.d)
 			}
@@ -396,4 +397,52 @@ func (s *search) withKey(ci int, kp keyPlan) *design.Design {
 		}
 	}
 	return v
+}
+
+// lowCardinality is the fewest distinct values a hierarchical key's first level should have
+// (assumed: the hierarchical-key guidance asks for a high-cardinality first level without a
+// figure; below 100 values the first level alone cannot spread the container's queries and
+// writes, and every query that pins only it reads one value's share of the data).
+const lowCardinality = 100
+
+// rekeyCaveats says what a key change costs beyond its figures: the partition key cannot be changed
+// in place, so the data is copied into a new container (change-partition-key.md: a container copy
+// job or the change feed), and a hierarchical key whose first level has few values is against the
+// hierarchical-key guidance (hierarchical-partition-keys.md: a first level of high cardinality).
+func rekeyCaveats(c *design.Container, key []string, cp *plan.Container) string {
+	out := "a partition key cannot be changed in place: it needs a new container and a copy of all of the data"
+	if cp != nil {
+		out += fmt.Sprintf(" (%.3g GB at production)", cp.StorageGB)
+	}
+	out += " into it, by a container copy job or the change feed (change-partition-key.md)"
+	if len(key) > 1 {
+		if n := distinctValues(c, strings.TrimPrefix(key[0], "/")); n > 0 && n < lowCardinality {
+			out += fmt.Sprintf("; its first level %s has %.0f values: a low-cardinality first level is against the hierarchical-key guidance (hierarchical-partition-keys.md asks for high cardinality; under %d values, assumed)", key[0], n, lowCardinality)
+		}
+	}
+	return out
+}
+
+// distinctValues is how many values the top-level field name takes at production across c's
+// types (the largest any type states: oneOf's values, productionCardinality or cardinality), 0 when
+// no type states it.
+func distinctValues(c *design.Container, name string) float64 {
+	n := 0.0
+	for i := range c.Documents {
+		f, ok := c.Documents[i].Fields.Lookup(name)
+		if !ok {
+			continue
+		}
+		switch {
+		case len(f.OneOf) > 0:
+			n = max(n, float64(len(f.OneOf)))
+		case f.ProductionCardinality > 0:
+			n = max(n, f.ProductionCardinality)
+		case f.Cardinality > 0:
+			n = max(n, float64(f.Cardinality))
+		default:
+			return 0
+		}
+	}
+	return n
 }

@@ -46,10 +46,12 @@ type Relation struct {
 	// busiest, by the children's key spread), against ContentionLimit: concurrent writers of one
 	// embedded document must replace it with optimistic concurrency, and each conflict (412) costs a
 	// re-read and a second replace.
-	RewriteRUs          float64          `json:"rewriteRUs,omitempty"`
-	BusiestParentWrites float64          `json:"busiestParentWrites,omitempty"`
-	ContentionLimit     float64          `json:"contentionLimit,omitempty"`
-	Options             []RelationOption `json:"options"`
+	RewriteRUs          float64 `json:"rewriteRUs,omitempty"`
+	BusiestParentWrites float64 `json:"busiestParentWrites,omitempty"`
+	// rewritePriced: RewriteRUs was priced (the embedded variant could be built).
+	rewritePriced   bool
+	ContentionLimit float64          `json:"contentionLimit,omitempty"`
+	Options         []RelationOption `json:"options"`
 	// Answer is advise's answer, in words.
 	Answer string `json:"answer"`
 }
@@ -228,10 +230,13 @@ func (s *search) parentRelation(ci int, child *design.DocType, docs map[string]p
 			if pv.p != nil {
 				if ep := patternPlan(pv.p, id); ep != nil {
 					r.RewriteRUs += PatternRUs(*ep) - PatternRUs(*bp)
+					r.rewritePriced = true
 				}
 			}
 		}
-		r.RewriteRUs, r.BusiestParentWrites = round2(r.RewriteRUs), round2(r.BusiestParentWrites)
+		// The busiest parent's rate is kept unrounded: a small rate is still a rate (0.0004 a second
+		// is not 0).
+		r.RewriteRUs = round2(r.RewriteRUs)
 		contended = r.BusiestParentWrites >= contentionLimit
 		if len(r.Options) > 1 && r.Options[1].Priced {
 			r.Options[1].Note += fmt.Sprintf("; the children written alone (%s) add %s RU/s as parent rewrites (a patch of the parent costs no less: partial-document-update FAQ), and each such write costs more as the parent grows toward %.0f KB; the busiest parent takes %.2g child writes a second at peak (contention from %.0f a second, assumed)",
@@ -292,10 +297,23 @@ func (s *search) rules(r Relation) []string {
 		rule := "reference when it changes often and apart from its parent: " + strings.Join(r.UpdatedApart, ", ") + " write a child alone"
 		if r.ContentionLimit > 0 {
 			verdict := "few enough that embedding may still pay, if the saving outweighs the rewrites"
-			if r.BusiestParentWrites >= r.ContentionLimit {
-				verdict = "too many: writers contend on one parent document, not embedded"
+			var embed RelationOption // the embedded option, when there is one
+			if len(r.Options) > 1 {
+				embed = r.Options[1]
 			}
-			rule += fmt.Sprintf(" — embedded, each becomes a replace of the parent (%s RU/s in all), and the busiest parent takes %.2g such writes a second at peak: %s", signed(r.RewriteRUs), r.BusiestParentWrites, verdict)
+			switch {
+			case r.BusiestParentWrites >= r.ContentionLimit:
+				verdict = "too many: writers contend on one parent document, not embedded"
+			case !embed.Priced:
+				verdict = "few enough not to contend; embedding is not priced (see its row)"
+			case embed.Change.RUs >= 0 || embed.Change.MonthlyUSD > 0.005:
+				verdict = fmt.Sprintf("few enough not to contend, but embedding costs more (%s RU/s, %s $/month)", signed(embed.Change.RUs), signedUSD(embed.Change.MonthlyUSD))
+			}
+			rewrite := "not priced"
+			if r.rewritePriced {
+				rewrite = signed(r.RewriteRUs) + " RU/s in all"
+			}
+			rule += fmt.Sprintf(" — embedded, each becomes a replace of the parent (%s), and the busiest parent takes %.3g such writes a second at peak: %s", rewrite, r.BusiestParentWrites, verdict)
 		}
 		out = append(out, rule)
 	} else {

@@ -84,6 +84,9 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 	fmt.Fprintf(&b, "Design: %.1f RU/s on average (writes %.1f, queries %.1f, reads %.1f), %.1f RU/s at peak, $%.2f/month.\n",
 		a.Baseline.RUs, a.Baseline.WriteRUs, a.Baseline.QueryRUs, a.Baseline.ReadRUs, a.Baseline.PeakRUs, a.Baseline.MonthlyUSD)
 	fmt.Fprintf(&b, "Figures: %s.\n", a.Basis)
+	if a.Billing != "" {
+		fmt.Fprintf(&b, "Monthly figures with autoscale are lower bounds: %s.\n", a.Billing)
+	}
 
 	h(2, "Recommended")
 	if a.Nothing {
@@ -92,6 +95,18 @@ func renderText(w io.Writer, a *Advice, md bool) error {
 	for _, v := range a.Recommended {
 		line("%s: %s — %s RU/s (writes %s, queries %s, reads %s), %s $/month", v.Name, v.What,
 			signed(v.Change.RUs), signed(v.Change.WriteRUs), signed(v.Change.QueryRUs), signed(v.Change.ReadRUs), signedUSD(v.Change.MonthlyUSD))
+	}
+	if len(a.Recommended) > 1 {
+		b.WriteString(strings.ToUpper(Alternatives[:1]) + Alternatives[1:] + ".\n")
+		seen := map[string]bool{}
+		for _, v := range a.Recommended {
+			seen[v.Name] = true
+			for _, m := range v.MootWith {
+				if other, _, _ := strings.Cut(m, ":"); !seen[other] {
+					line("%s and %s are moot together (%s): apply one, then run advise on the result for the other", v.Name, other, strings.TrimSpace(m[len(other)+1:]))
+				}
+			}
+		}
 	}
 
 	h(2, "Indexing what-if (each change alone, RU/s at production × average rates)")

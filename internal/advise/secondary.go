@@ -2,6 +2,7 @@ package advise
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -44,11 +45,15 @@ type SecondaryOption struct {
 	Docs    string `json:"docs,omitempty"`
 	Assumed string `json:"assumed,omitempty"`
 	Note    string `json:"note,omitempty"`
+	// NotBuildable says why the copy cannot be built: its own key does not fit (its busiest logical
+	// partition over 20 GB or over what one physical partition serves). Such a copy is never
+	// recommended.
+	NotBuildable string `json:"notBuildable,omitempty"`
 }
 
 // What the copies' figures assume.
 const (
-	assumedChangeFeed = "assumed: the application's change-feed processor (latest-version mode) reads each changed document once, charged as a point read of it (change-feed.md publishes no per-item figure); latest-version mode does not log deletes, so each delete of a copied type becomes a soft delete (a patch setting deleted and ttl, TTL on; the TTL's delete runs on left-over RU/s, time-to-live.md) — or read in all-versions-and-deletes mode, which logs deletes but is in preview and needs continuous backup on the account (its price is not on the rate card, not priced here); the lease container (400 RU/s manual) with one lease per feed range renewed every 17 s and each drained range polled every 5 s (the .NET SDK's defaults) are priced; the copy is eventually consistent with the source"
+	assumedChangeFeed = "assumed: the application's change-feed processor (latest-version mode) reads each changed document once, charged as a point read of it (change-feed.md publishes no per-item figure); latest-version mode does not log deletes, so each delete of a copied type becomes a soft delete (a patch setting deleted and ttl, TTL on; the TTL's delete runs on left-over RU/s, time-to-live.md), and every query over that type in the source gets AND NOT IS_DEFINED(c.deleted), priced, or a removed item would still be returned until its TTL — or read in all-versions-and-deletes mode, which logs deletes but is in preview and needs continuous backup on the account (its price is not on the rate card, not priced here); the lease container (a provisioned container, since serverless is an account-level mode, in its cheapest provisioned mode) with one lease per feed range renewed every 17 s and each drained range polled every 5 s (the .NET SDK's defaults) are priced; the copy is eventually consistent with the source"
 	assumedGSI        = "from the documentation: the index container is kept in sync from the source's change feed by the service (change-feed reads billed on the source, writes on the index container), is eventually consistent (its lag shows as the Catchup Gap metric), must use autoscale, and needs continuous backup on the account; its definition has no WHERE, so in a container of several types it copies every type (a type without the key field lands in one logical partition). Assumed: each change is read once, as a point read of it, and written once, as the same write to the index container"
 )
 
@@ -126,6 +131,12 @@ func (s *search) secondary() {
 			}
 			o.UpkeepRUs = round2(o.UpkeepRUs)
 			o.Note = fmt.Sprintf("container %s keyed by /%s", copyName, field)
+			// The copy's own key must fit: plan's verdict on the copy container, the one rule the key
+			// table uses too (cost.RateCard.HotPartition).
+			if cc := containerPlan(p, copyName); cc != nil && !cc.Hot.Fits {
+				o.NotBuildable = fmt.Sprintf("not buildable: the copy's key /%s does not fit (%s)", field, strings.Join(cc.Hot.Findings, "; "))
+				o.Note = o.NotBuildable
+			}
 			sc.Options = append(sc.Options, o)
 			key := fmt.Sprintf("%s-%s", map[bool]string{false: "secondary", true: "gsi"}[gsi], ap.ID)
 			s.variants[key] = priced{p, vd}
@@ -133,13 +144,21 @@ func (s *search) secondary() {
 		// The answer: a secondary container when it saves; a global secondary index is named, never
 		// recommended as a variant, while it is in preview.
 		sc.Answer = fmt.Sprintf("keep %s across partitions: a copy keyed by /%s costs more to keep than the fan-out it removes", ap.ID, field)
+		if k := slices.IndexFunc(sc.Options, func(o SecondaryOption) bool { return o.Priced && !o.Preview }); k >= 0 {
+			if o := sc.Options[k]; o.Change.RUs < 0 && o.Change.MonthlyUSD > 0.005 {
+				sc.Answer = fmt.Sprintf("keep %s across partitions: a copy keyed by /%s takes %.1f RU/s fewer but costs %s $/month more (the copy's and the lease container's own throughput outweigh the fan-out's share of the bill)", ap.ID, field, -o.Change.RUs, signedUSD(o.Change.MonthlyUSD))
+			}
+		}
+		if k := slices.IndexFunc(sc.Options, func(o SecondaryOption) bool { return o.NotBuildable != "" }); k >= 0 {
+			sc.Answer = fmt.Sprintf("keep %s across partitions: a copy keyed by /%s is %s", ap.ID, field, sc.Options[k].NotBuildable)
+		}
 		if !slices.ContainsFunc(sc.Options, func(o SecondaryOption) bool { return o.Priced }) {
 			sc.Answer = fmt.Sprintf("not answered: no copy of %s keyed by /%s could be priced (%s)", c.Name, field, sc.Options[0].Note)
 		}
 		var own, gsi *SecondaryOption
 		for k := range sc.Options {
 			o := &sc.Options[k]
-			if o.Priced && s.saves(o.Change) {
+			if o.Priced && o.NotBuildable == "" && s.saves(o.Change) {
 				if o.Preview {
 					gsi = o
 				} else {
@@ -373,6 +392,18 @@ func (s *search) withCopy(ci int, id, field, tmpl string, gsi bool) (*design.Des
 			}
 		}
 		v.Containers[ci] = src
+		// A soft-deleted document stays in the source until its TTL: every query over its type
+		// there must leave it out, or a removed item is returned for up to softDeleteTTL seconds.
+		for i := range v.AccessPatterns {
+			ap := &v.AccessPatterns[i]
+			if ap.Container != src.Name || ap.Op != design.OpQuery {
+				continue
+			}
+			if q, ok := hidesSoftDeleted(ap.Query, softDeleted); ok {
+				ap.Query = q
+				ap.Name += " (leaves soft-deleted items out)"
+			}
+		}
 	}
 	if !gsi {
 		// The lease container and the processor's own traffic.
@@ -396,4 +427,87 @@ func (s *search) withCopy(ci int, id, field, tmpl string, gsi bool) (*design.Des
 	}
 	v.AccessPatterns = append(v.AccessPatterns, extra...)
 	return v, name
+}
+
+// typeLiteral finds a query's type filter (c.type = 'friendship').
+var typeLiteral = regexp.MustCompile(`(?i)\.type\s*=\s*'([^']*)'`)
+
+// fromAlias is the alias a query names its documents by (FROM c).
+var fromAlias = regexp.MustCompile(`(?i)\bFROM\s+([A-Za-z_][A-Za-z0-9_]*)`)
+
+// hidesSoftDeleted rewrites a query over the source so that it no longer returns soft-deleted
+// documents: its WHERE becomes (WHERE …) AND NOT IS_DEFINED(c.deleted), or a WHERE with that alone
+// is added before ORDER BY, GROUP BY or OFFSET. A query that filters on a type not soft-deleted
+// (c.type = 'user') is kept; ok is false when the query is kept or cannot be rewritten (the result
+// does not parse).
+func hidesSoftDeleted(q string, softDeleted map[string]bool) (string, bool) {
+	if strings.Contains(strings.ToLower(q), "deleted") {
+		return q, false
+	}
+	if m := typeLiteral.FindStringSubmatch(q); m != nil && !softDeleted[m[1]] {
+		return q, false
+	}
+	am := fromAlias.FindStringSubmatch(q)
+	if am == nil || strings.EqualFold(am[1], "ROOT") {
+		return q, false
+	}
+	cond := "NOT IS_DEFINED(" + am[1] + ".deleted)"
+	where, tail := topLevel(q)
+	var out string
+	switch {
+	case where >= 0:
+		body := q[where+len("WHERE") : tail]
+		out = q[:where] + "WHERE (" + strings.TrimSpace(body) + ") AND " + cond + " " + q[tail:]
+	default:
+		out = q[:tail] + " WHERE " + cond + " " + q[tail:]
+	}
+	out = strings.TrimSpace(out)
+	if _, err := sql.Parse(out); err != nil {
+		return q, false
+	}
+	return out, true
+}
+
+// topLevel is the offset of the query's outermost WHERE (-1 when none) and of the clause that ends
+// it (ORDER BY, GROUP BY, OFFSET; len(q) when none), outside parentheses and string literals.
+func topLevel(q string) (where, tail int) {
+	where, tail = -1, len(q)
+	depth := 0
+	up := strings.ToUpper(q)
+	word := func(i int, w string) bool {
+		if !strings.HasPrefix(up[i:], w) || (i > 0 && isWordByte(up[i-1])) {
+			return false
+		}
+		j := i + len(w)
+		return j >= len(up) || !isWordByte(up[j])
+	}
+	for i := 0; i < len(q); i++ {
+		switch q[i] {
+		case '\'', '"':
+			quote := q[i]
+			for i++; i < len(q) && q[i] != quote; i++ {
+				if q[i] == '\\' {
+					i++
+				}
+			}
+		case '(':
+			depth++
+		case ')':
+			depth--
+		default:
+			if depth != 0 {
+				continue
+			}
+			if where < 0 && word(i, "WHERE") {
+				where = i
+			} else if word(i, "ORDER") || word(i, "GROUP") || word(i, "OFFSET") {
+				return where, i
+			}
+		}
+	}
+	return where, tail
+}
+
+func isWordByte(b byte) bool {
+	return b == '_' || b >= '0' && b <= '9' || b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z'
 }

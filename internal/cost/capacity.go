@@ -106,6 +106,60 @@ type Account struct {
 	// replicates every write); nil = every region carries the whole load (assumed). Hour-by-hour
 	// billing and throttling only (BillMonth).
 	ReadShares []float64
+	// Capacity is the account's capacity mode, which every recommended mode must belong to:
+	// serverless is an account-level mode, so an account holds either serverless containers or
+	// provisioned (manual and autoscale) ones, never both (learn.microsoft.com
+	// cosmos-db/throughput-serverless, how-to-change-capacity-mode). "" allows every mode.
+	Capacity Capacity
+}
+
+// Capacity is an account's capacity mode.
+type Capacity string
+
+// Capacity modes.
+const (
+	ProvisionedAccount Capacity = "provisioned"
+	ServerlessAccount  Capacity = "serverless"
+)
+
+// CapacityOf is the capacity mode of an account whose containers are set to these modes: serverless
+// when every one is, else provisioned (a serverless container cannot join a provisioned account).
+func CapacityOf(modes []Mode) Capacity {
+	for _, m := range modes {
+		if m != Serverless {
+			return ProvisionedAccount
+		}
+	}
+	return ServerlessAccount
+}
+
+// Excludes says why mode cannot be recommended for a container of account a ("" when it can):
+// serverless in a provisioned account, manual or autoscale in a serverless one. It is the one home
+// of that rule; every choice of the cheapest mode (Cheapest, CheapestServing, plan's hour-by-hour
+// options) applies it.
+func (a Account) Excludes(mode Mode) string {
+	switch {
+	case a.Capacity == ProvisionedAccount && mode == Serverless:
+		return "the account is provisioned: serverless is an account-level capacity mode, never mixed with provisioned containers in one account"
+	case a.Capacity == ServerlessAccount && mode != Serverless:
+		return "the account is serverless: a provisioned container needs the whole account changed to provisioned throughput"
+	}
+	return ""
+}
+
+// exclude marks the options a's capacity mode rules out as infeasible, and returns the cheapest
+// feasible one's index (-1 when none is).
+func (a Account) exclude(opts []Monthly) int {
+	best := -1
+	for i := range opts {
+		if why := a.Excludes(opts[i].Mode); why != "" && opts[i].Feasible {
+			opts[i].Feasible, opts[i].Reason = false, why
+		}
+		if opts[i].Feasible && (best < 0 || opts[i].Total < opts[best].Total) {
+			best = i
+		}
+	}
+	return best
 }
 
 func (a Account) regions() int { return max(a.Regions, 1) }
@@ -202,13 +256,7 @@ func (c *RateCard) Cheapest(avgRU, peakRU, storageGB float64, a Account) ([]Mont
 		c.MonthlyCost(Usage{Mode: Autoscale, Provisioned: c.AutoscaleFor(peakRU, storageGB), AvgRU: avgRU, PeakRU: peakRU, StorageGB: storageGB}, a),
 		c.MonthlyCost(Usage{Mode: Serverless, AvgRU: avgRU, PeakRU: peakRU, StorageGB: storageGB}, a),
 	}
-	best := -1
-	for i, o := range opts {
-		if o.Feasible && (best < 0 || o.Total < opts[best].Total) {
-			best = i
-		}
-	}
-	return opts, best
+	return opts, a.exclude(opts)
 }
 
 // sharedOnly reports whether a container short of throughput has its busiest physical partition over
@@ -257,13 +305,7 @@ func (c *RateCard) CheapestServing(avgRU float64, peak PartLoad, storageGB float
 		}
 		opts = append(opts, m)
 	}
-	best := -1
-	for i, o := range opts {
-		if o.Feasible && (best < 0 || o.Total < opts[best].Total) {
-			best = i
-		}
-	}
-	return opts, best
+	return opts, a.exclude(opts)
 }
 
 // Risk grades a hot-partition finding.

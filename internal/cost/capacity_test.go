@@ -2,6 +2,7 @@ package cost
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -208,5 +209,41 @@ func TestHotPartition_Headroom(t *testing.T) {
 				t.Error("no headroom and no finding saying why")
 			}
 		})
+	}
+}
+
+// TestCheapest_AccountCapacity (#37 point 1): serverless is an account-level capacity mode
+// (learn.microsoft.com cosmos-db/throughput-serverless, how-to-change-capacity-mode), so a
+// provisioned account's cheapest mode is never serverless. A container at 1 RU/s on average, no
+// storage: serverless bills 1 × 730 × 3600 = 2.628 million RU × $0.25 = $0.66 and wins with no
+// account; in a provisioned account autoscale at its least max, 1,000 RU/s, billed at its 10% floor,
+// 100 RU/s ÷ 100 × $0.012 × 730 h = $8.76, beats manual 400 RU/s (4 × $0.008 × 730 = $23.36); a
+// serverless account never picks a provisioned mode.
+func TestCheapest_AccountCapacity(t *testing.T) {
+	c := Current
+	opts, best := c.Cheapest(1, 1, 0, Account{})
+	if best < 0 || opts[best].Mode != Serverless || math.Abs(opts[best].Total-0.657) > 0.001 {
+		t.Fatalf("no account: %+v", opts)
+	}
+	for _, f := range []func() ([]Monthly, int){
+		func() ([]Monthly, int) { return c.Cheapest(1, 1, 0, Account{Capacity: ProvisionedAccount}) },
+		func() ([]Monthly, int) {
+			return c.CheapestServing(1, PartLoad{Cross: 1}, 0, Account{Capacity: ProvisionedAccount})
+		},
+	} {
+		opts, best := f()
+		if best < 0 || opts[best].Mode != Autoscale || opts[best].Provisioned != 1000 || math.Abs(opts[best].Total-8.76) > 1e-9 {
+			t.Errorf("provisioned account: best %d of %+v", best, opts)
+		}
+		if opts[2].Feasible || !strings.Contains(opts[2].Reason, "account-level") {
+			t.Errorf("serverless option in a provisioned account: %+v", opts[2])
+		}
+	}
+	opts, best = c.Cheapest(5000, 5000, 0, Account{Capacity: ServerlessAccount})
+	if best != 2 || opts[0].Feasible || opts[1].Feasible {
+		t.Errorf("serverless account: best %d of %+v", best, opts)
+	}
+	if CapacityOf([]Mode{Serverless, Autoscale}) != ProvisionedAccount || CapacityOf([]Mode{Serverless}) != ServerlessAccount {
+		t.Error("CapacityOf")
 	}
 }

@@ -64,6 +64,8 @@ var roles = map[string]string{
 	"internal/mcpserver": "driver",
 	// validate studio is a front door too: it drives plan, lint, advise and runs for a browser.
 	"internal/studio": "driver",
+	// serve --replay drives the pipeline's stages (pipeline.Run, probe.Executor) at a traffic shape's rates.
+	"internal/replay": "driver",
 	// helpers of single packages and generators.
 	"internal/design/schemagen":  "helper",
 	"internal/target/targettest": "helper",

@@ -24,7 +24,17 @@ func MonthlyCost(rc *cost.RateCard, p *plan.Plan, rep *report.Report) *report.Mo
 	for _, cl := range rep.Containers {
 		loads[cl.Name] = cl
 	}
+	// The account's capacity mode is the one plan recommended in (cost.Account.Capacity).
+	var modes []cost.Mode
+	for _, pc := range p.Containers {
+		if pc.Recommended.Mode != "" {
+			modes = append(modes, pc.Recommended.Mode)
+		}
+	}
 	acct := cost.Account{Regions: p.Account.Regions, MultiRegionWrites: p.Account.MultiRegionWrites}
+	if len(modes) > 0 {
+		acct.Capacity = cost.CapacityOf(modes)
+	}
 	m := &report.MonthlyCost{Currency: p.RateCard.Currency, RateCard: p.RateCard.Version + " (" + p.RateCard.Date + ")",
 		Containers: []report.ContainerCost{}}
 	for _, pc := range p.Containers {

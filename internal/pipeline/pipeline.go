@@ -54,6 +54,10 @@ type Options struct {
 	// Rules chooses the alternative of each rule with alternatives (cost.Rules) the estimator
 	// follows, a calibration profile's decisions pinned (cost.Profile.Selection); nil = defaults.
 	Rules *cost.Selection
+	// Drive, when set, replaces the probe stage: it is given the provisioned containers and the
+	// seeded samples, and what it returns is Run's error (a load replay, internal/replay). Teardown
+	// follows it as it follows the probe.
+	Drive func(ctx context.Context, containers map[string]*azcosmos.ContainerClient, docs record.Documents) error
 }
 
 // IsInfrastructure reports whether err is a failure of the target (unreachable, refused credentials,
@@ -145,6 +149,9 @@ func Run(ctx context.Context, d *design.Design, client *azcosmos.Client, info re
 	out.Seeding = res.Stats
 	out.Findings = append(out.Findings, res.Findings...)
 
+	if o.Drive != nil {
+		return out, o.Drive(ctx, prov.Containers, res.Samples)
+	}
 	bar := newProbeProgress(o.Progress, o.TTY, say)
 	patterns, findings, err := probe.RunPatterns(ctx, d, prov.Containers, res.Samples, probe.Options{
 		Samples: o.Samples, Seed: o.Seed, Progress: bar.line, Tick: bar.tick,

@@ -230,14 +230,44 @@ func Build(d *design.Design, opts Options) (*Plan, error) {
 	if d == nil {
 		return nil, errors.New("plan: no design")
 	}
+	if len(d.Containers) == 0 {
+		return nil, errors.New("plan: design has no containers")
+	}
+	// Serverless is an account-level capacity mode (cost.Account.Capacity): the cheapest mode is
+	// chosen per container within the account's mode. A provisioned account (any container set to
+	// manual or autoscale) stays provisioned; an all-serverless account stays serverless unless a
+	// container cannot be served so or provisioned throughput for the whole account costs less
+	// (serverless → provisioned is a supported change, how-to-change-capacity-mode).
+	var modes []cost.Mode
+	for i := range d.Containers {
+		m, _ := designedThroughput(&d.Containers[i])
+		modes = append(modes, m)
+	}
+	capacity := cost.CapacityOf(modes)
+	p, err := build(d, opts, capacity)
+	if err != nil || capacity == cost.ProvisionedAccount {
+		return p, err
+	}
+	prov, err := build(d, opts, cost.ProvisionedAccount)
+	if err != nil {
+		return p, nil
+	}
+	served := true
+	for _, c := range p.Containers {
+		served = served && c.Recommended.Mode != ""
+	}
+	if !served || prov.MonthlyUSD < p.MonthlyUSD {
+		return prov, nil
+	}
+	return p, nil
+}
+
+func build(d *design.Design, opts Options, capacity cost.Capacity) (*Plan, error) {
 	rc := opts.RateCard
 	if rc == nil {
 		rc = cost.Current
 	}
-	if len(d.Containers) == 0 {
-		return nil, errors.New("plan: design has no containers")
-	}
-	acct := cost.Account{Regions: max(d.Regions, 1), MultiRegionWrites: d.MultiRegionWrites}
+	acct := cost.Account{Regions: max(d.Regions, 1), MultiRegionWrites: d.MultiRegionWrites, Capacity: capacity}
 	if d.Traffic != nil {
 		acct.ReadShares = d.Traffic.ReadShares
 	}

@@ -188,6 +188,9 @@ func (b *builder) servingOptions(hours []cost.MonthHour, storageGB float64, scal
 		if !ok {
 			bill.Serves, bill.Reason = false, why
 		}
+		if why := b.acct.Excludes(mode); why != "" && bill.Serves {
+			bill.Serves, bill.Reason = false, why
+		}
 		bill.Throughput, bill.Storage, bill.Total = round(bill.Throughput, 2), round(bill.Storage, 2), round(bill.Total, 2)
 		opts = append(opts, bill)
 		if bill.Serves && (best < 0 || bill.Total < opts[best].Total) {

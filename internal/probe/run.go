@@ -791,3 +791,19 @@ func addFacts(ex *record.Execution, h http.Header) {
 		ex.Facts = nil
 	}
 }
+
+// Executor runs single executions of a design's patterns exactly as RunPatterns does (the same
+// parameters from the seeded samples, the same SDK calls): a load replay (internal/replay) drives
+// the patterns at a rate of its own through it.
+type Executor struct{ r *runner }
+
+// NewExecutor prepares executions of d's patterns on the provisioned containers.
+func NewExecutor(d *design.Design, containers map[string]*azcosmos.ContainerClient, docs record.Documents, o Options) *Executor {
+	return &Executor{r: &runner{d: d, containers: containers, docs: docs, o: o}}
+}
+
+// Execute runs execution i of pattern pi (its index in the design's accessPatterns). A failed
+// execution is recorded in the Execution; only a target failure or ctx returns an error.
+func (e *Executor) Execute(ctx context.Context, pi, i int) (record.Execution, error) {
+	return e.r.execute(ctx, pi, &e.r.d.AccessPatterns[pi], i)
+}
