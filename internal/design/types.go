@@ -335,7 +335,8 @@ type AccessPattern struct {
 	// (in the request options only: a PartitionKeyBuilder prefix), "where" (as equalities in WHERE
 	// only) or "both". Default: as the pattern's partitionKey and WHERE say, except that app.sdk
 	// efcore lifts a prefix equality out of WHERE into the request (options). Lint weighs the forms
-	// (hpk-prefix-options); run sends the request as partitionKey and query say.
+	// (hpk-prefix-options), plan and the engine charge each by its mechanism, and run sends the
+	// prefix in the request for options and both.
 	PrefixIn string `yaml:"prefixIn,omitempty" json:"prefixIn,omitempty"`
 	// Expect states what the pattern must do besides its charge.
 	Expect *Expect `yaml:"expect,omitempty" json:"expect,omitempty"`

@@ -227,7 +227,8 @@ const maxRoutedKeys = 256
 
 // queryTargets decides which partitions a query reads. The key comes from the request header when
 // present: a full key reads its logical partition, a hierarchical prefix the ranges that can hold
-// it. Otherwise the key comes from WHERE, as the gateway routes it (azcosmos v1.5.0
+// it, whose index answers WHERE and whose documents are re-checked against the prefix's range
+// (requestPrefix). Otherwise the key comes from WHERE, as the gateway routes it (azcosmos v1.5.0
 // NewQueryItemsPager: "If the query itself contains WHERE clauses that filter down to a single
 // partition, the query will be executed on that partition"): full keys read the ranges owning their
 // EPKs, a MultiHash prefix the ranges overlapping [prefixEPK, prefixEPK+"FF"), and anything else
@@ -244,6 +245,12 @@ func (s *Server) queryTargets(q *request, c *container, pq *sql.Query, params ma
 		if err != nil {
 			return nil, "", false, err
 		}
+		// A hierarchical-key prefix the application gives in the request options goes with each
+		// range's query: the range re-checks it on every document (requestPrefix).
+		if vals, present, err := parsePKHeader(q.header("X-Ms-Documentdb-Partitionkey")); err == nil && present &&
+			c.pk.Kind == kindMultiHash && len(vals) > 0 && len(vals) < len(c.pk.Paths) {
+			return []*partition{p}, c.requestPrefix(pq, params, vals), false, nil
+		}
 		return []*partition{p}, "", false, nil
 	}
 	vals, present, err := parsePKHeader(q.header("X-Ms-Documentdb-Partitionkey"))
@@ -259,10 +266,54 @@ func (s *Server) queryTargets(q *request, c *container, pq *sql.Query, params ma
 		return []*partition{c.partitionFor(effectivePartitionKey(c.pk.Kind, c.pk.Version, vals))}, lpk, false, nil
 	case c.pk.Kind == kindMultiHash && len(vals) < len(c.pk.Paths):
 		lo := effectivePartitionKey(c.pk.Kind, c.pk.Version, vals)
-		return c.partitionsOverlapping(lo, lo+"FF"), prefixKey(vals), true, nil
+		return c.partitionsOverlapping(lo, lo+"FF"), c.requestPrefix(pq, params, vals), true, nil
 	}
 	return nil, "", false, errf(400, "Partition key provided either doesn't correspond to definition in the collection or doesn't match partition key field values specified in the document.")
 }
+
+// requestPrefix is the scope of a query whose request carries the hierarchical-key prefix vals
+// (a recheckKey): the request routes to the ranges the prefix's effective-partition-key range
+// overlaps, but that range is not an index term — the index is per physical partition — so the
+// service filters by it at runtime, on every document the index returns for the WHERE clause
+// (azure-cosmos-dotnet-v3 #4248, a maintainer's explanation: "the index is for the entire
+// physical partition and therefore the epk filter needs to be re-evaluated at runtime"; efcore
+// #38598: the prefix lifted out of WHERE "forgo[es] the index and scan[s] the physical
+// partition"). With the same prefix pinned in WHERE as well, the index narrows to its documents as
+// for a prefix in WHERE alone (wherePrefix), and the runtime check still loads each one, so an
+// aggregate is not answered from the index (#3936); with fewer levels (or none) in WHERE, the index
+// reads whatever WHERE pins, up to the whole physical partition. Assumed: the size of the effect
+// depends on the SDK version and the service's query engine, which no document pins down.
+func (c *container) requestPrefix(pq *sql.Query, params map[string]any, vals []any) string {
+	n := 0
+	for _, vs := range pq.KeyEqualities(c.pk.parts, params) {
+		if n >= len(vals) || len(vs) != 1 || !sameKeyValue(vs[0], vals[n]) {
+			break
+		}
+		n++
+	}
+	scope := ""
+	if n > 0 {
+		scope = prefixKey(vals[:n])
+	}
+	return recheckMark + scope + recheckMark + prefixKey(vals)
+}
+
+// recheckMark separates a recheckKey's parts: the scope the index reads (a prefixKey, or "" for
+// the whole physical partition) and the prefixKey the service re-checks on each document.
+const recheckMark = "\x1f"
+
+// isRecheckKey reports whether lpk is a requestPrefix scope.
+func isRecheckKey(lpk string) bool { return strings.HasPrefix(lpk, recheckMark) }
+
+// splitRecheck splits a requestPrefix scope into the scope the index reads and the prefix re-checked.
+func splitRecheck(lpk string) (scope, recheck string) {
+	scope, recheck, _ = strings.Cut(strings.TrimPrefix(lpk, recheckMark), recheckMark)
+	return scope, recheck
+}
+
+// sameKeyValue reports whether a WHERE equality's value is the request's key value at that level,
+// as their canonical keys compare.
+func sameKeyValue(a, b any) bool { return canonicalPK([]any{a}) == canonicalPK([]any{b}) }
 
 // wherePrefix is the prefixKey of the hierarchical-key levels WHERE pins to one value each from the
 // first, when they are a prefix (not the full key, which single reports): "" otherwise.
@@ -557,6 +608,12 @@ func (s *Server) execute(c *container, p *partition, lpk string, pq *sql.Query, 
 	start := time.Now()
 	p.mu.RLock()
 	defer p.mu.RUnlock() // deferred: a panic while executing must not leave the partition locked
+	var recheck func(d *sql.Document) bool
+	if isRecheckKey(lpk) {
+		var key string
+		lpk, key = splitRecheck(lpk)
+		recheck = func(d *sql.Document) bool { return keyMatches(d.Ref.(*doc).lpk, key) }
+	}
 	src := &partSource{c: c, p: p, list: &p.all, now: s.now().Unix(), lpk: lpk}
 	if lpk != "" && !isPrefixKey(lpk) {
 		src.list = nil
@@ -564,7 +621,7 @@ func (s *Server) execute(c *container, p *partition, lpk string, pq *sql.Query, 
 			src.list = &lp.docs
 		}
 	}
-	res, err := sql.Execute(pq, src, sql.Options{Params: params, Policy: c.policy, PopulateIndexMetrics: metrics, Search: c.search, Page: page, Rules: s.opts.Rules, PartitionKey: c.pk.parts})
+	res, err := sql.Execute(pq, src, sql.Options{Params: params, Policy: c.policy, PopulateIndexMetrics: metrics, Search: c.search, Page: page, Rules: s.opts.Rules, PartitionKey: c.pk.parts, Recheck: recheck})
 	if err != nil {
 		if errors.Is(err, sql.ErrNotStreamed) {
 			return nil, err // the caller runs the query whole

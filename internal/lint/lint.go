@@ -238,35 +238,9 @@ func (l *linter) queryShapes() {
 	}
 }
 
-// scalarParams is ap.Params with each "{field}" placeholder that names an array or object field of
-// the sampled type replaced by an empty array: at run time it is not a scalar, so it pins no key
-// (sql.Query.SingleKey), as the engine will find.
+// scalarParams is querycheck.ScalarParams.
 func scalarParams(c *design.Container, ap *design.AccessPattern) map[string]any {
-	dt := c.DocType(ap.Sample)
-	if dt == nil || len(ap.Params) == 0 {
-		return ap.Params
-	}
-	out := make(map[string]any, len(ap.Params))
-	for k, v := range ap.Params {
-		out[k] = v
-		s, ok := v.(string)
-		if !ok || !strings.HasPrefix(s, "{") || !strings.HasSuffix(s, "}") || strings.Count(s, "{") != 1 {
-			continue
-		}
-		fs, f := dt.Fields, (*design.Field)(nil)
-		for seg := range strings.SplitSeq(strings.Trim(s, "{}"), ".") {
-			g, found := fs.Lookup(seg)
-			if !found {
-				f = nil
-				break
-			}
-			f, fs = g, g.Object
-		}
-		if f != nil && (f.Array != nil || len(f.Object) > 0) {
-			out[k] = []any{}
-		}
-	}
-	return out
+	return querycheck.ScalarParams(c, ap)
 }
 
 // uniqueKeys flags unique keys that some document type of the container does not generate: the

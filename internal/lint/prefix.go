@@ -7,45 +7,13 @@ import (
 
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/engine/sql"
+	"github.com/cosmosdv/validate/internal/plan"
+	"github.com/cosmosdv/validate/internal/querycheck"
 )
 
-// prefixForm is how pattern ap sends a hierarchical-key prefix (design.PrefixOptions, PrefixWhere,
-// PrefixBoth), "" when it sends none (or the full key), and how many levels the prefix has. Stated
-// by prefixIn; otherwise read from the pattern: the request's partitionKey and the leading levels
-// WHERE pins by equality — except under app.sdk efcore, which lifts a prefix equality out of WHERE
-// into the request (efcore #38598).
+// prefixForm is querycheck.PrefixForm.
 func prefixForm(d *design.Design, c *design.Container, ap *design.AccessPattern) (string, int) {
-	if !c.IsHierarchical() || ap.Op != design.OpQuery || len(ap.PartitionKey) >= len(c.PartitionKey) {
-		return "", 0
-	}
-	q, err := sql.Parse(ap.Query)
-	if err != nil {
-		return "", 0
-	}
-	eq := q.KeyEqualities(c.KeyPaths(), scalarParams(c, ap))
-	inWhere := 0
-	for inWhere < len(eq) && len(eq[inWhere]) == 1 {
-		inWhere++
-	}
-	if inWhere == len(c.PartitionKey) {
-		return "", 0 // WHERE pins the full key: one logical partition
-	}
-	n := max(len(ap.PartitionKey), inWhere)
-	if n == 0 {
-		return "", 0
-	}
-	if ap.PrefixIn != "" {
-		return ap.PrefixIn, n
-	}
-	switch {
-	case d.SDKName() == design.SDKEFCore && inWhere > 0:
-		return design.PrefixOptions, n
-	case len(ap.PartitionKey) > 0 && inWhere >= len(ap.PartitionKey):
-		return design.PrefixBoth, n
-	case len(ap.PartitionKey) > 0:
-		return design.PrefixOptions, n
-	}
-	return design.PrefixWhere, n
+	return querycheck.PrefixForm(d, c, ap)
 }
 
 // prefixTrap flags the costly ways of sending a hierarchical-key prefix (the partial-key trap of
@@ -59,8 +27,10 @@ func prefixForm(d *design.Design, c *design.Container, ap *design.AccessPattern)
 // docs' guidance since 2026: "explicitly include the partial prefix in the WHERE clause"
 // (azure-databases-docs PR #363). Correctness reports with the prefix in the request: partial or
 // empty first pages (dotnet #5404), empty results after a split (dotnet #5859, SDK 3.58.0).
-// Assumed: the size of the effect depends on the data, the rest of the WHERE and the SDK version;
-// the estimator does not yet charge the forms apart, so the figures are the published ones.
+// The estimator and the engine charge each form by that mechanism (plan.estimateQuery, the
+// engine's requestPrefix), so the message sets the plan's figure for the form beside its figure
+// with the prefix in WHERE (sideBySide) and the published ones. Assumed: the size of the effect
+// depends on the data, the rest of the WHERE and the SDK version.
 func (l *linter) prefixTrap() {
 	for i := range l.d.AccessPatterns {
 		ap := &l.d.AccessPatterns[i]
@@ -100,12 +70,42 @@ func (l *linter) prefixTrap() {
 		switch {
 		case form == design.PrefixOptions:
 			l.addWeighed(path, ap.ID, "hpk-prefix-options", fmt.Sprintf(
-				"the key prefix %s goes in the request options only (%s): the index is per physical partition, so the engine re-checks the key range on every document the index returns for the rest of the WHERE (azure-cosmos-dotnet-v3 #4248) — published figures side by side: 73.16 RU in the options vs 4.63 RU in WHERE (#4767), about 1,400× (azure-sdk-for-java #48707); assumed to apply here, and it depends on the SDK version; %s; put the prefix in WHERE: %s (the docs' guidance: include the partial prefix in the WHERE clause); the plan's figure below charges the prefix as the WHERE form would (the estimator does not yet charge the forms apart)",
-				prefix, why, reports, strings.Join(filters, " AND ")))
+				"the key prefix %s goes in the request options only (%s): the index is per physical partition, so the engine re-checks the key range on every document the index returns for the rest of the WHERE (azure-cosmos-dotnet-v3 #4248) — published figures side by side: 73.16 RU in the options vs 4.63 RU in WHERE (#4767), about 1,400× (azure-sdk-for-java #48707); assumed to apply here, and it depends on the SDK version; %s; put the prefix in WHERE: %s (the docs' guidance: include the partial prefix in the WHERE clause)%s",
+				prefix, why, reports, strings.Join(filters, " AND "), l.sideBySide(i)))
 		case form == design.PrefixBoth && sh.Aggregate && !sh.GroupBy:
 			l.addWeighed(path, ap.ID, "hpk-prefix-options", fmt.Sprintf(
-				"the aggregate's key prefix %s goes in WHERE and in the request options (%s): with a prefix in the request the engine must load each document the index returns to re-check the key range, so the index no longer answers the aggregate alone — published: COUNT's index utilization falls from 100%% to 10%% (azure-cosmos-dotnet-v3 #3936), \"orders of magnitude\" on aggregates (#4248); assumed to apply here, and it depends on the SDK version; %s; keep the prefix in WHERE and send no partition key with the request (the SDK routes by the WHERE prefix), or prefixIn: where if the application already does; the plan's figure below does not yet charge the forms apart",
-				prefix, why, reports))
+				"the aggregate's key prefix %s goes in WHERE and in the request options (%s): with a prefix in the request the engine must load each document the index returns to re-check the key range, so the index no longer answers the aggregate alone — published: COUNT's index utilization falls from 100%% to 10%% (azure-cosmos-dotnet-v3 #3936), \"orders of magnitude\" on aggregates (#4248); assumed to apply here, and it depends on the SDK version; %s; keep the prefix in WHERE and send no partition key with the request (the SDK routes by the WHERE prefix), or prefixIn: where if the application already does%s",
+				prefix, why, reports, l.sideBySide(i)))
 		}
 	}
+}
+
+// sideBySide is the plan's figure for pattern i as its prefix is sent beside the plan's figure with
+// the prefix in WHERE only (the same design with prefixIn: where on the pattern), both the model's
+// (assumed mechanism, not measured); "" without a plan.
+func (l *linter) sideBySide(i int) string {
+	ap := &l.d.AccessPatterns[i]
+	pp := l.planPattern(ap.ID)
+	if pp == nil {
+		return ""
+	}
+	d := *l.d
+	d.AccessPatterns = slices.Clone(l.d.AccessPatterns)
+	d.AccessPatterns[i].PrefixIn = design.PrefixWhere
+	wp, err := plan.Build(&d, plan.Options{})
+	if err != nil {
+		return ""
+	}
+	for j := range wp.Patterns {
+		if wp.Patterns[j].ID != ap.ID {
+			continue
+		}
+		ru, at := pp.Judged()
+		wru, _ := wp.Patterns[j].Judged()
+		if wru <= 0 {
+			return ""
+		}
+		return fmt.Sprintf("; the model charges it %s RU per execution %s, against %s RU with the prefix in WHERE (%.1f×; modeled by that mechanism, assumed, not measured)", num(ru), at, num(wru), ru/wru)
+	}
+	return ""
 }

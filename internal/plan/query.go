@@ -11,6 +11,7 @@ import (
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/engine/index"
 	"github.com/cosmosdv/validate/internal/engine/sql"
+	"github.com/cosmosdv/validate/internal/querycheck"
 )
 
 // The static query estimate parses the query with the engine's parser and asks the engine's planner
@@ -78,15 +79,36 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 			per = math.Max(1/kd.drawnShare(), 1)
 		}
 	}
+	// A hierarchical-key prefix sent in the request options (prefixIn, or as partitionKey and WHERE
+	// say: querycheck.PrefixForm) routes to the prefix's range, but the range is no index term: the
+	// index of the whole physical partition answers the WHERE clause and every document it returns
+	// is loaded and re-checked against the range (the engine's requestPrefix; azure-cosmos-dotnet-v3
+	// #4248, efcore #38598). The index then reads 1/perIdx of the documents, the partition's share,
+	// unless WHERE pins the prefix too (form both), and an aggregate loads its documents (#3936).
+	// Assumed: it depends on the SDK version.
+	form, _ := querycheck.PrefixForm(s.d, s.c, ap)
+	recheck := form == design.PrefixOptions || form == design.PrefixBoth
+	perIdx := per
+	if recheck {
+		if a.IndexOnlyAggregate {
+			qe.Notes = append(qe.Notes, "key prefix in the request: each document is loaded to re-check its key range, so the index does not answer the aggregate alone (assumed; azure-cosmos-dotnet-v3 #4248, #3936)")
+		}
+		a.IndexOnlyAggregate = false
+		if form == design.PrefixOptions {
+			perIdx = math.Min(per, float64(max(partitions, 1)))
+			qe.Notes = append(qe.Notes, "key prefix in the request options only: the index of the whole physical partition answers WHERE and each document it returns is loaded and re-checked against the prefix's range (assumed; azure-cosmos-dotnet-v3 #4248, efcore #38598; depends on the SDK version)")
+		}
+	}
 	allInScope, matched, served, matchedBytes := 0.0, 0.0, 0.0, 0.0
 	for i := range s.c.Documents {
 		dt := &s.c.Documents[i]
 		n := s.count(dt, 0) / per
-		allInScope += n
+		nIdx := s.count(dt, 0) / perIdx
+		allInScope += nIdx
 		m := s.matching(dt, n, filters, false)
 		matched += m
 		matchedBytes += m * ests[dt.Type].Bytes
-		served += s.matching(dt, n, filters, true)
+		served += s.matching(dt, nIdx, filters, true)
 	}
 	qe.Notes = append(qe.Notes, s.selectivityNotes(rt, filters)...)
 	// The documents a query returns are of every type its filters keep (a partition holds a
@@ -299,7 +321,7 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 	// A single-partition query reads the postings of its logical partition, a hierarchical-key
 	// prefix those of the prefix's documents (the engine's source for a prefix is its effective
 	// partition key range: engine.prefixKey), a query without a key those of each partition.
-	ePer, eAll := per, allInScope
+	ePer, eAll := perIdx, allInScope
 	inSlice := make([]bool, len(a.Filters))
 	if !streams {
 		for _, members := range a.CompositeSlices {
@@ -363,8 +385,8 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 		loaded = 0
 		qe.Notes = append(qe.Notes, "aggregate answered from the index: no document loaded")
 	}
-	if len(a.Filters) > 0 && (a.FullScan || hasResidual(a.Filters)) {
-		f.DocsEvaluated = whole(loaded)
+	if (len(a.Filters) > 0 && (a.FullScan || hasResidual(a.Filters))) || recheck {
+		f.DocsEvaluated = whole(loaded) // a prefix in the request is re-checked on each (recheck)
 	}
 	qe.Pages = max(1, int(math.Ceil(out/defaultPageSize)))
 	qe.Scope = allInScope

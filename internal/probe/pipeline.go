@@ -40,12 +40,18 @@ func (x *exec) fanoutFor() *fanout.Container {
 // For an application whose SDK has a query engine the pipeline's run is the execution; for one on
 // the Go SDK the refusal stands (lint and run agree) and the pipeline's figure is kept as what the
 // query would cost from an SDK with a query engine. ok is false when err is not that refusal.
-func (x *exec) crossPartition(ctx context.Context, err error, opts *azcosmos.QueryOptions, failed record.Execution) (record.Execution, error, bool) {
+// A hierarchical-key prefix the query sends in the request (prefix, non-nil) goes with each range's
+// query, as an SDK with a query engine forwards it.
+func (x *exec) crossPartition(ctx context.Context, err error, opts *azcosmos.QueryOptions, failed record.Execution, prefix *azcosmos.PartitionKey) (record.Execution, error, bool) {
 	if !unservable(err) {
 		return failed, err, false
 	}
 	start := time.Now()
-	res, perr := fanout.Run(ctx, x.fanoutFor(), x.ap.Query, fanout.Options{Params: opts.QueryParameters})
+	var b fanout.Backend = x.fanoutFor()
+	if prefix != nil {
+		b = x.fanoutFor().WithPartitionKey(*prefix)
+	}
+	res, perr := fanout.Run(ctx, b, x.ap.Query, fanout.Options{Params: opts.QueryParameters})
 	run := func() *record.PipelineRun {
 		p := &record.PipelineRun{RU: res.Charge, Hypothetical: !x.r.d.QueryEngine()}
 		for _, r := range res.Ranges {

@@ -153,12 +153,15 @@ func (r *runner) checkPattern(ap *design.AccessPattern) {
 		return
 	}
 	levels := len(c.PartitionKey)
+	if form, _ := querycheck.PrefixForm(r.d, c, ap); form == design.PrefixOptions || form == design.PrefixBoth {
+		return // the run sends the prefix in the request (exec.query): it routes, and is re-checked
+	}
 	if k := len(ap.PartitionKey); k > 0 && k < levels {
 		ci := slices.IndexFunc(r.d.Containers, func(x design.Container) bool { return x.Name == c.Name })
 		a := querycheck.Check(r.d, ci, ap.Query).Analysis
 		for _, path := range c.PartitionKey[:k] {
 			if !querycheck.FiltersOn(a, path) {
-				r.note(ap, "warn", fmt.Sprintf("hierarchical prefix query: the key prefix is passed as an empty partition key, so the query "+
+				r.note(ap, "warn", fmt.Sprintf("hierarchical prefix query sent with prefixIn: where: the key prefix is passed as an empty partition key, so the query "+
 					"must filter on %s in its WHERE clause; without it the query fans out to every partition", path))
 			}
 		}
@@ -350,8 +353,15 @@ func (x *exec) query(ctx context.Context) (record.Execution, error) {
 		return record.Execution{}, err
 	}
 	pk := azcosmos.NewPartitionKey() // cross-partition, or a hierarchical prefix given in WHERE
+	var prefix *azcosmos.PartitionKey
 	if len(x.ap.PartitionKey) > 0 && len(vals) == len(x.c.PartitionKey) {
 		pk = sdk.PartitionKey(vals)
+	} else if form, n := querycheck.PrefixForm(x.r.d, x.c, x.ap); (form == design.PrefixOptions || form == design.PrefixBoth) && n > 0 && len(vals) >= n {
+		// The application sends the prefix in the request options (prefixIn, or as partitionKey
+		// and WHERE say): so does the run, and the service re-checks its key range at runtime. A
+		// prefix only WHERE gives (app.sdk efcore lifting it) is sent as written, in WHERE.
+		pk = sdk.PartitionKey(vals[:n])
+		prefix = &pk
 	}
 	opts := &azcosmos.QueryOptions{PopulateIndexMetrics: x.indexMetrics, ConsistencyLevel: x.consistency()}
 	for _, name := range sortedParamNames(x.ap.Params) {
@@ -372,7 +382,7 @@ func (x *exec) query(ctx context.Context) (record.Execution, error) {
 			ex.RU += chargeOf(err)
 			ex.Partitions = max(len(ranges), 1)
 			if ex.Pages == 0 {
-				if px, perr, ok := x.crossPartition(ctx, err, opts, ex); ok {
+				if px, perr, ok := x.crossPartition(ctx, err, opts, ex, prefix); ok {
 					return px, perr
 				}
 			}

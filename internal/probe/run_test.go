@@ -250,12 +250,16 @@ func TestRunPatterns_FailuresAreRecordedAndExplained(t *testing.T) {
 	}
 }
 
-// TestRunPatterns_PrefixQueryWithoutFilter: a hierarchical prefix query passes an empty key, so it
-// must filter on the prefix in WHERE; the probe says so when it does not.
+// TestRunPatterns_PrefixQueryWithoutFilter: a hierarchical prefix query sent with prefixIn: where
+// passes an empty key, so it must filter on the prefix in WHERE; the probe says so when it does
+// not. Sent in the request options (the default when WHERE does not give it), the prefix routes
+// and is re-checked: no warning.
 func TestRunPatterns_PrefixQueryWithoutFilter(t *testing.T) {
 	w := newWorld(t)
 	_, findings, err := w.run(t,
 		design.AccessPattern{ID: "Q", Container: "Events", Op: design.OpQuery, Sample: "event", PartitionKey: []string{"{tenantId}"},
+			Query: "SELECT * FROM c WHERE c.ts > 0", PrefixIn: design.PrefixWhere},
+		design.AccessPattern{ID: "OPT", Container: "Events", Op: design.OpQuery, Sample: "event", PartitionKey: []string{"{tenantId}"},
 			Query: "SELECT * FROM c WHERE c.ts > 0"},
 		design.AccessPattern{ID: "OK", Container: "Events", Op: design.OpQuery, Sample: "event", PartitionKey: []string{"{tenantId}"},
 			Query: "SELECT * FROM c WHERE c.tenantId = @t", Params: map[string]any{"@t": "{tenantId}"}},

@@ -96,6 +96,14 @@ type Options struct {
 	// PartitionKey is the container's partition-key paths (property names from the root), which
 	// rule pk-equality-order-composite reads; nil = none known.
 	PartitionKey [][]string
+	// Recheck, when set, is the key-range check of a hierarchical-key prefix sent in the request
+	// options: the index is per physical partition and the prefix's effective-partition-key range is
+	// not an index term, so the executor evaluates it at runtime on every document the served
+	// filters keep (each is loaded and evaluated; one outside the range is dropped), and an
+	// aggregate is no longer answered from the index alone (azure-cosmos-dotnet-v3 #4248, a
+	// maintainer's explanation; #3936). Assumed: it depends on the SDK version and the service's
+	// query engine, which no document pins down.
+	Recheck func(d *Document) bool
 	// Whole runs the query whole even when its ORDER BY could stream: the reference a streamed
 	// walk is tested against. Its facts are the whole execution's.
 	Whole bool

@@ -24,6 +24,7 @@ type execCtx struct {
 	maxAlloc int
 	err      error
 	countFn  bool
+	recheck  func(d *Document) bool // Options.Recheck
 	fnCalls  int
 	aggVals  []any // results of the current group's aggregates while projecting it
 	regexps  map[string]*regexp.Regexp

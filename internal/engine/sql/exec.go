@@ -75,6 +75,7 @@ func execute(q *Query, src Source, opts Options) (*Result, error) {
 		regexps: map[string]*regexp.Regexp{},
 		seed:    1,
 		countFn: true,
+		recheck: opts.Recheck,
 	}
 	if x.now.IsZero() {
 		x.now = time.Now()
@@ -180,6 +181,9 @@ func execute(q *Query, src Source, opts Options) (*Result, error) {
 	}
 	var matched int
 	aggs, idxAgg := indexOnlyAggregate(q, pl, opts.Policy, opts.Rules)
+	if opts.Recheck != nil {
+		idxAgg = false // each document is loaded to re-check the key range (Options.Recheck)
+	}
 	if !walked {
 		// A walk read only the entries it walked (added below); anything else counts each served
 		// predicate's entries over every document in scope. TOP without ORDER BY does not stop the
@@ -275,6 +279,9 @@ func runStreamed(src OrderedSource, sp *streamPlan, x *execCtx, lv *level, pl *p
 			}
 		}
 		x.countFn = true
+		if x.recheck != nil && !x.recheck(x.doc) {
+			return true, false
+		}
 		for _, c := range pl.residual {
 			if b, ok := truth(x.eval(c)); !ok || !b {
 				return true, false
@@ -295,7 +302,7 @@ func runStreamed(src OrderedSource, sp *streamPlan, x *execCtx, lv *level, pl *p
 		x.doc, x.docBody = d, x.bodyWith(d, lv.q.walkFields, lv.q.walkWhole) // ORDER BY values come from the index
 		x.env[slot] = x.docBody
 		loaded, pass := true, true
-		if lv.q.where != nil {
+		if lv.q.where != nil || x.recheck != nil {
 			loaded, pass = filter()
 			if x.err != nil {
 				return false
@@ -330,7 +337,7 @@ func runStreamed(src OrderedSource, sp *streamPlan, x *execCtx, lv *level, pl *p
 		}
 		entries++
 		last = at
-		docFacts{loaded: loaded, evaluated: loaded && len(pl.residual) > 0, size: d.Size, rows: 1, fullScan: pl.fullScan}.addTo(&res.Facts)
+		docFacts{loaded: loaded, evaluated: loaded && (len(pl.residual) > 0 || x.recheck != nil), size: d.Size, rows: 1, fullScan: pl.fullScan}.addTo(&res.Facts)
 		if !has {
 			return true
 		}
@@ -387,6 +394,9 @@ func runTop(q *Query, src Source, x *execCtx, lv *level, pl *plan, f *cost.Query
 			}
 			loaded = true
 			x.countFn = true
+			if x.recheck != nil && !x.recheck(d) {
+				return x.err == nil // outside the request's key range: loaded, evaluated, dropped
+			}
 			for _, c := range pl.residual {
 				if b, ok := truth(x.eval(c)); !ok || !b {
 					return x.err == nil
@@ -405,7 +415,7 @@ func runTop(q *Query, src Source, x *execCtx, lv *level, pl *plan, f *cost.Query
 			// is iterated (the executor expands the JOIN before it checks the served filters).
 			rows = 0
 		}
-		evaluated := loaded && len(pl.residual) > 0
+		evaluated := loaded && (len(pl.residual) > 0 || x.recheck != nil)
 		docFacts{loaded: loaded, evaluated: evaluated, size: d.Size, rows: rows, fullScan: pl.fullScan}.addTo(f)
 		return cont && x.err == nil
 	}

@@ -23,6 +23,17 @@ type Container struct {
 
 	mu     sync.Mutex
 	ranges []Range
+	// pk, when set, is the hierarchical-key prefix an application sends in the request options
+	// with each range's query (WithPartitionKey); base is the Container whose ranges it shares.
+	pk   *azcosmos.PartitionKey
+	base *Container
+}
+
+// WithPartitionKey is c sending pk (a hierarchical-key prefix the application gives in the request
+// options) with each range's query, as an SDK with a query engine forwards it; the service then
+// re-checks the prefix's key range on every document it reads. It shares c's ranges.
+func (c *Container) WithPartitionKey(pk azcosmos.PartitionKey) *Container {
+	return &Container{C: c.C, pk: &pk, base: c}
 }
 
 // NewContainer returns the Backend of c.
@@ -64,6 +75,9 @@ func (c *Container) QueryPlan(ctx context.Context, query string, params []azcosm
 // once per Container and not counted in any query's charge, as an SDK's own partition key range
 // reads are not) tells the id from the request the SDK sent.
 func (c *Container) Ranges(ctx context.Context) ([]Range, error) {
+	if c.base != nil {
+		return c.base.Ranges(ctx)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ranges != nil {
@@ -109,7 +123,11 @@ func (c *Container) QueryRange(ctx context.Context, id, query string, params []a
 	}
 	h := http.Header{}
 	h.Set(hdrRangeID, id)
-	pager := c.C.NewQueryItemsPager(query, azcosmos.NewPartitionKey(), o)
+	key := azcosmos.NewPartitionKey()
+	if c.pk != nil {
+		key = *c.pk
+	}
+	pager := c.C.NewQueryItemsPager(query, key, o)
 	page, err := pager.NextPage(policy.WithHTTPHeader(ctx, h))
 	if err != nil {
 		return Page{}, err
