@@ -43,6 +43,20 @@ func TestPoint_WorkedExamples(t *testing.T) {
 	}
 }
 
+// TestPoint_PatchOverReplace holds the patch base to the published rule itself: the worked formula
+// of understand-request-unit-consumption.md charges a patch its replace plus 0.4 RU per operation
+// (11.6 = 10.8 + 0.4 × 2). The 5% bound of the worked examples above would let 0.24 RU pass.
+func TestPoint_PatchOverReplace(t *testing.T) {
+	const oneKB = 1024
+	replace := Point(PointOp{Kind: Replace, SizeBytes: oneKB, OldSizeBytes: oneKB, IndexedTerms: 10, ChangedTerms: 2})
+	for _, ops := range []int{1, 2, 10} {
+		patch := Point(PointOp{Kind: Patch, SizeBytes: oneKB, OldSizeBytes: oneKB, IndexedTerms: 10, ChangedTerms: 2, PatchOps: ops})
+		if d, want := patch-replace, 0.4*float64(ops); math.Abs(d-want) > 0.01 {
+			t.Errorf("patch of %d operations costs %.3f RU over its replace, want the published 0.4 RU an operation (%.1f)", ops, d, want)
+		}
+	}
+}
+
 func TestPoint_Properties(t *testing.T) {
 	// Replace costs about twice a create (both documents) when few terms change.
 	create := Point(PointOp{Kind: Create, SizeBytes: 4096, IndexedTerms: 2})
