@@ -132,31 +132,11 @@ func Run(ctx context.Context, cfg Config) (*cost.Profile, error) {
 		fmt.Fprintf(status, "; provisioned: %d RU/s for about an hour, $%.2f at $%g per 100 RU/s-hour (plus the RU above, inside that throughput)\n",
 			pv.ThroughputRUs, pv.Dollars, cost.Current.ManualPrice.Value)
 	}
-	if cfg.Target.Kind == record.KindAccount && !cfg.Yes {
-		return nil, ErrNeedsYes
-	}
-
-	tcfg := cfg.Target
-	tcfg.Status = status
-	tgt, err := target.Open(ctx, tcfg)
+	tgt, dbName, bounds, err := openSession(ctx, cfg.Target, cfg.Yes, cfg.RunID, "cdv-calibrate-", cfg.RequestTimeout, cfg.CleanupWithin, status)
 	if err != nil {
 		return nil, err
 	}
 	defer func() { _ = tgt.Close(context.WithoutCancel(ctx)) }()
-	runID := cfg.RunID
-	if runID == "" {
-		var b [4]byte
-		_, _ = rand.Read(b[:])
-		runID = hex.EncodeToString(b[:])
-	}
-	dbName := "cdv-calibrate-" + runID
-	bounds := bounds{request: cfg.RequestTimeout, cleanup: cfg.CleanupWithin, account: hostOf(tgt.Info.Endpoint)}
-	if bounds.request <= 0 {
-		bounds.request = defaultRequestTimeout
-	}
-	if bounds.cleanup <= 0 {
-		bounds.cleanup = defaultCleanupWithin
-	}
 	if !cfg.Serverless {
 		bounds.billed = fmt.Sprintf("; its containers' %d RU/s are billed by the hour while it stays", pv.ThroughputRUs)
 	}
@@ -352,6 +332,34 @@ func provision(ctx context.Context, cl *azcosmos.Client, name string, throughput
 }
 
 // bounds are a calibration's deadlines and what its cleanup reports.
+// openSession is what every calibration does before it creates anything: on an account it needs
+// --yes (the cost was printed); it opens the target, names the run-scoped database (prefix and
+// the run id, random when none is given) and sets the per-request and cleanup bounds. The caller
+// closes the target.
+func openSession(ctx context.Context, tc target.Config, yes bool, runID, prefix string, request, cleanup time.Duration, status io.Writer) (*target.Target, string, bounds, error) {
+	if tc.Kind == record.KindAccount && !yes {
+		return nil, "", bounds{}, ErrNeedsYes
+	}
+	tc.Status = status
+	tgt, err := target.Open(ctx, tc)
+	if err != nil {
+		return nil, "", bounds{}, err
+	}
+	if runID == "" {
+		var b [4]byte
+		_, _ = rand.Read(b[:])
+		runID = hex.EncodeToString(b[:])
+	}
+	b := bounds{request: request, cleanup: cleanup, account: hostOf(tgt.Info.Endpoint)}
+	if b.request <= 0 {
+		b.request = defaultRequestTimeout
+	}
+	if b.cleanup <= 0 {
+		b.cleanup = defaultCleanupWithin
+	}
+	return tgt, prefix + runID, b, nil
+}
+
 type bounds struct {
 	request, cleanup time.Duration
 	account, billed  string

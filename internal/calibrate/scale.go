@@ -2,8 +2,6 @@ package calibrate
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -244,31 +242,11 @@ func Scale(ctx context.Context, cfg ScaleConfig) (*cost.Profile, error) {
 		fmt.Fprintf(status, "calibrate --scale: provisioned throughput (the account's capacity mode): 2 containers × %d RU/s, each billed for at least one hour even when deleted at once: $%.2f at $%g per 100 RU/s-hour (the RU above are inside that throughput); seeding takes at least %.0f s at %d RU/s\n",
 			scaleThroughput, 2*scaleThroughput/100.0*cost.Current.ManualPrice.Value, cost.Current.ManualPrice.Value, seedRU/scaleThroughput, scaleThroughput)
 	}
-	if cfg.Target.Kind == record.KindAccount && !cfg.Yes {
-		return nil, ErrNeedsYes
-	}
-
-	tcfg := cfg.Target
-	tcfg.Status = status
-	tgt, err := target.Open(ctx, tcfg)
+	tgt, dbName, b, err := openSession(ctx, cfg.Target, cfg.Yes, cfg.RunID, "cdv-calibrate-scale-", cfg.RequestTimeout, cfg.CleanupWithin, status)
 	if err != nil {
 		return nil, err
 	}
 	defer func() { _ = tgt.Close(context.WithoutCancel(ctx)) }()
-	runID := cfg.RunID
-	if runID == "" {
-		var b [4]byte
-		_, _ = rand.Read(b[:])
-		runID = hex.EncodeToString(b[:])
-	}
-	dbName := "cdv-calibrate-scale-" + runID
-	b := bounds{request: cfg.RequestTimeout, cleanup: cfg.CleanupWithin, account: hostOf(tgt.Info.Endpoint)}
-	if b.request <= 0 {
-		b.request = defaultRequestTimeout
-	}
-	if b.cleanup <= 0 {
-		b.cleanup = defaultCleanupWithin
-	}
 	if !cfg.Serverless {
 		b.billed = fmt.Sprintf("; its 2 containers' %d RU/s each are billed by the hour while it stays", scaleThroughput)
 	}
