@@ -229,3 +229,80 @@ func TestBrowser_DesignSession(t *testing.T) {
 	}
 	shot("run")
 }
+
+// TestBrowser_EveryExample is issue 43's first "done when" in Chromium: `validate studio designs/`
+// opens each of the five example designs, shows plan's monthly cost and one row per pattern, draws
+// every container's partitions, lists advise's answer, and runs the design with its report in place.
+// Every wait is on a condition of the page, never on time.
+func TestBrowser_EveryExample(t *testing.T) {
+	ctx := browser(t)
+	dir, err := filepath.Abs(filepath.Join("..", "..", "designs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	if err != nil || len(files) != 5 {
+		t.Fatalf("designs/: %d files, %v; want the five examples", len(files), err)
+	}
+	sctx, cancel := context.WithCancel(context.Background())
+	srv, err := Start(sctx, Options{Path: dir, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		if err := srv.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	do := func(what string, actions ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		if err := chromedp.Do(ctx, actions...); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+	wait := func(what, cond string) {
+		t.Helper()
+		do(what, chromedp.Poll[chromedp.Void](cond, chromedp.WithPollingTimeout(0)))
+	}
+	// The token is exchanged for the session's cookie once; each design is then opened by name.
+	do("open the folder", chromedp.Navigate(srv.URL()))
+	wait("the first analysis", `document.querySelector("#patterns tbody tr") !== null`)
+	for _, file := range files {
+		name := filepath.Base(file)
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := design.Parse(data, file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := pipeline.Plan(d, plan.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		do("choose "+name, chromedp.SetValue(chromedp.CSS("#file"), name),
+			chromedp.Evaluate[chromedp.Void](`document.querySelector("#file").dispatchEvent(new Event("change"))`))
+		wait(name+": plan", fmt.Sprintf(`(() => { const b = document.body.dataset;
+			return b.seq !== undefined && b.analyzed === b.seq
+				&& document.querySelector("#monthly").textContent === %q
+				&& document.querySelectorAll("#patterns tbody tr").length === %d; })()`, usd(p.MonthlyUSD), len(p.Patterns)))
+		do(name+": partitions", chromedp.Click(chromedp.CSS(`nav button[data-view="partitions"]`)))
+		for _, c := range p.Containers {
+			wait(name+": partitions of "+c.Name, fmt.Sprintf(`document.querySelector('#view-partitions .container[data-container=%q]') !== null`, c.Name))
+		}
+		do(name+": what-ifs", chromedp.Click(chromedp.CSS(`nav button[data-view="advise"]`)))
+		wait(name+": advise", `document.querySelector("#advise-status").textContent.startsWith("advise:")`)
+		do(name+": run", chromedp.Click(chromedp.CSS(`nav button[data-view="run"]`)), chromedp.Click(chromedp.CSS("#run")))
+		wait(name+": the report", `document.querySelector("#run-progress").textContent === "done"
+			|| document.querySelector("#run-output").textContent.startsWith("failed")`)
+		out, err := chromedp.Run(ctx, chromedp.TextContent(chromedp.CSS("#run-output")))
+		if err != nil {
+			t.Fatalf("%s: read the report: %v", name, err)
+		}
+		if !strings.Contains(out, d.AccessPatterns[0].ID) || !strings.Contains(out, "Estimator check") {
+			t.Errorf("%s: the run's report is not shown: %.300q", name, out)
+		}
+	}
+}
