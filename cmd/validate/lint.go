@@ -1,7 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/cosmosdv/validate/internal/design"
@@ -140,7 +143,7 @@ parsed or validated.`,
 					design.Count(len(d.AccessPatterns), "access pattern"))
 			}
 			// Expired waivers fail wherever they are, once each, in the order of the file.
-			for _, w := range waiversInOrder(ws) {
+			for _, w := range expiredInOrder(expired) {
 				f, ok := expired[w]
 				if !ok {
 					continue
@@ -230,12 +233,13 @@ func lintSARIF(path string, d *design.Design, loadErr error, opts lint.Options, 
 	return out, code
 }
 
-// waiversInOrder is the set's waivers in file order (none for a nil set).
-func waiversInOrder(ws *waiver.Set) []*waiver.Waiver {
-	if ws == nil {
-		return nil
-	}
-	return ws.Waivers
+// expiredInOrder is the expired waivers, from a waivers file or a design, in file and line order.
+func expiredInOrder(expired map[*waiver.Waiver]lint.Finding) []*waiver.Waiver {
+	out := slices.Collect(maps.Keys(expired))
+	slices.SortFunc(out, func(a, b *waiver.Waiver) int {
+		return cmp.Or(strings.Compare(a.File, b.File), a.Line-b.Line, a.Col-b.Col)
+	})
+	return out
 }
 
 func countTypes(d *design.Design) int {

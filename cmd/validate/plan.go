@@ -132,7 +132,7 @@ price in the wrong unit, a hot partition, a design-review finding), 2 when a des
 					fmt.Fprintf(a.stderr, "%s: wrote %s\n", d.Name, name)
 				}
 			}
-			for _, w := range waiversInOrder(ws) {
+			for _, w := range expiredInOrder(expired) {
 				if f, ok := expired[w]; ok {
 					fmt.Fprintln(a.stderr, f)
 					results = append(results, sarif.Finding{Rule: f.Code, Level: sarif.LevelError, Message: f.Message, File: f.File, Line: f.Pos.Line, Col: f.Pos.Col})

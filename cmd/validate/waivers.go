@@ -1,9 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/cosmosdv/validate/internal/design"
@@ -37,10 +39,39 @@ func patternOf(d *design.Design, path string) string {
 	return d.AccessPatterns[i].ID
 }
 
+// withDesign is ws and the waivers the design writes next to what they are about (waive: on the
+// design, a container or an access pattern), each at its line in the design file.
+func withDesign(ws *waiver.Set, d *design.Design) *waiver.Set {
+	if d == nil {
+		return ws
+	}
+	var more []*waiver.Waiver
+	add := func(path, pattern, containerPath string, list []design.Waive) {
+		for i, w := range list {
+			p := fmt.Sprintf("%s[%d]", path, i)
+			pos := d.Positions[p]
+			nw, err := waiver.New(waiver.Waiver{Code: w.Code, Design: d.Name, Pattern: pattern, Path: containerPath,
+				Reason: w.Reason, Owner: cmp.Or(w.Owner, "(no owner)"), Expires: w.Expires, File: d.File, Line: pos.Line, Col: pos.Col})
+			if err == nil { // the design's validation refused a bad date already
+				more = append(more, nw)
+			}
+		}
+	}
+	add("waive", "", "", d.Waive)
+	for i := range d.Containers {
+		add(fmt.Sprintf("containers[%d].waive", i), "", fmt.Sprintf("containers[%d]", i), d.Containers[i].Waive)
+	}
+	for i := range d.AccessPatterns {
+		add(fmt.Sprintf("accessPatterns[%d].waive", i), d.AccessPatterns[i].ID, "", d.AccessPatterns[i].Waive)
+	}
+	return ws.With(more)
+}
+
 // judge applies the waivers to a design's findings. A finding a live waiver names is waived; one an
 // expired waiver names is not, and the expired waiver is reported once as a failing finding at its
 // own line (expired, keyed by the waiver, collects them across designs).
 func judge(ws *waiver.Set, d *design.Design, fs []lint.Finding, expired map[*waiver.Waiver]lint.Finding) []judged {
+	ws = withDesign(ws, d)
 	out := make([]judged, 0, len(fs))
 	for _, f := range fs {
 		j := judged{Finding: f}
@@ -89,7 +120,7 @@ func checkFailOn(v string) error {
 
 // waivedText is how text output marks a waived finding.
 func waivedText(w *waiver.Waiver) string {
-	return fmt.Sprintf(" — waived: %s (owner %s, until %s; %s)", w.Reason, w.Owner, w.Expires, w.Where())
+	return fmt.Sprintf(" — waived: %s (owner %s, until %s; %s)", w.Reason, w.Owner, cmp.Or(w.Expires, "no expiry"), w.Where())
 }
 
 // waivePlan applies the waivers to a plan's warnings: a warning a live waiver names (its code, the
@@ -97,6 +128,7 @@ func waivedText(w *waiver.Waiver) string {
 // counted; one an expired waiver names stays, and the waiver is collected in expired. It returns
 // the waived warnings' indexes with their waivers' justification.
 func waivePlan(ws *waiver.Set, d *design.Design, p *plan.Plan, expired map[*waiver.Waiver]lint.Finding) map[int]string {
+	ws = withDesign(ws, d)
 	waived := map[int]string{}
 	for i := range p.Warnings {
 		w := &p.Warnings[i]
@@ -114,6 +146,10 @@ func waivePlan(ws *waiver.Set, d *design.Design, p *plan.Plan, expired map[*waiv
 				sub.Path = fmt.Sprintf("containers[%d]", j)
 			}
 		}
+		// A lint finding carried into the plan names its place as "file:line:col: path".
+		if _, path, ok := strings.Cut(w.Subject, ": "); ok && sub.Path == "" {
+			sub.Path, sub.Pattern = path, patternOf(d, path)
+		}
 		wv := ws.Match(sub)
 		switch {
 		case wv == nil:
@@ -121,7 +157,7 @@ func waivePlan(ws *waiver.Set, d *design.Design, p *plan.Plan, expired map[*waiv
 			judge(ws, d, []lint.Finding{{Code: w.Code, Path: sub.Path}}, expired)
 		default:
 			w.Message += waivedText(wv)
-			waived[i] = fmt.Sprintf("%s (owner %s, until %s; %s)", wv.Reason, wv.Owner, wv.Expires, wv.Where())
+			waived[i] = fmt.Sprintf("%s (owner %s, until %s; %s)", wv.Reason, wv.Owner, cmp.Or(wv.Expires, "no expiry"), wv.Where())
 		}
 	}
 	return waived

@@ -212,3 +212,48 @@ func TestPlan_SARIF(t *testing.T) {
 		t.Errorf("text,sarif without --out: exit %d, %s", code, errOut)
 	}
 }
+
+// TestLint_WaiversInTheDesign: a finding is waived in the design next to what it is about (#45
+// point 5): the pattern's waive: entry waives its lost-partition-key, and lint and plan say so at
+// the waiver's line in the design; an expired one waives nothing and fails at its own line; a
+// waiver on another pattern does not reach this one.
+func TestLint_WaiversInTheDesign(t *testing.T) {
+	src, err := os.ReadFile(repo("testdata", "review", "report-every-second.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const anchor = "    estimate: {ru: 14}\n"
+	if !strings.HasSuffix(string(src), anchor) {
+		t.Fatalf("the fixture no longer ends with AP9's %q", anchor)
+	}
+	write := func(expires, pattern string) string {
+		t.Helper()
+		text := string(src) + "    waive:\n      - code: lost-partition-key\n        reason: the admin report reads every tenant on purpose\n" + expires
+		if pattern != "AP9" { // move the waiver to AP1 instead
+			text = string(src)
+			text = strings.Replace(text, "  - id: AP1\n", "  - id: AP1\n    waive:\n      - {code: lost-partition-key, reason: not this one}\n", 1)
+		}
+		p := filepath.Join(t.TempDir(), "report.yaml")
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	live := write("        expires: 2999-12-31\n", "AP9")
+	code, out, errOut := runCLI(t, "lint", live)
+	if code != ExitOK || !strings.Contains(out, "[lost-partition-key] — waived: the admin report reads every tenant on purpose") || !strings.Contains(out, live+":134:") {
+		t.Errorf("waived in the design: exit %d, want 0 with the waiver at its line in the design\n%s%s", code, out, errOut)
+	}
+	if code, out, errOut = runCLI(t, "plan", live); strings.Count(out, "waived: the admin report") == 0 {
+		t.Errorf("plan does not mark the waived finding: exit %d\n%s%s", code, out, errOut)
+	}
+	expired := write("        expires: 2020-01-31\n", "AP9")
+	code, out, errOut = runCLI(t, "lint", expired)
+	if code != ExitFindings || !strings.Contains(out, "[waiver-expired]") || !strings.Contains(out, expired+":134:") || strings.Contains(out, "— waived:") {
+		t.Errorf("an expired waiver in the design: exit %d, want 1 with waiver-expired at its line\n%s%s", code, out, errOut)
+	}
+	other := write("", "AP1")
+	if code, out, errOut = runCLI(t, "lint", other); code != ExitFindings || strings.Contains(out, "— waived:") {
+		t.Errorf("a waiver on AP1 waived AP9's finding: exit %d\n%s%s", code, out, errOut)
+	}
+}

@@ -38,6 +38,8 @@ type Design struct {
 
 	Containers     []Container     `yaml:"containers" json:"containers"`
 	AccessPatterns []AccessPattern `yaml:"accessPatterns" json:"accessPatterns"`
+	// Waive lists findings of any code the team accepts for the whole design (waive.go).
+	Waive []Waive `yaml:"waive,omitempty" json:"waive,omitempty"`
 
 	// File is the path the design was read from ("" for a reader); not part of the format.
 	File string `yaml:"-" json:"-"`
@@ -115,6 +117,8 @@ type Container struct {
 	StorageGB float64 `yaml:"storageGB,omitempty" json:"storageGB,omitempty"`
 	// Documents are the document types stored in the container.
 	Documents []DocType `yaml:"documents" json:"documents"`
+	// Waive lists this container's findings the team accepts (waive.go).
+	Waive []Waive `yaml:"waive,omitempty" json:"waive,omitempty"`
 }
 
 // IsHierarchical reports whether the container uses a hierarchical (MultiHash) partition key.
@@ -349,6 +353,8 @@ type AccessPattern struct {
 	Regression *Band `yaml:"regression,omitempty" json:"regression,omitempty"`
 	// Samples overrides the number of executions.
 	Samples int `yaml:"samples,omitempty" json:"samples,omitempty"`
+	// Waive lists this pattern's findings the team accepts (waive.go).
+	Waive []Waive `yaml:"waive,omitempty" json:"waive,omitempty"`
 }
 
 // PatchOp is one patch operation: set, add, replace, remove, incr or move.

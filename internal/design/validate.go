@@ -120,6 +120,13 @@ var resourceNameRe = regexp.MustCompile(`^[^/\\?#]+$`)
 func (v *validator) run() {
 	d := v.d
 	v.checkControls()
+	v.checkWaives("waive", d.Waive)
+	for i := range d.Containers {
+		v.checkWaives(fmt.Sprintf("containers[%d].waive", i), d.Containers[i].Waive)
+	}
+	for i := range d.AccessPatterns {
+		v.checkWaives(fmt.Sprintf("accessPatterns[%d].waive", i), d.AccessPatterns[i].Waive)
+	}
 	if strings.TrimSpace(d.Name) == "" {
 		v.errf("name", "must not be empty")
 	}

@@ -105,6 +105,36 @@ func knownKeys(n *yaml.Node) error {
 	return nil
 }
 
+// New makes a waiver written elsewhere than a waivers file (a design's waive: entries), with its
+// position; an empty Expires never expires.
+func New(w Waiver) (*Waiver, error) {
+	if w.Expires == "" {
+		w.until = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
+		return &w, nil
+	}
+	t, err := time.Parse(time.DateOnly, w.Expires)
+	if err != nil {
+		return nil, fmt.Errorf("%s: expires %q is not a date YYYY-MM-DD", w.Where(), w.Expires)
+	}
+	w.until = t.AddDate(0, 0, 1)
+	return &w, nil
+}
+
+// With is the set and more waivers, for one design (the set's own waivers are shared, so what one
+// design uses counts for the set).
+func (s *Set) With(more []*Waiver) *Set {
+	if len(more) == 0 {
+		return s
+	}
+	out := &Set{}
+	if s != nil {
+		out.File = s.File
+		out.Waivers = append(out.Waivers, s.Waivers...)
+	}
+	out.Waivers = append(out.Waivers, more...)
+	return out
+}
+
 // Expired reports whether the waiver has expired at now.
 func (w *Waiver) Expired(now time.Time) bool { return !now.Before(w.until) }
 
