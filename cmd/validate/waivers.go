@@ -39,33 +39,9 @@ func patternOf(d *design.Design, path string) string {
 	return d.AccessPatterns[i].ID
 }
 
-// withDesign is ws and the waivers the design writes next to what they are about (waive: on the
-// design, a container or an access pattern), each at its line in the design file.
-func withDesign(ws *waiver.Set, d *design.Design) *waiver.Set {
-	if d == nil {
-		return ws
-	}
-	var more []*waiver.Waiver
-	add := func(path, pattern, containerPath string, list []design.Waive) {
-		for i, w := range list {
-			p := fmt.Sprintf("%s[%d]", path, i)
-			pos := d.Positions[p]
-			nw, err := waiver.New(waiver.Waiver{Code: w.Code, Design: d.Name, Pattern: pattern, Path: containerPath,
-				Reason: w.Reason, Owner: cmp.Or(w.Owner, "(no owner)"), Expires: w.Expires, File: d.File, Line: pos.Line, Col: pos.Col})
-			if err == nil { // the design's validation refused a bad date already
-				more = append(more, nw)
-			}
-		}
-	}
-	add("waive", "", "", d.Waive)
-	for i := range d.Containers {
-		add(fmt.Sprintf("containers[%d].waive", i), "", fmt.Sprintf("containers[%d]", i), d.Containers[i].Waive)
-	}
-	for i := range d.AccessPatterns {
-		add(fmt.Sprintf("accessPatterns[%d].waive", i), d.AccessPatterns[i].ID, "", d.AccessPatterns[i].Waive)
-	}
-	return ws.With(more)
-}
+// withDesign is ws and the waivers the design writes next to what they are about
+// (lint.DesignWaivers).
+func withDesign(ws *waiver.Set, d *design.Design) *waiver.Set { return ws.With(lint.DesignWaivers(d)) }
 
 // judge applies the waivers to a design's findings. A finding a live waiver names is waived; one an
 // expired waiver names is not, and the expired waiver is reported once as a failing finding at its
@@ -120,7 +96,7 @@ func checkFailOn(v string) error {
 
 // waivedText is how text output marks a waived finding.
 func waivedText(w *waiver.Waiver) string {
-	return fmt.Sprintf(" — waived: %s (owner %s, until %s; %s)", w.Reason, w.Owner, cmp.Or(w.Expires, "no expiry"), w.Where())
+	return w.Marked()
 }
 
 // waivePlan applies the waivers to a plan's warnings: a warning a live waiver names (its code, the

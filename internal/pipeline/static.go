@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/design"
@@ -11,6 +12,7 @@ import (
 	"github.com/cosmosdv/validate/internal/plan"
 	"github.com/cosmosdv/validate/internal/record"
 	"github.com/cosmosdv/validate/internal/report"
+	"github.com/cosmosdv/validate/internal/waiver"
 )
 
 // DesignFindings is what the static tools say about d that a run's report repeats, as plain data
@@ -63,6 +65,16 @@ func findingsOf(d *design.Design, p *plan.Plan) Static {
 		}
 		(*m)[id] = append((*m)[id], text)
 	}
+	// The design's own waivers (waive:) mark the findings they accept, as lint and plan mark them;
+	// an expired one accepts nothing.
+	ws := (*waiver.Set)(nil).With(lint.DesignWaivers(d))
+	text := func(f lint.Finding, pattern string) string {
+		w := ws.Match(waiver.Subject{Design: d.Name, Code: f.Code, Path: f.Path, Pattern: pattern})
+		if w == nil || w.Expired(time.Now().UTC()) {
+			return f.String()
+		}
+		return f.String() + w.Marked()
+	}
 	for _, f := range fs {
 		head, _, _ := strings.Cut(f.Path, ".")
 		id, ofPattern := ids[head]
@@ -72,9 +84,9 @@ func findingsOf(d *design.Design, p *plan.Plan) Static {
 			add(&s.UnknownFields, id, f.String())
 		case !slices.Contains(lint.ReviewCodes, f.Code):
 		case ofPattern:
-			add(&s.Review, id, f.String())
+			add(&s.Review, id, text(f, id))
 		default:
-			s.DesignReview = append(s.DesignReview, f.String())
+			s.DesignReview = append(s.DesignReview, text(f, ""))
 		}
 	}
 	return s

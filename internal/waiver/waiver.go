@@ -135,6 +135,15 @@ func (s *Set) With(more []*Waiver) *Set {
 	return out
 }
 
+// Marked is how a waived finding's text ends: " — waived: <reason> (owner …, until …; file:line:col)".
+func (w *Waiver) Marked() string {
+	until := w.Expires
+	if until == "" {
+		until = "no expiry"
+	}
+	return fmt.Sprintf(" — waived: %s (owner %s, until %s; %s)", w.Reason, w.Owner, until, w.Where())
+}
+
 // Expired reports whether the waiver has expired at now.
 func (w *Waiver) Expired(now time.Time) bool { return !now.Before(w.until) }
 
