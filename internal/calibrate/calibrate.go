@@ -295,9 +295,30 @@ func runFacts(ctx context.Context, ops []operation, parts map[string]int) ([]cos
 	return out, nil
 }
 
+// probeSpec is one container a calibration creates: its name, indexing policy (nil: the default) and,
+// on an account, its manual throughput (0: none, serverless or the embedded engine).
+type probeSpec struct {
+	name   string
+	policy *azcosmos.IndexingPolicy
+	ru     int32
+}
+
 // provision creates database name and the workload's containers; on an account (throughput true)
 // each with its throughput.
 func provision(ctx context.Context, cl *azcosmos.Client, name string, throughput bool, timeout time.Duration) (*azcosmos.DatabaseClient, map[string]*azcosmos.ContainerClient, error) {
+	var ps []probeSpec
+	for _, c := range containers {
+		p := probeSpec{name: c.name, policy: c.policy}
+		if throughput {
+			p.ru = c.throughput()
+		}
+		ps = append(ps, p)
+	}
+	return createProbes(ctx, cl, name, ps, timeout)
+}
+
+// createProbes creates database name and the probe containers, all keyed by /pk, within timeout.
+func createProbes(ctx context.Context, cl *azcosmos.Client, name string, ps []probeSpec, timeout time.Duration) (*azcosmos.DatabaseClient, map[string]*azcosmos.ContainerClient, error) {
 	ctx, cancel := withTimeout(ctx, timeout)
 	defer cancel()
 	if _, err := cl.CreateDatabase(ctx, azcosmos.DatabaseProperties{ID: name}, nil); err != nil {
@@ -311,27 +332,26 @@ func provision(ctx context.Context, cl *azcosmos.Client, name string, throughput
 		return nil, nil, err
 	}
 	cs := map[string]*azcosmos.ContainerClient{}
-	for _, c := range containers {
-		props := azcosmos.ContainerProperties{ID: c.name, IndexingPolicy: c.policy,
+	for _, p := range ps {
+		props := azcosmos.ContainerProperties{ID: p.name, IndexingPolicy: p.policy,
 			PartitionKeyDefinition: azcosmos.PartitionKeyDefinition{Paths: []string{"/pk"}}}
 		var opts *azcosmos.CreateContainerOptions
-		if throughput {
-			tp := azcosmos.NewManualThroughputProperties(c.throughput())
+		if p.ru > 0 {
+			tp := azcosmos.NewManualThroughputProperties(p.ru)
 			opts = &azcosmos.CreateContainerOptions{ThroughputProperties: &tp}
 		}
 		if _, err := db.CreateContainer(ctx, props, opts); err != nil {
-			return db, nil, fmt.Errorf("create container %s/%s: %w", name, c.name, err)
+			return db, nil, fmt.Errorf("create container %s/%s: %w", name, p.name, err)
 		}
-		cc, err := db.NewContainer(c.name)
+		cc, err := db.NewContainer(p.name)
 		if err != nil {
 			return db, nil, err
 		}
-		cs[c.name] = cc
+		cs[p.name] = cc
 	}
 	return db, cs, nil
 }
 
-// bounds are a calibration's deadlines and what its cleanup reports.
 // openSession is what every calibration does before it creates anything: on an account it needs
 // --yes (the cost was printed); it opens the target, names the run-scoped database (prefix and
 // the run id, random when none is given) and sets the per-request and cleanup bounds. The caller
@@ -360,6 +380,7 @@ func openSession(ctx context.Context, tc target.Config, yes bool, runID, prefix 
 	return tgt, prefix + runID, b, nil
 }
 
+// bounds are a calibration's deadlines and what its cleanup reports.
 type bounds struct {
 	request, cleanup time.Duration
 	account, billed  string

@@ -445,40 +445,18 @@ func embeddedProbes(ctx context.Context, n int, rules *cost.Selection, small, la
 // provisionScale creates database name and the probe containers (the larger only with large); on
 // an account (throughput true) each with scaleThroughput RU/s.
 func provisionScale(ctx context.Context, cl *azcosmos.Client, name string, n int, large, throughput bool, timeout time.Duration) (*azcosmos.DatabaseClient, map[string]*azcosmos.ContainerClient, error) {
-	ctx, cancel := withTimeout(ctx, timeout)
-	defer cancel()
-	if _, err := cl.CreateDatabase(ctx, azcosmos.DatabaseProperties{ID: name}, nil); err != nil {
-		if sdk.StatusOf(err) == 409 {
-			return nil, nil, fmt.Errorf("database %s already exists: give another --run-id", name)
-		}
-		return nil, nil, fmt.Errorf("create database %s: %w", name, err)
-	}
-	db, err := cl.NewDatabase(name)
-	if err != nil {
-		return nil, nil, err
-	}
-	cs := map[string]*azcosmos.ContainerClient{}
+	var ps []probeSpec
 	for i, c := range scaleContainers(n) {
 		if i > 0 && !large {
 			break
 		}
-		props := azcosmos.ContainerProperties{ID: c.name, IndexingPolicy: scalePolicy(),
-			PartitionKeyDefinition: azcosmos.PartitionKeyDefinition{Paths: []string{"/pk"}}}
-		var opts *azcosmos.CreateContainerOptions
+		p := probeSpec{name: c.name, policy: scalePolicy()}
 		if throughput {
-			tp := azcosmos.NewManualThroughputProperties(scaleThroughput)
-			opts = &azcosmos.CreateContainerOptions{ThroughputProperties: &tp}
+			p.ru = scaleThroughput
 		}
-		if _, err := db.CreateContainer(ctx, props, opts); err != nil {
-			return db, nil, fmt.Errorf("create container %s/%s: %w", name, c.name, err)
-		}
-		cc, err := db.NewContainer(c.name)
-		if err != nil {
-			return db, nil, err
-		}
-		cs[c.name] = cc
+		ps = append(ps, p)
 	}
-	return db, cs, nil
+	return createProbes(ctx, cl, name, ps, timeout)
 }
 
 // seedScale writes a probe container's n documents, scaleSeedParallel at a time, each write within
