@@ -10,6 +10,7 @@ import (
 	"github.com/cosmosdv/validate/internal/record"
 	"github.com/cosmosdv/validate/internal/target"
 	"github.com/spf13/cobra"
+	"github.com/spf13/viper"
 )
 
 const cleanupLong = `Cleanup finds the databases that runs left on an account or endpoint — a run killed with kill -9,
@@ -53,23 +54,9 @@ func (a *app) cleanupCmd() *cobra.Command {
 			if age < 0 {
 				return usageErr("--older-than: must not be negative (got %s)", age)
 			}
-			logger, err := newLogger(a.stderr, v.GetString("log-level"))
+			tgt, err := a.openRemote(cmd, v, kind)
 			if err != nil {
 				return err
-			}
-			tgt, err := target.Open(cmd.Context(), target.Config{
-				Kind:             record.Kind(kind),
-				Insecure:         v.GetBool("insecure"),
-				Endpoint:         v.GetString("endpoint"),
-				Key:              v.GetString("key"),
-				ConnectionString: v.GetString("connection-string"),
-				Log:              logger,
-			})
-			if err != nil {
-				if errors.Is(err, target.ErrConfig) {
-					return usageErr("%s", target.Explain(err))
-				}
-				return infraErr(errors.New(target.Explain(err)))
 			}
 			defer tgt.Close(cmd.Context())
 			return a.cleanup(cmd, tgt.Client, tgt.Info.Endpoint, v.GetString("run-id"), age, v.GetBool("yes"))
@@ -140,4 +127,28 @@ func scope(runID string, age time.Duration) string {
 		return " (run " + runID + ")"
 	}
 	return fmt.Sprintf(" (runs older than %s)", age)
+}
+
+// openRemote opens the account or endpoint that cleanup and diff --deployed read, from the target
+// flags; a bad configuration is a usage error, an unreachable target an infrastructure one.
+func (a *app) openRemote(cmd *cobra.Command, v *viper.Viper, kind string) (*target.Target, error) {
+	logger, err := newLogger(a.stderr, v.GetString("log-level"))
+	if err != nil {
+		return nil, err
+	}
+	tgt, err := target.Open(cmd.Context(), target.Config{
+		Kind:             record.Kind(kind),
+		Insecure:         v.GetBool("insecure"),
+		Endpoint:         v.GetString("endpoint"),
+		Key:              v.GetString("key"),
+		ConnectionString: v.GetString("connection-string"),
+		Log:              logger,
+	})
+	if err != nil {
+		if errors.Is(err, target.ErrConfig) {
+			return nil, usageErr("%s", target.Explain(err))
+		}
+		return nil, infraErr(errors.New(target.Explain(err)))
+	}
+	return tgt, nil
 }

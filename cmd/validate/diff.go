@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/cosmosdv/validate/internal/provision"
-	"github.com/cosmosdv/validate/internal/record"
 	"github.com/cosmosdv/validate/internal/target"
 	"github.com/spf13/cobra"
 )
@@ -59,23 +58,9 @@ func (a *app) diffCmd() *cobra.Command {
 			if database == "" {
 				database = d.Database
 			}
-			logger, err := newLogger(a.stderr, v.GetString("log-level"))
+			tgt, err := a.openRemote(cmd, v, kind)
 			if err != nil {
 				return err
-			}
-			tgt, err := target.Open(cmd.Context(), target.Config{
-				Kind:             record.Kind(kind),
-				Insecure:         v.GetBool("insecure"),
-				Endpoint:         v.GetString("endpoint"),
-				Key:              v.GetString("key"),
-				ConnectionString: v.GetString("connection-string"),
-				Log:              logger,
-			})
-			if err != nil {
-				if errors.Is(err, target.ErrConfig) {
-					return usageErr("%s", target.Explain(err))
-				}
-				return infraErr(errors.New(target.Explain(err)))
 			}
 			defer tgt.Close(cmd.Context())
 			fs, err := provision.DiffDeployed(cmd.Context(), tgt.Client, database, d)
