@@ -52,8 +52,13 @@ type Plan struct {
 	// MonthlyUSD is the sum of each container's cost in its cheapest feasible mode.
 	MonthlyUSD float64 `json:"monthlyUSD"`
 	// DesignedMonthlyUSD is the sum at the throughput the design states.
-	DesignedMonthlyUSD float64   `json:"designedMonthlyUSD"`
-	Warnings           []Warning `json:"warnings"`
+	DesignedMonthlyUSD float64 `json:"designedMonthlyUSD"`
+	// MonthlyBand and DesignedMonthlyBand are MonthlyUSD and DesignedMonthlyUSD with every
+	// container at the low and at the high end of its LoadBand (a container without one at its
+	// figure); nil when no container's cost rests on an unpinned rule.
+	MonthlyBand         *record.Range `json:"monthlyBand,omitempty"`
+	DesignedMonthlyBand *record.Range `json:"designedMonthlyBand,omitempty"`
+	Warnings            []Warning     `json:"warnings"`
 }
 
 // RateCardRef identifies the rate card a plan was priced with.
@@ -179,6 +184,87 @@ type Container struct {
 	// that serves every hour, and the hours that throttle. Recommended, MonthlyUSD and DesignedCost
 	// then follow it; Options keep the flat-rate figures for comparison.
 	Traffic *Traffic `json:"traffic,omitempty"`
+	// LoadBand is the load and what follows from it (the throughput the cheapest mode sizes, every
+	// mode's monthly cost, the designed throughput's, the capacity verdicts) with every pattern
+	// whose production figure has a band (Pattern.ProductionBand) at the low end of it, and at the
+	// high end; nil when no pattern of the container has one (then nothing here rests on an
+	// unpinned rule), or when both ends give the figures.
+	LoadBand *LoadBand `json:"loadBand,omitempty"`
+}
+
+// LoadBand is a container's capacity under the two ends of its patterns' bands. A rule's
+// alternative is chosen independently of every other rule's, so with several rules the low end
+// takes every pattern's LowRU and the high end every pattern's HighRU (record.Range).
+type LoadBand struct {
+	// Rules names the unpinned rules the load rests on, each once.
+	Rules []string `json:"rules"`
+	Low   BandEnd  `json:"low"`
+	High  BandEnd  `json:"high"`
+}
+
+// BandEnd is a container's capacity with every banded pattern at one end of its band: the plan's
+// own pricing, hot-partition and hour-by-hour steps run over that load (builder.loadBand).
+type BandEnd struct {
+	AvgRUs  float64 `json:"avgRUs"`
+	PeakRUs float64 `json:"peakRUs"`
+	// DesignedUSD is the designed throughput's monthly cost (Container.DesignedCost.Total).
+	DesignedUSD float64 `json:"designedUSD"`
+	// Options are Container.Options' monthly costs at this end, in their order.
+	Options     []BandOption `json:"options"`
+	Recommended Throughput   `json:"recommended"`
+	MonthlyUSD  float64      `json:"monthlyUSD"`
+	// Utilization and Risk are the busiest physical partition's (Container.Hot).
+	Utilization float64   `json:"utilization"`
+	Risk        cost.Risk `json:"risk"`
+	// Warnings are the capacity findings that hold at this end and not at the figure: verdicts
+	// that rest on an unpinned rule.
+	Warnings []Warning `json:"warnings,omitempty"`
+}
+
+// BandOption is one throughput mode's monthly cost at one end of a band.
+type BandOption struct {
+	Mode     cost.Mode `json:"mode"`
+	USD      float64   `json:"usd"`
+	Feasible bool      `json:"feasible"`
+}
+
+// Avg, Peak, Designed and Monthly are the container's average and peak load, designed cost and
+// cheapest cost as ranges over the band's two ends (nil without a band, or when the ends agree).
+func (lb *LoadBand) Avg() *record.Range {
+	return lb.rangeOf(func(e BandEnd) float64 { return e.AvgRUs }, num)
+}
+
+func (lb *LoadBand) Peak() *record.Range {
+	return lb.rangeOf(func(e BandEnd) float64 { return e.PeakRUs }, num)
+}
+
+func (lb *LoadBand) Designed() *record.Range {
+	return lb.rangeOf(func(e BandEnd) float64 { return e.DesignedUSD }, usd)
+}
+
+func (lb *LoadBand) Monthly() *record.Range {
+	return lb.rangeOf(func(e BandEnd) float64 { return e.MonthlyUSD }, usd)
+}
+
+// Option is mode i's monthly cost over the band (Container.Options' order).
+func (lb *LoadBand) Option(i int) *record.Range {
+	return lb.rangeOf(func(e BandEnd) float64 {
+		if i >= len(e.Options) || !e.Options[i].Feasible {
+			return math.NaN()
+		}
+		return e.Options[i].USD
+	}, usd)
+}
+
+func (lb *LoadBand) rangeOf(f func(BandEnd) float64, format func(float64) string) *record.Range {
+	if lb == nil {
+		return nil
+	}
+	lo, hi := f(lb.Low), f(lb.High)
+	if math.IsNaN(lo) || math.IsNaN(hi) {
+		return nil
+	}
+	return record.NewRange(lo, hi, lb.Rules, format)
 }
 
 // The charges a container's load rests on (Container.LoadBasis).
@@ -301,15 +387,30 @@ func build(d *design.Design, opts Options, capacity cost.Capacity) (*Plan, error
 		return nil, err
 	}
 	// Containers: sizing, cost, hot partitions.
+	var low, high, designedLow, designedHigh float64
+	var bandRules []string
 	for _, st := range b.order {
-		b.price(st)
-		b.hotPartitions(st)
-		b.traffic(st)
-		st.plan.StorageGB = round(st.plan.StorageGB, 3)
-		p.Containers = append(p.Containers, *st.plan)
+		from := len(p.Warnings)
+		b.capacity(st)
+		b.loadBand(st, from)
+		cp := st.plan
+		cp.StorageGB = round(cp.StorageGB, 3)
+		p.Containers = append(p.Containers, *cp)
+		lo, hi, dlo, dhi := cp.MonthlyUSD, cp.MonthlyUSD, cp.DesignedCost.Total, cp.DesignedCost.Total
+		if lb := cp.LoadBand; lb != nil {
+			lo, hi, dlo, dhi = lb.Low.MonthlyUSD, lb.High.MonthlyUSD, lb.Low.DesignedUSD, lb.High.DesignedUSD
+			for _, r := range lb.Rules {
+				if !slices.Contains(bandRules, r) {
+					bandRules = append(bandRules, r)
+				}
+			}
+		}
+		low, high, designedLow, designedHigh = low+lo, high+hi, designedLow+dlo, designedHigh+dhi
 	}
 	p.MonthlyUSD = round(p.MonthlyUSD, 2)
 	p.DesignedMonthlyUSD = round(p.DesignedMonthlyUSD, 2)
+	p.MonthlyBand = record.NewRange(round(low, 2), round(high, 2), bandRules, usd)
+	p.DesignedMonthlyBand = record.NewRange(round(designedLow, 2), round(designedHigh, 2), bandRules, usd)
 	p.Warnings = append(p.Warnings, pricingWarnings(rc, d.Pricing)...)
 	return p, nil
 }
@@ -345,18 +446,44 @@ type cstate struct {
 	// unstatedScale is the factor from the seeded to the production count of the types that state
 	// no production count (scaleContainers).
 	unstatedScale float64
-	single        float64 // peak RU/s of single-partition patterns × their busiest share
-	singleTotal   float64 // peak RU/s of single-partition patterns
-	cross         float64 // peak RU/s of cross-partition patterns
+	// loadSums is the container's load at its patterns' figures; ends the same with every pattern
+	// whose figure has a band at the low (0) and at the high (1) end of it, and bandRules the rules
+	// those bands rest on (none: no end is priced).
+	loadSums
+	ends      [2]loadSums
+	bandRules []string
 	// trafficSkew lists the single-partition patterns whose busiest key share is the design's
 	// rps.hotKeyShare ("AP3 0.9"), in design order; the others follow the documents' key spread.
 	trafficSkew    []string
 	singlePatterns int // how many single-partition patterns
+	// noMode: no throughput mode serves the busiest logical partition at any setting.
+	noMode bool
+}
+
+// loadSums is a container's load summed over its patterns.
+type loadSums struct {
+	avg, peak   float64 // RU/s at the average and the peak rate
+	single      float64 // peak RU/s of single-partition patterns × their busiest share
+	singleTotal float64 // peak RU/s of single-partition patterns
+	cross       float64 // peak RU/s of cross-partition patterns
 	// avgLoads is each pattern's load at its average rate, split the way partitions see it, for the
 	// hour-by-hour traffic (traffic.go).
 	avgLoads []patternLoad
-	// noMode: no throughput mode serves the busiest logical partition at any setting.
-	noMode bool
+}
+
+// add adds one pattern's load: avg and peak RU/s; share is the busiest key's share of a
+// single-partition pattern's traffic (single says whether it is one).
+func (l *loadSums) add(ap *design.AccessPattern, rps, avg, peak float64, single bool, share float64) {
+	l.avg += avg
+	l.peak += peak
+	if single {
+		l.single += peak * share
+		l.singleTotal += peak
+		l.avgLoads = append(l.avgLoads, patternLoad{ap: ap, rps: rps, load: cost.PartLoad{Busiest: avg * share, KeyScoped: avg}})
+		return
+	}
+	l.cross += peak
+	l.avgLoads = append(l.avgLoads, patternLoad{ap: ap, rps: rps, load: cost.PartLoad{Cross: avg}})
 }
 
 // peakLoad is the container's load at peak, split the way partitions see it: the busiest logical
@@ -586,31 +713,98 @@ func (b *builder) addPatterns() error {
 			pp.PeakRUs = round(cost.RUPerSecond(pp.ProductionRU, pp.PeakRPS), 2)
 		}
 		p.Patterns = append(p.Patterns, pp)
-		st.plan.AvgRUs += pp.AvgRUs
-		st.plan.PeakRUs += pp.PeakRUs
+		share := 1.0
 		if pp.SinglePartition {
 			data := 1.0
 			if dt := st.s.trafficType(ap); dt != nil {
 				full, _ := st.keySizer().partitionDist(dt)
 				data = full.Share
 			}
-			share, traffic := ap.BusiestKeyShare(data)
+			var traffic bool
+			share, traffic = ap.BusiestKeyShare(data)
 			if traffic {
 				st.trafficSkew = append(st.trafficSkew, fmt.Sprintf("%s %g", ap.ID, share))
 			}
-			st.single += pp.PeakRUs * share
-			st.singleTotal += pp.PeakRUs
 			st.singlePatterns++
-			st.avgLoads = append(st.avgLoads, patternLoad{ap: ap, rps: pp.AvgRPS,
-				load: cost.PartLoad{Busiest: pp.AvgRUs * share, KeyScoped: pp.AvgRUs}})
-		} else {
-			st.cross += pp.PeakRUs
-			st.avgLoads = append(st.avgLoads, patternLoad{ap: ap, rps: pp.AvgRPS, load: cost.PartLoad{Cross: pp.AvgRUs}})
+		}
+		st.add(ap, pp.AvgRPS, pp.AvgRUs, pp.PeakRUs, pp.SinglePartition, share)
+		// The band's ends: this pattern at the low and at the high end of its band, the others at
+		// their figure.
+		for i := range st.ends {
+			avg, peak := pp.AvgRUs, pp.PeakRUs
+			if bd := pp.ProductionBand; bd != nil {
+				ru := []float64{bd.LowRU, bd.HighRU}[i]
+				avg, peak = round(cost.RUPerSecond(ru, pp.AvgRPS), 2), round(cost.RUPerSecond(ru, pp.PeakRPS), 2)
+			}
+			st.ends[i].add(ap, pp.AvgRPS, avg, peak, pp.SinglePartition, share)
+		}
+		for _, r := range pp.ProductionBand.RuleNames() {
+			if !slices.Contains(st.bandRules, r) {
+				st.bandRules = append(st.bandRules, r)
+			}
 		}
 		p.Warnings = append(p.Warnings, qw...)
 		p.Warnings = append(p.Warnings, patternWarnings(pp)...)
 	}
 	return nil
+}
+
+// capacity sizes, prices and judges a container's load: the cheapest mode and the designed one's
+// cost, hot partitions, and the month hour by hour when the design states a traffic shape.
+func (b *builder) capacity(st *cstate) {
+	b.price(st)
+	b.hotPartitions(st)
+	b.traffic(st)
+}
+
+// loadBand runs capacity over each end of the container's load band (cstate.ends): the same steps
+// on a copy of the container with that load, its warnings kept apart. It fills Container.LoadBand,
+// and marks each capacity warning of the figure (b.p.Warnings[from:]) that does not hold at an end:
+// that verdict rests on an unpinned rule. This is the one place the load band is computed: run's
+// reports, MCP and the studio carry it as it is.
+func (b *builder) loadBand(st *cstate, from int) {
+	if len(st.bandRules) == 0 {
+		return
+	}
+	cp := st.plan
+	lb := &LoadBand{Rules: st.bandRules}
+	figure := b.p.Warnings[from:]
+	for i, sums := range st.ends {
+		e := *st
+		e.loadSums, e.noMode = sums, false
+		ec := *cp
+		ec.Options, ec.Recommended, ec.RecommendedNote, ec.MonthlyUSD, ec.Hot, ec.Traffic = nil, Throughput{}, "", 0, cost.Hot{}, nil
+		e.plan = &ec
+		eb := *b
+		eb.p = &Plan{}
+		eb.capacity(&e)
+		end := BandEnd{AvgRUs: ec.AvgRUs, PeakRUs: ec.PeakRUs, DesignedUSD: round(ec.DesignedCost.Total, 2),
+			Recommended: ec.Recommended, MonthlyUSD: round(ec.MonthlyUSD, 2), Utilization: round(ec.Hot.Utilization, 4), Risk: ec.Hot.Risk}
+		for _, o := range ec.Options {
+			end.Options = append(end.Options, BandOption{Mode: o.Mode, USD: round(o.Total, 2), Feasible: o.Feasible})
+		}
+		which := []string{"low", "high"}[i]
+		for _, w := range eb.p.Warnings {
+			if !slices.ContainsFunc(figure, func(f Warning) bool { return f.Code == w.Code }) {
+				end.Warnings = append(end.Warnings, w)
+			}
+		}
+		for j := range figure {
+			if !slices.ContainsFunc(eb.p.Warnings, func(w Warning) bool { return w.Code == figure[j].Code }) {
+				figure[j].Message += fmt.Sprintf("; this rests on %s: at the %s end of its band (%s RU/s peak) it does not hold", record.RuleWords(st.bandRules), which, num(ec.PeakRUs))
+			}
+		}
+		if i == 0 {
+			lb.Low = end
+		} else {
+			lb.High = end
+		}
+	}
+	// Both ends give the figures (the rules move the charges too little to show): no band.
+	if lb.Avg() == nil && lb.Peak() == nil && lb.Designed() == nil && lb.Monthly() == nil && len(lb.Low.Warnings)+len(lb.High.Warnings) == 0 {
+		return
+	}
+	cp.LoadBand = lb
 }
 
 // price chooses the cheapest throughput mode for a container's modeled load, prices the designed
@@ -619,7 +813,7 @@ func (b *builder) price(st *cstate) {
 	rc, acct, p := b.rc, b.acct, b.p
 	cp := st.plan
 	c := st.s.c
-	cp.AvgRUs, cp.PeakRUs = round(cp.AvgRUs, 2), round(cp.PeakRUs, 2)
+	cp.AvgRUs, cp.PeakRUs = round(st.avg, 2), round(st.peak, 2)
 	// The cheapest mode that serves the busiest physical partition, not only the container's peak
 	// (#38: a mode whose per-partition share is below the busiest partition's need is not
 	// recommended).

@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/cosmosdv/validate/internal/cost"
+	"github.com/cosmosdv/validate/internal/record"
 )
 
 // Formats Render writes.
@@ -106,19 +107,20 @@ func renderText(w io.Writer, p *Plan) error {
 		if c.LoadBasis == LoadProduction {
 			basis = "queries at their PRODUCTION charge, point operations as seeded"
 		}
-		ew.printf("  load: %s RU/s average, %s RU/s peak (%s)\n", num(c.AvgRUs), num(c.PeakRUs), basis)
-		ew.printf("  designed: %s  → %s/month  (%s)\n", throughput(c.Designed), usd(c.DesignedCost.Total), c.DesignedCost.Formula)
+		lb := c.LoadBand
+		ew.printf("  load: %s RU/s average, %s RU/s peak (%s)\n", lb.Avg().After(num(c.AvgRUs), num), lb.Peak().After(num(c.PeakRUs), num), basis)
+		ew.printf("  designed: %s  → %s/month  (%s)\n", throughput(c.Designed), lb.Designed().After(usd(c.DesignedCost.Total), usd), c.DesignedCost.Formula)
 		if c.Traffic != nil {
 			ew.printf("  flat-rate figures (average and peak, no shape; the hour-by-hour month below decides):\n")
 		}
-		for _, o := range c.Options {
+		for i, o := range c.Options {
 			mark := " "
 			if o.Mode == c.Recommended.Mode && o.Feasible && c.Traffic == nil {
 				mark = "*"
 			}
-			state := usd(o.Total) + "/month"
+			state := lb.Option(i).After(usd(o.Total), usd) + "/month"
 			if !o.Feasible {
-				state = "not possible: " + o.Reason
+				state = "not possible: " + o.Reason + lb.optionPossible(i)
 			}
 			ew.printf("  %s %-10s %s  (%s)\n", mark, o.Mode, state, o.Formula)
 		}
@@ -132,6 +134,9 @@ func renderText(w io.Writer, p *Plan) error {
 		ew.printf("  partitions: %d physical  busiest logical partition %s RU/s, %s GB at peak; its physical partition at %.0f%% of %s RU/s  risk: %s\n",
 			c.Partitions, num(c.BusiestRUs), num(c.BusiestGB), 100*c.Hot.Utilization, num(c.Hot.CapacityRU), c.Hot.Risk)
 		ew.printf("  busiest logical partition sized by: %s\n", c.BusiestBasis)
+		for _, l := range LoadBandLines(c) {
+			ew.printf("  %s\n", l)
+		}
 		for _, n := range c.Hot.Notes {
 			ew.printf("  note: %s\n", n)
 		}
@@ -143,7 +148,7 @@ func renderText(w io.Writer, p *Plan) error {
 	if p.MonthlyUSD > p.DesignedMonthlyUSD+0.005 {
 		cheapest = "in the cheapest mode per container that serves the modeled load (* above; \"more than designed\" says why)"
 	}
-	ew.printf("\nMonthly: %s at the designed throughput; %s %s.\n", usd(p.DesignedMonthlyUSD), usd(p.MonthlyUSD), cheapest)
+	ew.printf("\nMonthly: %s at the designed throughput; %s %s.\n", p.DesignedMonthlyBand.After(usd(p.DesignedMonthlyUSD), usd), p.MonthlyBand.After(usd(p.MonthlyUSD), usd), cheapest)
 
 	ew.printf("\nAssumptions\n")
 	for _, a := range p.Assumptions {
@@ -177,6 +182,45 @@ func BandLines(pt Pattern) []string {
 		out = append(out, fmt.Sprintf("rule %s=%s (%s): no band", r.Name, r.Alternative, r.By))
 	}
 	return out
+}
+
+// LoadBandLines say what a container's capacity is at each end of its load band: the load, the
+// throughput the cheapest mode sizes and its cost, and the verdicts that hold only there (the
+// plan's text, and MCP's). None without a band.
+func LoadBandLines(c Container) []string {
+	lb := c.LoadBand
+	if lb == nil {
+		return nil
+	}
+	out := []string{fmt.Sprintf("band: the load rests on %s, which no published figure and no calibration decides (docs/cost-model.md; validate calibrate --scale pins it); with every pattern at the low end of its band, then at the high end:",
+		strings.Join(lb.Rules, ", "))}
+	for i, e := range []BandEnd{lb.Low, lb.High} {
+		sized := "no mode serves it"
+		if e.Recommended.Mode != "" {
+			sized = fmt.Sprintf("cheapest %s at %s/month", throughput(e.Recommended), usd(e.MonthlyUSD))
+		}
+		out = append(out, fmt.Sprintf("  %s end: %s RU/s average, %s RU/s peak; %s; designed %s/month; busiest physical partition at %.0f%%, risk %s",
+			[]string{"low", "high"}[i], num(e.AvgRUs), num(e.PeakRUs), sized, usd(e.DesignedUSD), 100*e.Utilization, e.Risk))
+		for _, w := range e.Warnings {
+			out = append(out, fmt.Sprintf("    only there: %s [%s]", w.Message, w.Code))
+		}
+	}
+	return out
+}
+
+// optionPossible says, for mode i that is not possible at the figure, at which end of the band it
+// is: the verdict rests on an unpinned rule ("" when it is possible at neither).
+func (lb *LoadBand) optionPossible(i int) string {
+	if lb == nil {
+		return ""
+	}
+	for j, e := range []BandEnd{lb.Low, lb.High} {
+		if i < len(e.Options) && e.Options[i].Feasible {
+			return fmt.Sprintf(" (this rests on %s: at the %s end of the band it is possible, %s/month)",
+				record.RuleWords(lb.Rules), []string{"low", "high"}[j], usd(e.Options[i].USD))
+		}
+	}
+	return ""
 }
 
 // renderTraffic prints a container's month hour by hour compactly: a day without events and every

@@ -49,12 +49,63 @@ func (b *Band) Words(num func(float64) string) string {
 	if b == nil || len(b.Rules) == 0 {
 		return ""
 	}
-	names := b.RuleNames()
+	return rangeWords(b.LowRU, b.HighRU, b.RuleNames(), num)
+}
+
+// rangeWords is "low–high: rule(s) names unvalidated", the one wording of every band.
+func rangeWords(low, high float64, names []string, num func(float64) string) string {
+	return num(low) + "–" + num(high) + ": " + RuleWords(names)
+}
+
+// RuleWords names the unpinned rules a band rests on: "rule X unvalidated", "rules X, Y
+// unvalidated".
+func RuleWords(names []string) string {
 	word := "rule "
 	if len(names) > 1 {
 		word = "rules "
 	}
-	return num(b.LowRU) + "–" + num(b.HighRU) + ": " + word + strings.Join(names, ", ") + " unvalidated"
+	return word + strings.Join(names, ", ") + " unvalidated"
+}
+
+// Range is a figure computed from production figures that have a Band (a container's load, the
+// throughput and the monthly cost sized for it) under the low end and under the high end of those
+// bands. Each rule's alternative is chosen independently, so with several rules the low end takes
+// every pattern's LowRU and the high end every pattern's HighRU: the two ends bound every
+// combination of alternatives for a figure that grows with the charges it sums. It is computed
+// once, where the figure is, and carried as it is.
+type Range struct {
+	Low  float64 `json:"low"`
+	High float64 `json:"high"`
+	// Rules names the unpinned rules the figure rests on, each once.
+	Rules []string `json:"rules"`
+}
+
+// NewRange is the range low–high resting on rules, nil when the two ends give the same figure
+// (rounded by num: no band is shown that the figure's own digits cannot tell apart) or no rule
+// moves it.
+func NewRange(low, high float64, rules []string, num func(float64) string) *Range {
+	if len(rules) == 0 || num(low) == num(high) {
+		return nil
+	}
+	return &Range{Low: min(low, high), High: max(low, high), Rules: rules}
+}
+
+// Words is the range as every report writes it after the figure, with num formatting it:
+// "1700–1900: rule aggregate-seek-postings unvalidated" ("" for no range).
+func (r *Range) Words(num func(float64) string) string {
+	if r == nil || len(r.Rules) == 0 {
+		return ""
+	}
+	return rangeWords(r.Low, r.High, r.Rules, num)
+}
+
+// After is the figure followed by its range in parentheses, or the figure alone without one:
+// "1762 (1700–1900: rule X unvalidated)".
+func (r *Range) After(figure string, num func(float64) string) string {
+	if w := r.Words(num); w != "" {
+		return figure + " (" + w + ")"
+	}
+	return figure
 }
 
 // Contains reports whether ru lies inside the band (bounds included).
