@@ -3,9 +3,11 @@ package pipeline
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/plan"
+	"github.com/cosmosdv/validate/internal/record"
 	"github.com/cosmosdv/validate/internal/report"
 )
 
@@ -37,31 +39,50 @@ func MonthlyCost(rc *cost.RateCard, p *plan.Plan, rep *report.Report) *report.Mo
 	}
 	m := &report.MonthlyCost{Currency: p.RateCard.Currency, RateCard: p.RateCard.Version + " (" + p.RateCard.Date + ")",
 		Containers: []report.ContainerCost{}}
+	// The sums at the low (0) and the high (1) end of the containers' bands, and the rules they
+	// rest on.
+	var designedEnds, requiredEnds [2]float64
+	var rules []string
 	for _, pc := range p.Containers {
 		l, avg, peak, ok := loads[pc.Name].RunLoad()
 		if !ok {
 			continue
 		}
-		designed := rc.MonthlyCost(cost.Usage{Mode: pc.Designed.Mode, Provisioned: pc.Designed.RU, AvgRU: avg, PeakRU: peak,
-			StorageGB: pc.StorageGB}, acct)
+		designed, required, requiredUSD := priceLoad(rc, &pc, pc.PeakLoad, acct, avg, peak)
 		cc := report.ContainerCost{Name: pc.Name, Source: l.Source, Scale: l.Scale, AvgRUs: avg, PeakRUs: peak,
 			StorageGB: pc.StorageGB, Designed: throughputWords(pc.Designed.Mode, pc.Designed.RU), DesignedUSD: cents(designed.Total),
-			Formula: designed.Formula}
-		// The cheapest mode that serves the busiest physical partition as well as the peak, by plan's
-		// rule (cost.RateCard.CheapestServing): plan's split of the load over the partitions, scaled
-		// to the run's peak.
-		split := pc.PeakLoad
-		if t := split.Total(); t > 0 {
-			split = split.Scale(peak / t)
-		} else {
-			split = cost.PartLoad{Cross: peak}
+			Formula: designed.Formula, Required: required, RequiredUSD: requiredUSD}
+		// The same pricing at each end of the load's band (report.Load.AvgBand, PeakBand).
+		dEnds, rEnds := [2]float64{cc.DesignedUSD, cc.DesignedUSD}, [2]float64{cc.RequiredUSD, cc.RequiredUSD}
+		if l.AvgBand != nil || l.PeakBand != nil {
+			var names []string
+			for i := range 2 {
+				a, pk := avg, peak
+				if b := l.AvgBand; b != nil {
+					a, names = []float64{b.Low, b.High}[i], b.Rules
+				}
+				if b := l.PeakBand; b != nil {
+					pk, names = []float64{b.Low, b.High}[i], b.Rules
+				}
+				// The split of the peak over the partitions is plan's at the same end.
+				split := pc.PeakLoad
+				if lb := pc.LoadBand; lb != nil {
+					split = []plan.BandEnd{lb.Low, lb.High}[i].PeakLoad
+				}
+				d, _, r := priceLoad(rc, &pc, split, acct, a, pk)
+				dEnds[i], rEnds[i] = cents(d.Total), r
+			}
+			cc.DesignedBand = record.NewRange(dEnds[0], dEnds[1], names, usd)
+			cc.RequiredBand = record.NewRange(rEnds[0], rEnds[1], names, usd)
+			for _, r := range names {
+				if !slices.Contains(rules, r) {
+					rules = append(rules, r)
+				}
+			}
 		}
-		opts, best := rc.CheapestServing(avg, split, pc.StorageGB, acct)
-		if best < 0 {
-			opts, best = rc.Cheapest(avg, peak, pc.StorageGB, acct)
-		}
-		if best >= 0 {
-			cc.Required, cc.RequiredUSD = throughputWords(opts[best].Mode, opts[best].Provisioned), cents(opts[best].Total)
+		for i := range 2 {
+			designedEnds[i] += dEnds[i]
+			requiredEnds[i] += rEnds[i]
 		}
 		m.DesignedUSD += cc.DesignedUSD
 		m.RequiredUSD += cc.RequiredUSD
@@ -71,8 +92,34 @@ func MonthlyCost(rc *cost.RateCard, p *plan.Plan, rep *report.Report) *report.Mo
 		return nil
 	}
 	m.DesignedUSD, m.RequiredUSD = cents(m.DesignedUSD), cents(m.RequiredUSD)
+	m.DesignedBand = record.NewRange(cents(designedEnds[0]), cents(designedEnds[1]), rules, usd)
+	m.RequiredBand = record.NewRange(cents(requiredEnds[0]), cents(requiredEnds[1]), rules, usd)
 	return m
 }
+
+// priceLoad prices one container's run load: at its designed throughput, and in the cheapest mode
+// that serves the busiest physical partition as well as the peak, by plan's rule
+// (cost.RateCard.CheapestServing: plan's split of the load over the partitions, split, scaled to
+// the run's peak). required is that mode in words and requiredUSD its bill ("" and 0 when none can).
+func priceLoad(rc *cost.RateCard, pc *plan.Container, split cost.PartLoad, acct cost.Account, avg, peak float64) (designed cost.Monthly, required string, requiredUSD float64) {
+	designed = rc.MonthlyCost(cost.Usage{Mode: pc.Designed.Mode, Provisioned: pc.Designed.RU, AvgRU: avg, PeakRU: peak,
+		StorageGB: pc.StorageGB}, acct)
+	if t := split.Total(); t > 0 {
+		split = split.Scale(peak / t)
+	} else {
+		split = cost.PartLoad{Cross: peak}
+	}
+	opts, best := rc.CheapestServing(avg, split, pc.StorageGB, acct)
+	if best < 0 {
+		opts, best = rc.Cheapest(avg, peak, pc.StorageGB, acct)
+	}
+	if best >= 0 {
+		required, requiredUSD = throughputWords(opts[best].Mode, opts[best].Provisioned), cents(opts[best].Total)
+	}
+	return designed, required, requiredUSD
+}
+
+func usd(v float64) string { return fmt.Sprintf("$%.2f", v) }
 
 func throughputWords(mode cost.Mode, ru int) string {
 	if mode == cost.Serverless {

@@ -213,9 +213,11 @@ type BandEnd struct {
 	Options     []BandOption `json:"options"`
 	Recommended Throughput   `json:"recommended"`
 	MonthlyUSD  float64      `json:"monthlyUSD"`
-	// Utilization and Risk are the busiest physical partition's (Container.Hot).
-	Utilization float64   `json:"utilization"`
-	Risk        cost.Risk `json:"risk"`
+	// Utilization and Risk are the busiest physical partition's (Container.Hot), and PeakLoad the
+	// peak split the way partitions see it (Container.PeakLoad).
+	Utilization float64       `json:"utilization"`
+	Risk        cost.Risk     `json:"risk"`
+	PeakLoad    cost.PartLoad `json:"peakLoad"`
 	// Warnings are the capacity findings that hold at this end and not at the figure: verdicts
 	// that rest on an unpinned rule.
 	Warnings []Warning `json:"warnings,omitempty"`
@@ -779,7 +781,7 @@ func (b *builder) loadBand(st *cstate, from int) {
 		eb.p = &Plan{}
 		eb.capacity(&e)
 		end := BandEnd{AvgRUs: ec.AvgRUs, PeakRUs: ec.PeakRUs, DesignedUSD: round(ec.DesignedCost.Total, 2),
-			Recommended: ec.Recommended, MonthlyUSD: round(ec.MonthlyUSD, 2), Utilization: round(ec.Hot.Utilization, 4), Risk: ec.Hot.Risk}
+			Recommended: ec.Recommended, MonthlyUSD: round(ec.MonthlyUSD, 2), Utilization: round(ec.Hot.Utilization, 4), Risk: ec.Hot.Risk, PeakLoad: ec.PeakLoad}
 		for _, o := range ec.Options {
 			end.Options = append(end.Options, BandOption{Mode: o.Mode, USD: round(o.Total, 2), Feasible: o.Feasible})
 		}

@@ -701,6 +701,12 @@ func containerLoads(d *design.Design, ps []PatternResult, measSource record.Char
 	var out []ContainerLoad
 	for _, c := range d.Containers {
 		cl := ContainerLoad{Name: c.Name, Throughput: throughputText(c.Throughput), Estimate: Load{Source: "estimate"}}
+		// The production load's sums at the low (0) and the high (1) end of its queries' bands.
+		type loadEnds struct {
+			avg, peak [2]float64
+			rules     []string
+		}
+		bands := map[*Load]loadEnds{}
 		switch {
 		case c.Throughput.AutoscaleMax > 0:
 			cl.Provisioned = float64(c.Throughput.AutoscaleMax)
@@ -722,7 +728,8 @@ func containerLoads(d *design.Design, ps []PatternResult, measSource record.Char
 				l.Peak += ru * peak
 			}
 			// A run's load sums each median twice: as seeded, and carried to production scale
-			// (the projected median of a query judged there, the median of the rest).
+			// (the projected median of a query judged there, the median of the rest); the second
+			// also at the low and the high end of each production figure's band.
 			addRun := func(l *Load, c *Charge) {
 				add(l, c.Median)
 				l.ProductionAvg += c.judged() * p.RPS.Avg
@@ -730,6 +737,21 @@ func containerLoads(d *design.Design, ps []PatternResult, measSource record.Char
 				if c.VerdictOn == VerdictOnProjected {
 					l.Scale = VerdictOnProjected
 				}
+				ends := bands[l]
+				lo, hi := c.judged(), c.judged()
+				if b := c.rules; b != nil && c.VerdictOn == VerdictOnProjected {
+					lo, hi = b.LowRU, b.HighRU
+					for _, r := range b.RuleNames() {
+						if !slices.Contains(ends.rules, r) {
+							ends.rules = append(ends.rules, r)
+						}
+					}
+				}
+				ends.avg[0] += lo * p.RPS.Avg
+				ends.avg[1] += hi * p.RPS.Avg
+				ends.peak[0] += lo * peak
+				ends.peak[1] += hi * peak
+				bands[l] = ends
 			}
 			add(&cl.Estimate, p.Estimate)
 			if p.Modeled != nil {
@@ -753,7 +775,11 @@ func containerLoads(d *design.Design, ps []PatternResult, measSource record.Char
 			l.ProductionAvg, l.ProductionPeak = round2(l.ProductionAvg), round2(l.ProductionPeak)
 			if l.Scale != VerdictOnProjected {
 				l.ProductionAvg, l.ProductionPeak = 0, 0
+				continue
 			}
+			e := bands[l]
+			l.AvgBand = record.NewRange(round2(e.avg[0]), round2(e.avg[1]), e.rules, fmtRate)
+			l.PeakBand = record.NewRange(round2(e.peak[0]), round2(e.peak[1]), e.rules, fmtRate)
 		}
 		out = append(out, cl)
 	}

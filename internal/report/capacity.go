@@ -82,10 +82,34 @@ func capacityFindings(d *design.Design, loads []ContainerLoad, warnings []Capaci
 			charges = "this run's median charges, queries projected to production scale, × peak request rates"
 		}
 		out = append(out, record.Finding{Stage: StageCapacity, Level: LevelFail, Subject: "container " + cl.Name,
-			Message: fmt.Sprintf("designed %s %.0f RU/s is below the %s peak of %.0f RU/s (%s) (run: throughput-short)",
-				mode, r.prov, r.load.Source, r.peak, charges)})
+			Message: fmt.Sprintf("designed %s %.0f RU/s is below the %s peak of %s RU/s (%s)%s (run: throughput-short)",
+				mode, r.prov, r.load.Source, r.load.PeakBand.After(fmtRate(r.peak), fmtRate), charges, shortRests(r.load.PeakBand, r.prov))})
+	}
+	// A container whose peak is within its throughput but whose band's high end is not: the
+	// verdict rests on an unpinned rule, which a warning says (the run does not fail on it).
+	for _, cl := range loads {
+		r, ok := runs[cl.Name]
+		if !ok || r.peak > r.prov {
+			continue
+		}
+		b := r.load.PeakBand
+		if b == nil || b.High <= r.prov {
+			continue
+		}
+		out = append(out, record.Finding{Stage: StageCapacity, Level: LevelWarn, Subject: "container " + cl.Name,
+			Message: fmt.Sprintf("designed %.0f RU/s serves the %s peak of %s RU/s, but not the high end of its band: throughput-short rests on %s (validate calibrate --scale pins it) (run: throughput-short)",
+				r.prov, r.load.Source, r.load.PeakBand.After(fmtRate(r.peak), fmtRate), record.RuleWords(b.Rules))})
 	}
 	return out
+}
+
+// shortRests says that a throughput-short verdict rests on an unpinned rule when the low end of
+// the peak's band is within the designed throughput ("" otherwise).
+func shortRests(peak *record.Range, prov float64) string {
+	if peak == nil || peak.Low > prov {
+		return ""
+	}
+	return fmt.Sprintf("; this rests on %s: at the low end of its band (%s RU/s peak) it does not hold", record.RuleWords(peak.Rules), fmtRate(peak.Low))
 }
 
 // failing counts the findings that fail a run.

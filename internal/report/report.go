@@ -190,6 +190,10 @@ type MonthlyCost struct {
 	DesignedUSD float64         `json:"designedUSD"`
 	RequiredUSD float64         `json:"requiredUSD"`
 	Containers  []ContainerCost `json:"containers"`
+	// DesignedBand and RequiredBand are the sums at the ends of the containers' bands (a container
+	// without one at its figure), when one has one.
+	DesignedBand *record.Range `json:"designedBand,omitempty"`
+	RequiredBand *record.Range `json:"requiredBand,omitempty"`
 }
 
 // ContainerCost is one container's line of MonthlyCost.
@@ -210,6 +214,10 @@ type ContainerCost struct {
 	RequiredUSD float64 `json:"requiredUSD"`
 	// Formula is the designed bill's arithmetic.
 	Formula string `json:"formula"`
+	// DesignedBand and RequiredBand are DesignedUSD and RequiredUSD priced at the ends of the load's
+	// band (Load.AvgBand, Load.PeakBand), when it has one.
+	DesignedBand *record.Range `json:"designedBand,omitempty"`
+	RequiredBand *record.Range `json:"requiredBand,omitempty"`
 }
 
 // Tool names the program that wrote a report.
@@ -433,6 +441,12 @@ type Load struct {
 	// Scale is "projected" when capacity is judged on ProductionAvg/ProductionPeak, "seeded" when
 	// on Avg/Peak (the estimate's load is the designer's figures, which are judged as stated).
 	Scale string `json:"scale,omitempty"`
+	// AvgBand and PeakBand are ProductionAvg and ProductionPeak with every query whose production
+	// figure has a band (record.Projection.Band) at the low end of it, and at the high end
+	// (record.Range says how the ends are taken): present only when the container's judged load
+	// rests on a rule no published figure and no calibration pins.
+	AvgBand  *record.Range `json:"avgBand,omitempty"`
+	PeakBand *record.Range `json:"peakBand,omitempty"`
 }
 
 // judged is the load capacity is judged on: production's when the design states it.

@@ -152,7 +152,7 @@ func loadCell(l *Load) string {
 		return "—"
 	}
 	avg, peak := l.judged()
-	s := fmtRate(avg) + " / " + fmtRate(peak)
+	s := l.AvgBand.After(fmtRate(avg), fmtRate) + " / " + l.PeakBand.After(fmtRate(peak), fmtRate)
 	if l.Source != "estimate" {
 		s += " " + SourceLabel(record.ChargeSource(l.Source)) + scaleLabel(l)
 	}
