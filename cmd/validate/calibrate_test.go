@@ -152,6 +152,11 @@ func TestCalibrate_ScaleAgainstServeRules(t *testing.T) {
 		if !bytes.Contains(b, []byte(want)) {
 			t.Errorf("%s lacks %q", filepath.Base(f), want)
 		}
+		// The container's production load and its monthly cost rest on the three rules too: the
+		// JSON report carries plan's ends of them.
+		if strings.HasSuffix(f, ".json") {
+			checkLoadBand(t, b, designFile)
+		}
 	}
 
 	url := startServeEndpoint(t, "--rules", "order-top-unserved-filter=scans")
@@ -216,6 +221,49 @@ func TestCalibrate_ScaleAgainstServeRules(t *testing.T) {
 	if (code != ExitOK && code != ExitFindings) || strings.Contains(stdout, "unvalidated") ||
 		!strings.Contains(stdout, "model (calibrated: "+p.Account+", 2026-01-02)") || !strings.Contains(stdout, "scans "+label) {
 		t.Errorf("run with both: exit %d, want the figures' label and the rules' label and no band:\n%s\n%s", code, stdout, stderr)
+	}
+}
+
+// checkLoadBand: a run's JSON report carries the band of the container's production load and of
+// its monthly cost, at the ends plan computes for them (plan --format json).
+func checkLoadBand(t *testing.T, reportJSON []byte, designFile string) {
+	t.Helper()
+	var rep struct {
+		Containers []struct {
+			Modeled struct {
+				PeakBand *struct{ Low, High float64 } `json:"peakBand"`
+			} `json:"modeled"`
+		} `json:"containers"`
+		MonthlyCost struct {
+			RequiredBand *struct{ Low, High float64 } `json:"requiredBand"`
+		} `json:"monthlyCost"`
+	}
+	if err := json.Unmarshal(reportJSON, &rep); err != nil || len(rep.Containers) != 1 {
+		t.Fatalf("run JSON: %v", err)
+	}
+	code, stdout, stderr := runCLI(t, "plan", "--format", "json", designFile)
+	if code != ExitOK && code != ExitFindings {
+		t.Fatalf("plan exit %d\n%s", code, stderr)
+	}
+	var p struct {
+		Containers []struct {
+			LoadBand *struct {
+				Low, High struct {
+					PeakRUs    float64 `json:"peakRUs"`
+					MonthlyUSD float64 `json:"monthlyUSD"`
+				}
+			} `json:"loadBand"`
+		} `json:"containers"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &p); err != nil || len(p.Containers) != 1 || p.Containers[0].LoadBand == nil {
+		t.Fatalf("plan JSON has no load band: %v\n%s", err, stdout)
+	}
+	lb := p.Containers[0].LoadBand
+	if b := rep.Containers[0].Modeled.PeakBand; b == nil || b.Low != lb.Low.PeakRUs || b.High != lb.High.PeakRUs {
+		t.Errorf("run's peak band %+v, plan's ends %g–%g", b, lb.Low.PeakRUs, lb.High.PeakRUs)
+	}
+	if b := rep.MonthlyCost.RequiredBand; b == nil || b.Low != lb.Low.MonthlyUSD || b.High != lb.High.MonthlyUSD {
+		t.Errorf("run's monthly cost band %+v, plan's ends $%g–$%g", b, lb.Low.MonthlyUSD, lb.High.MonthlyUSD)
 	}
 }
 

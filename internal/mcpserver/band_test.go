@@ -42,6 +42,14 @@ func TestBand_PlanAndRun(t *testing.T) {
 	if err := json.Unmarshal(raw, &rep); err != nil {
 		t.Fatal(err)
 	}
+	// The container's load band: plan's ends, and the run's production load between the same ends.
+	lb := p.Containers[0].LoadBand
+	if lb == nil {
+		t.Fatal("plan: no load band")
+	}
+	if m := rep.Containers[0].Modeled; m == nil || m.PeakBand == nil || m.PeakBand.Low != lb.Low.PeakRUs || m.PeakBand.High != lb.High.PeakRUs {
+		t.Errorf("run: modeled load band %+v, want plan's ends %g–%g", m, lb.Low.PeakRUs, lb.High.PeakRUs)
+	}
 	for _, pr := range rep.Patterns {
 		if pr.Projection == nil || pr.Projection.Band == nil {
 			t.Errorf("run %s: no band in the projection", pr.ID)

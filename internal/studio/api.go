@@ -102,6 +102,8 @@ type Partition struct {
 	Physical  int     `json:"physical"`
 	StorageGB float64 `json:"storageGB"`
 	PeakRUs   float64 `json:"peakRUs"`
+	// PeakBand is PeakRUs at the two ends of plan's load band (plan.LoadBand.Peak), when it has one.
+	PeakBand *record.Range `json:"peakBand,omitempty"`
 	// Hot is plan's judgement of the busiest logical partition: each physical partition's share of
 	// the throughput (CapacityRU), its use and risk.
 	Hot          cost.Hot `json:"hot"`
@@ -179,7 +181,7 @@ func partitions(d *design.Design, p *plan.Plan) []Partition {
 	var out []Partition
 	for _, c := range p.Containers {
 		pt := Partition{Container: c.Name, PartitionKey: c.PartitionKey, Physical: c.Partitions, StorageGB: c.StorageGB,
-			PeakRUs: c.PeakRUs, Hot: c.Hot, BusiestRUs: c.BusiestRUs, BusiestGB: c.BusiestGB, BusiestBasis: c.BusiestBasis, Patterns: []Reach{}}
+			PeakRUs: c.PeakRUs, PeakBand: c.LoadBand.Peak(), Hot: c.Hot, BusiestRUs: c.BusiestRUs, BusiestGB: c.BusiestGB, BusiestBasis: c.BusiestBasis, Patterns: []Reach{}}
 		for _, pp := range p.Patterns {
 			if pp.Container != c.Name {
 				continue

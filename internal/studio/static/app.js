@@ -267,6 +267,17 @@ const fmt = (x) => {
 // usd shows a monthly cost in cents, as plan's text report does.
 const usd = (x) => (typeof x === "number" ? "$" + x.toFixed(2) : "–");
 
+// withBand writes figure x, formatted by f, followed by its band as plan and run write it
+// (record.Range.Words) when the band's two ends differ as shown: the figure with every banded
+// pattern at the low end of its band (lo) and at the high end (hi), resting on the named rules.
+function withBand(x, lo, hi, rules, f) {
+  if (!rules || !rules.length || typeof lo !== "number" || f(lo) === f(hi)) return f(x);
+  return `${f(x)} (${f(Math.min(lo, hi))}–${f(Math.max(lo, hi))}: ${rules.length > 1 ? "rules" : "rule"} ${rules.join(", ")} unvalidated)`;
+}
+
+// endsOf is a plan.LoadBand's two ends of one figure, as withBand's arguments.
+const endsOf = (lb, key) => (lb ? [lb.low[key], lb.high[key], lb.rules] : []);
+
 // productionCell writes the production figure as plan and run do: with its band when it rests on
 // rules no published figure or calibration decides (record.Band.Words), or the rule a calibration
 // pinned. The figures are plan's; this only formats them.
@@ -274,8 +285,7 @@ function productionCell(pp) {
   if (!pp.productionRU) return "–";
   const b = pp.productionBand;
   if (b && b.rules && b.rules.length) {
-    const names = [...new Set(b.rules.map((r) => r.name))];
-    return `${fmt(pp.productionRU)} (${fmt(b.lowRU)}–${fmt(b.highRU)}: ${names.length > 1 ? "rules" : "rule"} ${names.join(", ")} unvalidated)`;
+    return withBand(pp.productionRU, b.lowRU, b.highRU, [...new Set(b.rules.map((r) => r.name))], fmt);
   }
   const pinned = (pp.productionPinned || []).map((r) => `${r.name}=${r.alternative}`);
   return pinned.length ? `${fmt(pp.productionRU)} (calibrated: ${pinned.join(", ")})` : fmt(pp.productionRU);
@@ -299,7 +309,8 @@ function renderPlan(a) {
   }
   view.classList.remove("stale");
   err.hidden = true;
-  $("#monthly").textContent = usd(p.monthlyUSD);
+  const mb = p.monthlyBand;
+  $("#monthly").textContent = mb ? withBand(p.monthlyUSD, mb.low, mb.high, mb.rules, usd) : usd(p.monthlyUSD);
   const tb = $("#patterns tbody");
   tb.innerHTML = "";
   for (const pp of p.patterns) {
@@ -317,8 +328,8 @@ function renderPlan(a) {
     cb.append(el("tr", {},
       el("td", { text: c.name }), el("td", { text: `${c.designed.mode} ${c.designed.ru || ""}` }),
       el("td", { text: `${c.recommended.mode} ${c.recommended.ru || ""}`, title: c.recommendedNote || "" }),
-      el("td", { text: fmt(c.peakRUs) }), el("td", { text: fmt(c.storageGB) }),
-      el("td", { text: fmt(c.partitions) }), el("td", { text: usd(c.monthlyUSD) })));
+      el("td", { text: withBand(c.peakRUs, ...endsOf(c.loadBand, "peakRUs"), fmt) }), el("td", { text: fmt(c.storageGB) }),
+      el("td", { text: fmt(c.partitions) }), el("td", { text: withBand(c.monthlyUSD, ...endsOf(c.loadBand, "monthlyUSD"), usd) })));
   }
   const wl = $("#warnings");
   wl.innerHTML = "";
@@ -338,7 +349,7 @@ function renderPartitions(a) {
     const hot = c.hot.risk && c.hot.risk !== "none";
     const box = el("div", { class: "container" + (hot ? " hot" : ""), "data-container": c.container });
     box.append(el("h3", { text: `${c.container} — key ${c.partitionKey.join(", ")}` }));
-    box.append(el("p", { text: `${c.physical} physical partition(s) at production (${fmt(c.storageGB)} GB, ${L.physicalGB} GB and ${L.physicalRU} RU/s each at most), peak ${fmt(c.peakRUs)} RU/s` }));
+    box.append(el("p", { text: `${c.physical} physical partition(s) at production (${fmt(c.storageGB)} GB, ${L.physicalGB} GB and ${L.physicalRU} RU/s each at most), peak ${c.peakBand ? withBand(c.peakRUs, c.peakBand.low, c.peakBand.high, c.peakBand.rules, fmt) : fmt(c.peakRUs)} RU/s` }));
     const row = el("div", { class: "physical" });
     const shown = Math.min(c.physical, 48);
     for (let i = 0; i < shown; i++) {
