@@ -58,7 +58,8 @@ func (l *linter) lowCardinality() {
 		}
 		peakShare := ""
 		if pc.PeakRUs > 0 && pc.BusiestRUs > 0 {
-			peakShare = fmt.Sprintf(" and %s of the peak (%.0f of %.0f RU/s)", pct(pc.BusiestRUs/pc.PeakRUs), pc.BusiestRUs, pc.PeakRUs)
+			peakShare = fmt.Sprintf(" and %s of the peak (%.0f of %s RU/s)", pct(pc.BusiestRUs/pc.PeakRUs), pc.BusiestRUs,
+				pc.LoadBand.Peak().After(fmt.Sprintf("%.0f", pc.PeakRUs), func(x float64) string { return fmt.Sprintf("%.0f", x) }))
 		}
 		l.add(cp+".partitionKey", "low-cardinality-key",
 			"partition key %s has %.0f distinct value(s) %s over %d physical partition(s): the busiest value holds %s of the %s documents%s; each value is one logical partition, which lives in one physical partition (at most %.0f RU/s and %.0f GB), so this key caps %s at about %.0f RU/s and %.0f GB whatever throughput it is given; key it by a property with many more values (thousands at least: a user, an order, an item id), or add one below it as a hierarchical level: partitionKey: [%s, /id]",

@@ -105,7 +105,7 @@ func (l *linter) sideBySide(i int) string {
 		if wru <= 0 {
 			return ""
 		}
-		return fmt.Sprintf("; the model charges it %s RU per execution %s, against %s RU with the prefix in WHERE (%.1f×; modeled by that mechanism, assumed, not measured)", num(ru), at, num(wru), ru/wru)
+		return fmt.Sprintf("; the model charges it %s RU per execution %s, against %s RU with the prefix in WHERE (%.1f×; modeled by that mechanism, assumed, not measured)", judgedWords(pp), at, judgedWords(&wp.Patterns[j]), ru/wru)
 	}
 	return ""
 }

@@ -3,9 +3,11 @@ package lint
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/plan"
+	"github.com/cosmosdv/validate/internal/record"
 )
 
 // DefaultNegligibleShare is the share of its container's average load under which a fan-out, scan
@@ -42,6 +44,16 @@ type weight struct {
 	// whole charge lands at once).
 	burst    bool
 	headroom float64
+	// ends are the same figures with every pattern whose production figure has a band at the low
+	// (0) and at the high (1) end of it: the pattern's charge (plan.Pattern.ProductionBand) and its
+	// container's load (plan.Container.LoadBand), both plan's. rules names the unpinned rules they
+	// rest on; nil ends when none does.
+	ends  []weight
+	rules []string
+	// band and loadBand are the plan's bands of ru and of the container's average load.
+	band     *record.Band
+	avgBand  *record.Range
+	loadBand *record.Range
 }
 
 // weigh reads pattern id's figures from the plan.
@@ -50,15 +62,21 @@ func (l *linter) weigh(id string) weight {
 		return weight{}
 	}
 	var w weight
+	var lb *plan.LoadBand
+	var rps float64
 	for _, pp := range l.plan.Patterns {
 		if pp.ID != id {
 			continue
 		}
 		w.known = true
 		w.ru, w.at = pp.Judged()
+		rps = pp.AvgRPS
 		// The plan's AvgRUs is rounded to hundredths; a nightly report's is 0 there. The same
 		// product (cost.RUPerSecond of the judged charge and the average rate) unrounded.
 		w.avg = cost.RUPerSecond(w.ru, pp.AvgRPS)
+		if pp.JudgedOn == "projected" {
+			w.band = pp.ProductionBand
+		}
 		for _, pc := range l.plan.Containers {
 			if pc.Name != pp.Container {
 				continue
@@ -66,11 +84,44 @@ func (l *linter) weigh(id string) weight {
 			w.container = pc.Name
 			w.cAvg, w.cPeak = pc.AvgRUs, pc.PeakRUs
 			w.prov, w.mode, w.partitions = pc.Designed.RU, pc.Designed.Mode, max(pc.Partitions, 1)
+			lb = pc.LoadBand
 		}
 	}
 	if !w.known {
 		return w
 	}
+	w.derive()
+	if w.band == nil && lb == nil {
+		return w
+	}
+	w.rules = w.band.RuleNames()
+	if lb != nil {
+		for _, r := range lb.Rules {
+			if !slices.Contains(w.rules, r) {
+				w.rules = append(w.rules, r)
+			}
+		}
+	}
+	for i := range 2 {
+		e := weight{known: true, ru: w.ru, cAvg: w.cAvg, cPeak: w.cPeak, prov: w.prov, mode: w.mode, partitions: w.partitions}
+		if b := w.band; b != nil {
+			e.ru = []float64{b.LowRU, b.HighRU}[i]
+		}
+		e.avg = cost.RUPerSecond(e.ru, rps)
+		if lb != nil {
+			end := []plan.BandEnd{lb.Low, lb.High}[i]
+			e.cAvg, e.cPeak = end.AvgRUs, end.PeakRUs
+		}
+		e.derive()
+		w.ends = append(w.ends, e)
+	}
+	w.avgBand = record.NewRange(w.ends[0].avg, w.ends[1].avg, w.band.RuleNames(), num)
+	w.loadBand = lb.Avg()
+	return w
+}
+
+// derive sets the share, the headroom and the burst from the charge and the container's figures.
+func (w *weight) derive() {
 	if w.cAvg > 0 {
 		w.share = w.avg / w.cAvg
 	}
@@ -81,7 +132,23 @@ func (l *linter) weigh(id string) weight {
 		w.headroom = float64(w.prov) - w.cPeak
 	}
 	w.burst = w.ru > w.headroom
-	return w
+}
+
+// rests says, when a verdict (what: "it throttles other traffic") differs between the figure and
+// an end of its band, that it rests on the unpinned rules: "; whether it throttles other traffic
+// rests on rule X unvalidated: at the low end of its band, no" ("" when both ends agree with the
+// figure).
+func (w weight) rests(what string, verdict func(weight) bool) string {
+	for i, e := range w.ends {
+		if verdict(e) != verdict(w) {
+			answer := "no"
+			if verdict(e) {
+				answer = "yes"
+			}
+			return fmt.Sprintf("; whether %s rests on %s: at the %s end of its band, %s", what, record.RuleWords(w.rules), []string{"low", "high"}[i], answer)
+		}
+	}
+	return ""
 }
 
 // negligible is true when the pattern's load is at most the negligible share of its container's
@@ -95,8 +162,9 @@ func (w weight) words() string {
 	if !w.known {
 		return ""
 	}
+	ru := w.band.After(num(w.ru), num)
 	s := fmt.Sprintf("each execution costs %s RU %s and reaches all %d physical partition(s) at once (about %s RU in each); on average %s RU/s, %s of the %s RU/s average load of %s",
-		num(w.ru), w.at, w.partitions, num(w.ru/float64(w.partitions)), num(w.avg), pct(w.share), num(w.cAvg), w.container)
+		ru, w.at, w.partitions, num(w.ru/float64(w.partitions)), w.avgBand.After(num(w.avg), num), pct(w.share), w.loadBand.After(num(w.cAvg), num), w.container)
 	switch {
 	case w.burst && w.mode == cost.Autoscale:
 		s += fmt.Sprintf("; its burst of %s RU in about a second is over the %s RU/s left above the peak (autoscale max %d): it can throttle other traffic, and it lifts the hour it runs in to autoscale's maximum (the hour is billed at its highest RU/s)",
@@ -107,7 +175,17 @@ func (w weight) words() string {
 	default:
 		s += fmt.Sprintf("; its burst of %s RU fits in the %s RU/s left above the peak", num(w.ru), num(w.headroom))
 	}
-	return s
+	return s + w.rests("its burst throttles other traffic", func(e weight) bool { return e.burst })
+}
+
+// judgedWords is a pattern's judged figure (plan.Pattern.Judged) with its band when it has one:
+// "13235 (132–13235: rule aggregate-without-filter unvalidated)".
+func judgedWords(pp *plan.Pattern) string {
+	ru, _ := pp.Judged()
+	if pp.JudgedOn != "projected" {
+		return num(ru)
+	}
+	return pp.ProductionBand.After(num(ru), num)
 }
 
 func num(x float64) string {
@@ -147,13 +225,14 @@ func (l *linter) addWeighed(path, id, code, msg string) {
 	w := l.weigh(id)
 	limit := l.negligibleShare()
 	if w.negligible(limit) {
-		l.add(path, code, "%s — weighed by the plan's figures it is negligible: %s; under %s of the container's load with its burst in the headroom it is a note, not a finding (lint --negligible-share)",
-			msg, w.words(), pct(limit))
+		l.add(path, code, "%s — weighed by the plan's figures it is negligible: %s; under %s of the container's load with its burst in the headroom it is a note, not a finding (lint --negligible-share)%s",
+			msg, w.words(), pct(limit), w.rests("it is negligible", func(e weight) bool { return e.negligible(limit) }))
 		l.out[len(l.out)-1].Note = true
 		return
 	}
 	if w.known {
 		msg += " — what it costs: " + w.words()
+		msg += w.rests("it is negligible (a note, not a finding)", func(e weight) bool { return e.negligible(limit) })
 	}
 	l.add(path, code, "%s", msg)
 }

@@ -303,8 +303,8 @@ func usd(x float64) string { return fmt.Sprintf("$%.2f", x) }
 func production(p Pattern) string {
 	switch {
 	case p.JudgedOn == "projected":
-		if w := p.ProductionBand.Words(num); w != "" {
-			return num(p.ProductionRU) + " (" + w + ")"
+		if p.ProductionBand != nil {
+			return p.ProductionBand.After(num(p.ProductionRU), num)
 		}
 		if len(p.ProductionPinned) > 0 {
 			return num(p.ProductionRU) + " (" + p.ProductionPinned[0].By + ")"

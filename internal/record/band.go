@@ -102,10 +102,19 @@ func (r *Range) Words(num func(float64) string) string {
 // After is the figure followed by its range in parentheses, or the figure alone without one:
 // "1762 (1700–1900: rule X unvalidated)".
 func (r *Range) After(figure string, num func(float64) string) string {
-	if w := r.Words(num); w != "" {
-		return figure + " (" + w + ")"
+	return after(figure, r.Words(num))
+}
+
+// After is the figure followed by its band in parentheses, or the figure alone without one.
+func (b *Band) After(figure string, num func(float64) string) string {
+	return after(figure, b.Words(num))
+}
+
+func after(figure, words string) string {
+	if words == "" {
+		return figure
 	}
-	return figure
+	return figure + " (" + words + ")"
 }
 
 // Contains reports whether ru lies inside the band (bounds included).
