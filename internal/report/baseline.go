@@ -88,17 +88,21 @@ func fromBaselineCharge(c *baselineCharge) *Charge {
 		CarriesVerdict: CarriesVerdict(c.Source)}
 }
 
-// roundCost rounds a monthly cost to cents and its loads to 0.01, as a baseline holds it.
+// roundCost rounds a monthly cost to cents and its loads to 0.01, as a baseline holds it. A
+// baseline holds the figures, not their bands (as it holds a projection without its band): the
+// bands follow from the figures' rules, which the model's version names.
 func roundCost(m *MonthlyCost) *MonthlyCost {
 	if m == nil {
 		return nil
 	}
 	out := *m
 	out.DesignedUSD, out.RequiredUSD = round2(m.DesignedUSD), round2(m.RequiredUSD)
+	out.DesignedBand, out.RequiredBand = nil, nil
 	out.Containers = make([]ContainerCost, len(m.Containers))
 	for i, c := range m.Containers {
 		c.AvgRUs, c.PeakRUs, c.StorageGB = round2(c.AvgRUs), round2(c.PeakRUs), math.Round(c.StorageGB*1e4)/1e4
 		c.DesignedUSD, c.RequiredUSD = round2(c.DesignedUSD), round2(c.RequiredUSD)
+		c.DesignedBand, c.RequiredBand = nil, nil
 		out.Containers[i] = c
 	}
 	return &out
