@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/cosmosdv/validate/internal/record"
 )
 
 // TestSchema_DescribesReports checks the golden JSON reports against schema/report.schema.json with
@@ -119,4 +121,38 @@ func hasType(v any, typ string) bool {
 		return ok && f == math.Trunc(f)
 	}
 	return true
+}
+
+// TestSchema_DescribesLoadBands: the bands of a container's production load and of its monthly cost
+// (docs/cost-model.md, "Rules with alternatives and the band") are in the schema; the golden reports
+// have none, their designs resting on no unpinned rule.
+func TestSchema_DescribesLoadBands(t *testing.T) {
+	raw, err := os.ReadFile("../../schema/report.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema map[string]any
+	if err := json.Unmarshal(raw, &schema); err != nil {
+		t.Fatal(err)
+	}
+	r := record.NewRange(139, 52025, []string{"aggregate-without-filter"}, fmtRate)
+	usdRange := record.NewRange(12.31, 3112.85, []string{"aggregate-without-filter"}, fmtRate)
+	defs := schema["$defs"].(map[string]any)
+	for name, v := range map[string]any{
+		"load": Load{Source: "model", Avg: 1, Peak: 1, ProductionAvg: 16404, ProductionPeak: 16404, Scale: VerdictOnProjected, AvgBand: r, PeakBand: r},
+		"monthlyCost": MonthlyCost{Currency: "USD", RateCard: "x", DesignedUSD: 23.49, RequiredUSD: 981.25, DesignedBand: usdRange, RequiredBand: usdRange,
+			Containers: []ContainerCost{{Name: "Events", Source: "model", Scale: VerdictOnProjected, Designed: "manual 400", Formula: "f", RequiredBand: usdRange, DesignedBand: usdRange}}},
+	} {
+		data, _ := json.Marshal(v)
+		var doc any
+		if err := json.Unmarshal(data, &doc); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(data), "Band") {
+			t.Fatalf("%s: no band written: %s", name, data)
+		}
+		for _, e := range validate(schema, defs[name].(map[string]any), doc, "$."+name) {
+			t.Errorf("%s", e)
+		}
+	}
 }
