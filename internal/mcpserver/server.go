@@ -105,7 +105,8 @@ func New(o Options) (*mcp.Server, error) {
 		"partitions, short throughput, price units)."}, s.lintTool)
 	mcp.AddTool(srv, &mcp.Tool{Name: "plan", Annotations: ro, Description: "Static charges, RU/s, partitions, hot partitions and " +
 		"monthly cost of a design from the cost model alone (no database); each query's charge at the seeded scale and projected to " +
-		"the design's production scale (documents[].production, scale.storageGB), with the arithmetic."}, s.planTool)
+		"the design's production scale (documents[].production, scale.storageGB), with the arithmetic; a figure that rests on a " +
+		"rule no published figure pins carries its band (productionBand; a container's loadBand, the design's monthlyBand)."}, s.planTool)
 	mcp.AddTool(srv, &mcp.Tool{Name: "advise", Annotations: ro, Description: "Propose a better design with its numbers, as " +
 		"'validate advise' does (the same JSON): the index what-if weighted by traffic with a policy to paste, ranked partition-key " +
 		"alternatives (busiest logical partition against 10,000 RU/s and 20 GB), embed or reference for each relationship with " +

@@ -134,7 +134,7 @@ func renderText(w io.Writer, p *Plan) error {
 		ew.printf("  partitions: %d physical  busiest logical partition %s RU/s, %s GB at peak; its physical partition at %.0f%% of %s RU/s  risk: %s\n",
 			c.Partitions, num(c.BusiestRUs), num(c.BusiestGB), 100*c.Hot.Utilization, num(c.Hot.CapacityRU), c.Hot.Risk)
 		ew.printf("  busiest logical partition sized by: %s\n", c.BusiestBasis)
-		for _, l := range LoadBandLines(c) {
+		for _, l := range loadBandLines(c) {
 			ew.printf("  %s\n", l)
 		}
 		for _, n := range c.Hot.Notes {
@@ -184,10 +184,10 @@ func BandLines(pt Pattern) []string {
 	return out
 }
 
-// LoadBandLines say what a container's capacity is at each end of its load band: the load, the
-// throughput the cheapest mode sizes and its cost, and the verdicts that hold only there (the
-// plan's text, and MCP's). None without a band.
-func LoadBandLines(c Container) []string {
+// loadBandLines say what a container's capacity is at each end of its load band: the load, the
+// throughput the cheapest mode sizes and its cost, and the verdicts that hold only there (plan's
+// text; the JSON carries Container.LoadBand). None without a band.
+func loadBandLines(c Container) []string {
 	lb := c.LoadBand
 	if lb == nil {
 		return nil
