@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -174,5 +175,46 @@ func TestScale_InterruptedDeletes(t *testing.T) {
 	}
 	if dbs := databases(t, eng); len(dbs) != 0 || !strings.Contains(status, "deleted database cdv-calibrate-scale-faults") {
 		t.Errorf("left %v; status:\n%s", dbs, status)
+	}
+}
+
+// TestScale_GrowthPinsIndexEntry: against an engine whose index entries cost 2.5 times the
+// built-in figure, the range shape's growth pins queryIndexEntry within 3% of that figure; against
+// the plain engine, within 3% of the built-in one; the equality shape warns of nothing either way.
+// 3% is above what the charges' two decimals allow at 1,000 and 4,000 documents (0.01 RU over
+// 3,000 entries is 2% of 2.5 × 0.0000648 RU).
+// (The engine stands in for an account whose behaviour is known: this proves the pipeline, not
+// fidelity to the service.)
+func TestScale_GrowthPinsIndexEntry(t *testing.T) {
+	builtin := cost.Current.QueryEntry.Value
+	for _, factor := range []float64{1, 2.5} {
+		card := cost.Current.Clone()
+		card.QueryEntry.Value = builtin * factor
+		var status strings.Builder
+		p, err := Scale(context.Background(), ScaleConfig{Target: target.Config{Kind: record.KindEndpoint, Endpoint: serve(t, card), Key: engine.EmulatorKey},
+			Documents: 1000, RunID: "growth", Status: &status, Yes: true})
+		if err != nil {
+			t.Fatalf("×%g: %v\n%s", factor, err, status.String())
+		}
+		fits := p.GrowthFits()
+		if len(fits) != 1 || fits[0].Key != "queryIndexEntry" || fits[0].Shape != "range" {
+			t.Fatalf("×%g: growth fits %+v, want one of queryIndexEntry from range; growth %+v", factor, fits, p.Growth)
+		}
+		want := builtin * factor
+		t.Logf("×%g: fitted queryIndexEntry %g, want %g (%+.2f%%, resolution ±%.1f%%); range %g → %g RU, %g → %g RU modeled",
+			factor, fits[0].Fitted, want, (fits[0].Fitted/want-1)*100, fits[0].Resolution/want*100,
+			fits[0].Small.RU, fits[0].Large.RU, fits[0].Small.Modeled, fits[0].Large.Modeled)
+		if math.Abs(fits[0].Fitted/want-1) > 0.03 {
+			t.Errorf("×%g: fitted queryIndexEntry %g, want %g within 3%%", factor, fits[0].Fitted, want)
+		}
+		if w := p.GrowthWarnings(); len(w) != 0 {
+			t.Errorf("×%g: warnings %v", factor, w)
+		}
+		if err := p.Check(target.SDKVersion); err != nil {
+			t.Errorf("×%g: %v", factor, err)
+		}
+		if got := p.Card().QueryEntry.Value; got != fits[0].Fitted {
+			t.Errorf("×%g: the profile's card charges %g an entry, not the fitted %g", factor, got, fits[0].Fitted)
+		}
 	}
 }
