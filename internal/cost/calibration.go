@@ -485,16 +485,36 @@ type GrowthFit struct {
 	// Small and Large are the smallest and largest growth points the fit came from.
 	Small, Large GrowthPoint
 	// Resolution is how far the fitted value can be off from the charges' rounding alone:
-	// chargeStep on the difference of two charges, per index entry read more.
-	Resolution float64
+	// chargeStep on the difference of two charges, per index entry read more. NeedDocuments is the
+	// smaller probe container's documents (--scale-docs) at which it is growthResolution of the
+	// built-in value, the least a fit is pinned at.
+	Resolution    float64
+	NeedDocuments int
 }
 
-// chargeStep is what a reported charge is rounded to: the service and the embedded engine send
-// x-ms-request-charge with two decimals.
-const chargeStep = 0.01
+const (
+	// chargeStep is what a reported charge is rounded to: the service and the embedded engine
+	// send x-ms-request-charge with two decimals.
+	chargeStep = 0.01
+	// growthResolution is the share of the built-in value the charges' rounding may move a growth
+	// fit by, at most, for the fit to be pinned: calibrate calls a figure more than 10% from the
+	// built-in card a drift, so a fit must resolve a 10% move.
+	growthResolution = 0.10
+)
 
-// entries is the index entries the engine read for a growth point.
-func (g GrowthPoint) entries() float64 { return g.Facts["indexEntriesRead"] }
+// growthPinned counts the figures the profile's growth pins.
+func (p *Profile) growthPinned() int {
+	n := 0
+	for _, gf := range p.GrowthFits() {
+		if gf.Pinned {
+			n++
+		}
+	}
+	return n
+}
+
+// IndexEntries is the index entries the engine read for a growth point (Facts).
+func (g GrowthPoint) IndexEntries() float64 { return g.Facts["indexEntriesRead"] }
 
 // pair is a growth's smallest and largest point, ok when both have a measured and a modeled charge
 // above zero.
@@ -516,9 +536,11 @@ func (g Growth) pair() (small, large GrowthPoint, ok bool) {
 //	fitted = built-in + ((RU_large − RU_small) − (Modeled_large − Modeled_small)) ÷ (Entries_large − Entries_small)
 //
 // A shape without two usable points (a charge of zero, no modeled charge, no more entries at the
-// larger size) pins nothing. The fitted value is not bounded here: Check refuses one outside the
-// figure's sane range. Residual is over the two points, the built-in model with the fitted figure
-// against the measured charge; Sensitivity is the share of the larger charge the figure accounts for.
+// larger size) gives nothing. One whose Resolution is more than growthResolution of the built-in
+// value is listed unpinned (Fitted the built-in value): the probe containers were too small to see
+// the figure. The fitted value is not bounded here: Check refuses one outside the figure's sane
+// range. Residual is over the two points, the built-in model with the fitted figure against the
+// measured charge; Sensitivity is the share of the larger charge the figure accounts for.
 func (p *Profile) GrowthFits() []GrowthFit {
 	if p == nil {
 		return nil
@@ -538,7 +560,7 @@ func (p *Profile) GrowthFits() []GrowthFit {
 		if !ok || !usable {
 			continue
 		}
-		de := large.entries() - small.entries()
+		de := large.IndexEntries() - small.IndexEntries()
 		if !(de >= 1) {
 			continue
 		}
@@ -547,16 +569,21 @@ func (p *Profile) GrowthFits() []GrowthFit {
 		if math.IsNaN(fitted) || math.IsInf(fitted, 0) {
 			continue
 		}
-		var sum float64
-		for _, pt := range []GrowthPoint{small, large} {
-			r := (pt.RU - (pt.Modeled + (fitted-base)*pt.entries())) / pt.RU
-			sum += r * r
+		gf := GrowthFit{Growth: i, Shape: g.Shape, Small: small, Large: large, Resolution: chargeStep / de,
+			FittedParam: FittedParam{Key: pr.Key, Name: pr.Name, Unit: pr.Unit, Published: base, Fitted: base}}
+		// The documents at which the entries (growing with the documents as they did) resolve it.
+		gf.NeedDocuments = int(math.Ceil(float64(small.Documents) * gf.Resolution / (growthResolution * base)))
+		if gf.Pinned = gf.Resolution <= growthResolution*base; gf.Pinned {
+			gf.Fitted = fitted
+			var sum float64
+			for _, pt := range []GrowthPoint{small, large} {
+				r := (pt.RU - (pt.Modeled + (fitted-base)*pt.IndexEntries())) / pt.RU
+				sum += r * r
+			}
+			gf.Sensitivity = round(math.Abs(fitted*large.IndexEntries())/large.RU, 4)
+			gf.Residual = round(math.Sqrt(sum/2), 5)
 		}
-		out = append(out, GrowthFit{
-			FittedParam: FittedParam{Key: pr.Key, Name: pr.Name, Unit: pr.Unit, Published: base, Fitted: fitted, Pinned: true,
-				Sensitivity: round(math.Abs(fitted*large.entries())/large.RU, 4), Residual: round(math.Sqrt(sum/2), 5)},
-			Growth: i, Shape: g.Shape, Small: small, Large: large, Resolution: chargeStep / de,
-		})
+		out = append(out, gf)
 	}
 	return out
 }
@@ -622,7 +649,7 @@ func (p *Profile) Keep(old *Profile) string {
 			p.Scale.Date = old.Date
 		}
 		kept := fmt.Sprintf("the %d rules decided on %s", len(old.Rules), p.Scale.Date)
-		if n := len(old.GrowthFits()); n > 0 {
+		if n := old.growthPinned(); n > 0 {
 			kept += fmt.Sprintf(" and the %d figures its growth pinned", n)
 		}
 		return kept
@@ -671,7 +698,9 @@ func (p *Profile) Card() *RateCard {
 	}
 	// A figure a growth shape pinned replaces the same figure fitted from single charges.
 	for _, gf := range p.GrowthFits() {
-		byKey[gf.Key].Set(card, gf.Fitted)
+		if gf.Pinned {
+			byKey[gf.Key].Set(card, gf.Fitted)
+		}
 	}
 	card.Version = Current.Version + "+calibrated"
 	card.Date = p.Date
@@ -760,18 +789,21 @@ func (p *Profile) Check(sdkVersion string) error {
 			}
 		}
 	}
-	fits := p.GrowthFits()
-	for _, gf := range fits {
+	for _, gf := range p.GrowthFits() {
 		pr := byKey[gf.Key]
+		if !gf.Pinned {
+			continue
+		}
+		pinned++
 		if gf.Fitted < pr.Lo || gf.Fitted > pr.Hi {
 			return fmt.Errorf("%w: growth[%d] (%s) pins %s at %g %s, outside its sane range %g..%g (built-in %g): "+
 				"the charge grew %g → %g RU over %g → %g index entries; check the measurements (throttling, another account, "+
 				"a container that was not empty) and calibrate --scale again, or delete growth[%d] to keep the built-in figure",
 				ErrProfile, gf.Growth, gf.Shape, gf.Key, gf.Fitted, pr.Unit, pr.Lo, pr.Hi, pr.Value(Current),
-				gf.Small.RU, gf.Large.RU, gf.Small.entries(), gf.Large.entries(), gf.Growth)
+				gf.Small.RU, gf.Large.RU, gf.Small.IndexEntries(), gf.Large.IndexEntries(), gf.Growth)
 		}
 	}
-	if pinned == 0 && len(fits) == 0 && len(p.Rules) == 0 {
+	if pinned == 0 && len(p.Rules) == 0 {
 		return fmt.Errorf("%w: coefficients: no fitted figure (%d listed, none pinned) and no rule decided: every charge would be the built-in card's, "+
 			"labelled calibrated; calibrate again, or run without --calibration", ErrProfile, len(p.Coefficients))
 	}
@@ -863,7 +895,7 @@ func LoadCalibration(path, sdkVersion string) (*RateCard, *Profile, error) {
 	if err := p.Check(sdkVersion); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if p.pinnedFigures() == 0 && len(p.GrowthFits()) == 0 {
+	if p.pinnedFigures() == 0 && p.growthPinned() == 0 {
 		// A scale calibration's profile that decides rules (Selection) and pins no figure: the card
 		// is the built-in one, not labelled calibrated.
 		return nil, p, nil

@@ -442,3 +442,25 @@ func TestProfile_KeepGrowth(t *testing.T) {
 		t.Errorf("growth alone: card %v, err %v", card, err)
 	}
 }
+
+// TestProfile_GrowthFitUnresolved: probe containers too small for the charges' two decimals to
+// resolve a 10% move of the figure list it unpinned, with the documents that would, and the card
+// keeps the built-in value.
+func TestProfile_GrowthFitUnresolved(t *testing.T) {
+	p := growthProfile()
+	g := &p.Growth[1]
+	g.Points[0].Documents, g.Points[0].Facts["indexEntriesRead"] = 50, 50
+	g.Points[1].Documents, g.Points[1].Facts["indexEntriesRead"] = 200, 200
+	g.Points[1].RU = 3.08
+	fits := p.GrowthFits()
+	// 0.01 RU over 150 entries is 6.7e-5 RU an entry; 10% of 6.48e-5 needs 1,543 entries more: 515 documents.
+	if len(fits) != 1 || fits[0].Pinned || fits[0].Fitted != Current.QueryEntry.Value || fits[0].NeedDocuments != 515 {
+		t.Fatalf("fits %+v, want one unpinned at the built-in value needing 515 documents", fits)
+	}
+	if p.Card().QueryEntry.Value != Current.QueryEntry.Value {
+		t.Error("an unpinned fit moved the card")
+	}
+	if err := p.Check("v1.5.0"); err != nil {
+		t.Error(err)
+	}
+}
