@@ -29,8 +29,11 @@ import (
 // target returns with every page (x-ms-documentdb-query-metrics: retrievedDocumentCount,
 // indexLookupTimeInMs, output counts; azcosmos v1.5.0 asks for them on every query). Each rule is
 // decided by comparing the measured metric with what each of its alternatives gives on the
-// embedded engine over the same documents: the nearest alternative wins. The decisions and the
-// growth go into the profile (cost.Profile.Rules, Growth), and `--calibration` then pins them.
+// embedded engine over the same documents: the nearest alternative wins. The growth shapes run on
+// the embedded engine too, under the decided rules, so that each growth point holds the built-in
+// model's charge and facts beside the measured charge. The decisions and the growth go into the
+// profile (cost.Profile.Rules, Growth), and `--calibration` then pins them: the rules, and the
+// figures the growth pins (cost.Profile.GrowthFits).
 
 // ScaleConfig is one scale calibration.
 type ScaleConfig struct {
@@ -151,7 +154,8 @@ var ruleProbes = []ruleProbe{
 
 // growthProbes are the shapes whose charge, at each container size, shows how index work grows:
 // an equality that finds one document (a seek: constant), a range over every document (a precise
-// scan: the entries it covers) and a CONTAINS (a full index scan: the path's distinct values).
+// scan: the entries it covers) and a CONTAINS (a full index scan: the path's distinct values). What
+// each pins, or checks, is cost's table of growth uses, by shape.
 var growthProbes = []struct{ shape, query string }{
 	{"equality", "SELECT * FROM c WHERE c.s = 3"},
 	{"range", "SELECT VALUE COUNT(1) FROM c WHERE c.s >= 0"},
