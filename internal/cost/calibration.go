@@ -565,6 +565,9 @@ func (p *Profile) GrowthFits() []GrowthFit {
 			continue
 		}
 		base := pr.Value(Current)
+		if !(base > 0) {
+			continue // a figure of zero has no share to resolve, and scales nothing
+		}
 		fitted := base + ((large.RU-small.RU)-(large.Modeled-small.Modeled))/de
 		if math.IsNaN(fitted) || math.IsInf(fitted, 0) {
 			continue
