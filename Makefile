@@ -6,7 +6,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null)
 LDFLAGS := -s -w $(if $(VERSION),-X main.version=$(VERSION))
 GOFMT   ?= $(shell $(GO) env GOROOT)/bin/gofmt
 
-.PHONY: build test validate plan lint fmt fuzz mutate bench nightly baseline-check schema clean
+.PHONY: build test test-underload validate plan lint fmt fuzz mutate bench nightly baseline-check schema clean
 
 build:            ## build bin/validate
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/validate ./cmd/validate
@@ -70,6 +70,14 @@ MUTATE_FLAGS ?=
 
 mutate:           ## source mutation check: every rate-card coefficient, table and threshold (scripts/mutate/sites.txt) ×1.5 and ×0.6 in a scratch copy, the suite run against each; fails on any survivor (hours: nightly)
 	$(GO) run ./scripts/mutate $(MUTATE_FLAGS)
+
+# RUNS and BURNERS size the run under load (scripts/underload.sh): RUNS runs of `make test` beside
+# BURNERS busy loops (default one per core).
+RUNS    ?= 3
+BURNERS ?=
+
+test-underload:   ## `make test` RUNS times in a row (3) beside a CPU burner on every core: the suite must not depend on a quiet machine
+	RUNS=$(RUNS) $(if $(BURNERS),BURNERS=$(BURNERS)) MAKE=$(MAKE) ./scripts/underload.sh
 
 bench:            ## engine, query, seeding and start-up benchmarks (figures in docs/performance.md)
 	$(GO) test -run '^$$' -bench . -skip 'OrderByGrowth|OrderByHTTPS' -benchmem ./internal/engine/...

@@ -149,7 +149,24 @@ func (a *app) calibrateCmd() *cobra.Command {
 					fmt.Fprintf(a.stdout, "  growth %-9s %g → %g RU from %d to %d documents (exponent %g)\n", g.Shape,
 						g.Points[0].RU, g.Points[len(g.Points)-1].RU, g.Points[0].Documents, g.Points[len(g.Points)-1].Documents, g.Exponent)
 				}
-				fmt.Fprintf(a.stdout, "calibrate --scale: %s: %d rules decided on %s (%s); wrote %s\n", p.Date, len(p.Rules), p.Account, p.Scale.CapacityMode, out)
+				pinned := 0
+				for _, f := range p.GrowthFits() {
+					growth := fmt.Sprintf("%s growth: %g → %g RU measured, %g → %g RU modeled, %g → %g %s", f.Shape,
+						f.Small.RU, f.Large.RU, f.Small.Modeled, f.Large.Modeled, f.SmallCount, f.LargeCount, f.Counts)
+					if !f.Pinned {
+						fmt.Fprintf(a.stdout, "  not pinned %-11s the charges' two decimals leave it ±%.2g %s, more than 10%% of the built-in %.4g: "+
+							"give --scale-docs %d or more (%s)\n", f.Key, f.Resolution, f.Unit, f.Published, f.NeedDocuments, growth)
+						continue
+					}
+					pinned++
+					fmt.Fprintf(a.stdout, "  pinned %-15s built-in %.4g → fitted %.4g %s (%+.0f%%, ±%.2g from the charges' two decimals; %s)\n",
+						f.Key, f.Published, f.Fitted, f.Unit, (f.Fitted/f.Published-1)*100, f.Resolution, growth)
+				}
+				for _, w := range p.GrowthWarnings() {
+					fmt.Fprintf(a.stderr, "calibrate --scale: warning: %s\n", w)
+				}
+				fmt.Fprintf(a.stdout, "calibrate --scale: %s: %d rules decided and %d figures pinned by growth on %s (%s); wrote %s\n",
+					p.Scale.Date, len(p.Rules), pinned, p.Account, p.Scale.CapacityMode, out)
 				return nil
 			}
 			pinned, drift := 0, 0

@@ -8,10 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/cosmosdv/validate/internal/cost"
+	"github.com/cosmosdv/validate/internal/target"
 )
 
 // startServeEndpoint runs `validate serve --port 0 args...` and returns its URL; the server stops with the test.
@@ -170,6 +172,11 @@ func TestCalibrate_ScaleAgainstServeRules(t *testing.T) {
 			t.Errorf("calibrate --scale stderr lacks %q:\n%s", want, stderr)
 		}
 	}
+	// 50 → 200 documents are too few for the charges' two decimals to resolve the index entry.
+	if !strings.Contains(stdout, "not pinned queryIndexEntry") || !strings.Contains(stdout, "give --scale-docs 515 or more") ||
+		!strings.Contains(stdout, "0 figures pinned by growth") {
+		t.Errorf("calibrate --scale does not say the growth pinned nothing and why:\n%s", stdout)
+	}
 	raw, err := os.ReadFile(profile)
 	if err != nil {
 		t.Fatal(err)
@@ -283,5 +290,125 @@ func TestRules_Lists(t *testing.T) {
 	var got []cost.Rule
 	if err := json.Unmarshal([]byte(stdout), &got); code != ExitOK || err != nil || len(got) != len(cost.Rules()) {
 		t.Errorf("rules --format json: exit %d, %v, %d rules", code, err, len(got))
+	}
+}
+
+// TestCalibrate_ScaleGrowthPinsIndexEntry: `validate calibrate --scale` against `serve --rate-card`
+// whose index entries cost 2.5 times the built-in figure, and a full index scan's distinct values
+// twice it, writes a profile whose range growth pins queryIndexEntry within 3% (the charges' two
+// decimals allow ±2% at 1,500 and 6,000 documents) and whose CONTAINS growth pins queryScanValue
+// within 10%, prints them built-in → fitted, and a plan and a run with that profile charge a range
+// query over a million index entries more than without it, labelled calibrated. Serve is our engine
+// with a known card: this proves the pipeline, not fidelity to the service.
+func TestCalibrate_ScaleGrowthPinsIndexEntry(t *testing.T) {
+	dir := t.TempDir()
+	want := cost.Current.QueryEntry.Value * 2.5
+	wantScan := cost.Current.QueryScanValue.Value * 2
+	cardFile := filepath.Join(dir, "card.json")
+	if err := os.WriteFile(cardFile, []byte(`{"queryIndexEntry": {"value": `+strconv.FormatFloat(want, 'g', -1, 64)+
+		`}, "queryScanValue": {"value": `+strconv.FormatFloat(wantScan, 'g', -1, 64)+`}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	url := startServeEndpoint(t, "--rate-card", cardFile)
+	profile := filepath.Join(dir, "scale.json")
+	code, stdout, stderr := runCLI(t, "calibrate", "--scale", "--scale-docs", "1500", "--target", "endpoint", "--endpoint", url, "--out", profile, "--run-id", "g1")
+	if code != ExitOK {
+		t.Fatalf("calibrate --scale exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	_, p, err := cost.LoadCalibration(profile, target.SDKVersion)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fits := p.GrowthFits()
+	if len(fits) != 2 || fits[0].Key != "queryIndexEntry" || fits[1].Key != "queryScanValue" || !fits[1].Pinned {
+		t.Fatalf("growth fits %+v", fits)
+	}
+	// The CONTAINS shape's distinct values: 4,500 more at the larger size; the four charges' two
+	// decimals allow up to 0.02 RU ÷ 4,500 on the fit, 9% of the doubled figure.
+	t.Logf("fitted queryScanValue %g, want %g (%+.2f%%)", fits[1].Fitted, wantScan, (fits[1].Fitted/wantScan-1)*100)
+	if math.Abs(fits[1].Fitted/wantScan-1) > 0.10 {
+		t.Errorf("fitted queryScanValue %g, want %g within 10%%", fits[1].Fitted, wantScan)
+	}
+	t.Logf("fitted queryIndexEntry %g, want %g (%+.2f%%)", fits[0].Fitted, want, (fits[0].Fitted/want-1)*100)
+	if math.Abs(fits[0].Fitted/want-1) > 0.03 {
+		t.Errorf("fitted queryIndexEntry %g, want %g within 3%%", fits[0].Fitted, want)
+	}
+	if !regexp.MustCompile(`pinned queryIndexEntry +built-in 6\.48e-05 → fitted 0\.000\d+ RU/entry .*range growth`).MatchString(stdout) ||
+		!strings.Contains(stdout, "pinned queryScanValue") || !strings.Contains(stdout, "2 figures pinned by growth") {
+		t.Errorf("calibrate --scale does not print the pinned figure:\n%s", stdout)
+	}
+
+	// A range COUNT over a tenant's 500,000 production documents: a million index entries.
+	tiny, err := os.ReadFile(repo("testdata", "designs", "tiny.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	design := strings.NewReplacer("c.status = 'new'", "c.status >= 'a'", "SELECT c.id FROM", "SELECT VALUE COUNT(1) FROM",
+		"cardinality: 2}", "cardinality: 2, productionCardinality: 2}", "count: 300\n", "count: 300\n        production: 1000000\n").Replace(string(tiny))
+	designFile := filepath.Join(dir, "range.yaml")
+	if err := os.WriteFile(designFile, []byte(design), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	label := "model (calibrated: " + p.Account + ", " + p.Date + ")"
+	planned := func(args ...string) (float64, string) {
+		t.Helper()
+		code, stdout, stderr := runCLI(t, append(append([]string{"plan", "--format", "json"}, args...), designFile)...)
+		if code != ExitOK && code != ExitFindings {
+			t.Fatalf("plan %v: exit %d\n%s", args, code, stderr)
+		}
+		var out struct {
+			Patterns []struct {
+				ID           string  `json:"id"`
+				ProductionRU float64 `json:"productionRU"`
+			} `json:"patterns"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+			t.Fatalf("plan json: %v\n%s", err, stdout)
+		}
+		for _, ap := range out.Patterns {
+			if ap.ID == "Q1" {
+				return ap.ProductionRU, stdout
+			}
+		}
+		t.Fatalf("plan has no Q1:\n%s", stdout)
+		return 0, ""
+	}
+	base, _ := planned()
+	cal, out := planned("--calibration", profile)
+	t.Logf("plan, range COUNT over 10^6 entries: %g RU built-in, %g RU calibrated", base, cal)
+	if !(cal > base*2) || !strings.Contains(out, `"version":"`+cost.Current.Version+`+calibrated"`) {
+		t.Errorf("plan with the profile charges Q1 %g RU (without %g), or its rate card is not the calibrated one:\n%s", cal, base, out)
+	}
+	ran := func(args ...string) (float64, string) {
+		t.Helper()
+		code, stdout, stderr := runCLI(t, append(append([]string{"run", "--samples", "2", "--progress", "none", "--format", "json"}, args...), designFile)...)
+		if code != ExitOK && code != ExitFindings {
+			t.Fatalf("run %v: exit %d\n%s", args, code, stderr)
+		}
+		var out struct {
+			ModelCard string `json:"modelCard"`
+			Patterns  []struct {
+				ID      string `json:"id"`
+				Modeled struct {
+					Projected float64 `json:"projected"`
+				} `json:"modeled"`
+			} `json:"patterns"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+			t.Fatalf("run json: %v\n%s", err, stdout)
+		}
+		for _, ap := range out.Patterns {
+			if ap.ID == "Q1" {
+				return ap.Modeled.Projected, out.ModelCard
+			}
+		}
+		t.Fatalf("run has no Q1:\n%s", stdout)
+		return 0, ""
+	}
+	base, _ = ran()
+	cal, source := ran("--calibration", profile)
+	t.Logf("run, range COUNT over 10^6 entries: %g RU built-in, %g RU calibrated (%s)", base, cal, source)
+	if !(cal > base*2) || source != label {
+		t.Errorf("run with the profile charges Q1 %g RU (without %g), labelled %q, want %q", cal, base, source, label)
 	}
 }

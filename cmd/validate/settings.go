@@ -97,7 +97,7 @@ var settings = []setting{
 	{key: "serverless", def: false, usage: "the account is serverless: containers without throughput (one physical partition each), preview priced per RU", cmds: []string{"calibrate"}},
 	{key: "rules", def: []string{}, usage: "run the engine under another alternative of a rule with alternatives: NAME=ALT (repeatable or comma separated; validate rules lists them): a stand-in whose behaviour is known, to test calibrate --scale end to end", cmds: []string{"serve"}},
 	{key: "scale", def: false, usage: "seed probe containers and run the shapes that decide each rule with alternatives (validate rules) and how index work grows, reading the query metrics of every page; writes the decisions and growth to the profile", cmds: []string{"calibrate"}},
-	{key: "scale-docs", def: 1000, usage: "with --scale: documents of the smaller probe container (the larger holds 4×)", cmds: []string{"calibrate"}},
+	{key: "scale-docs", def: 1500, usage: "with --scale: documents of the smaller probe container (the larger holds 4×)", cmds: []string{"calibrate"}},
 	{key: "rate-card", def: "", usage: "rate card JSON to charge with instead of the built-in card: the figures it names replace the built-in ones (docs/calibration.md)", cmds: []string{"serve"}},
 	// serve.
 	{key: "port", def: 8081, usage: "port to listen on (0 = any free port)", cmds: []string{"serve"}},

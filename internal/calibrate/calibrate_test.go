@@ -74,7 +74,7 @@ func TestRun_Perturbed(t *testing.T) {
 	card := cost.Current.Clone()
 	for _, pr := range cost.Params() {
 		switch pr.Key {
-		case "queryMin", "queryPartition", "queryDocLoaded", "indexTerm", "queryKBLoaded", "readBySize@16", "writeBySize@64", "querySortDoc", "queryIndexEntry":
+		case "queryMin", "queryPartition", "queryDocLoaded", "indexTerm", "queryKBLoaded", "readBySize@16", "writeBySize@64", "querySortDoc", "queryIndexEntry", "queryScanValue":
 			pr.Set(card, pr.Value(card)*1.3)
 		case "queryDocEvaluated", "patchBase", "queryJoinRow":
 			pr.Set(card, pr.Value(card)*0.75)

@@ -29,8 +29,11 @@ import (
 // target returns with every page (x-ms-documentdb-query-metrics: retrievedDocumentCount,
 // indexLookupTimeInMs, output counts; azcosmos v1.5.0 asks for them on every query). Each rule is
 // decided by comparing the measured metric with what each of its alternatives gives on the
-// embedded engine over the same documents: the nearest alternative wins. The decisions and the
-// growth go into the profile (cost.Profile.Rules, Growth), and `--calibration` then pins them.
+// embedded engine over the same documents: the nearest alternative wins. The growth shapes run on
+// the embedded engine too, under the decided rules, so that each growth point holds the built-in
+// model's charge and facts beside the measured charge. The decisions and the growth go into the
+// profile (cost.Profile.Rules, Growth), and `--calibration` then pins them: the rules, and the
+// figures the growth pins (cost.Profile.GrowthFits).
 
 // ScaleConfig is one scale calibration.
 type ScaleConfig struct {
@@ -55,7 +58,7 @@ const (
 	scaleFactor       = 4
 	scaleThroughput   = 1000 // RU/s of each probe container on provisioned throughput
 	scaleKey          = "probe"
-	scaleDefaultDocs  = 1000
+	scaleDefaultDocs  = 1500 // the least at which the CONTAINS growth pins queryScanValue to 10% (cost.Profile.GrowthFits)
 	scaleSeedParallel = 8
 	// serverlessMaxRUs is what one serverless container serves at most (serverless.md: "up to
 	// 5,000 RU/s" per container).
@@ -151,11 +154,15 @@ var ruleProbes = []ruleProbe{
 
 // growthProbes are the shapes whose charge, at each container size, shows how index work grows:
 // an equality that finds one document (a seek: constant), a range over every document (a precise
-// scan: the entries it covers) and a CONTAINS (a full index scan: the path's distinct values).
+// scan: the entries it covers) and a CONTAINS (a full index scan: the path's distinct values). What
+// each pins, or checks, is cost's table of growth uses, by shape.
 var growthProbes = []struct{ shape, query string }{
 	{"equality", "SELECT * FROM c WHERE c.s = 3"},
 	{"range", "SELECT VALUE COUNT(1) FROM c WHERE c.s >= 0"},
-	{"contains", "SELECT VALUE COUNT(1) FROM c WHERE CONTAINS(c.name, '7 of')"},
+	// A CONTAINS no name holds: the scan reads every distinct /name and loads nothing, so its growth
+	// is the scan's alone (one that matched would load documents too, and a fit would take their
+	// charge for the scan's).
+	{"contains", "SELECT VALUE COUNT(1) FROM c WHERE CONTAINS(c.name, 'held by no probe')"},
 }
 
 // scaleContainers are the probe containers' names and documents.
@@ -169,10 +176,24 @@ func scaleContainers(n int) []struct {
 	}{{"probe-small", n}, {"probe-large", n * scaleFactor}}
 }
 
-// queryResult is one probe query's charge and metrics, summed over its pages.
+// queryResult is one probe query's charge and metrics, summed over its pages; on the embedded
+// engine also the facts it priced each page from.
 type queryResult struct {
-	ru      float64
-	metrics map[string]float64
+	ru         float64
+	metrics    map[string]float64
+	activities []string          // each page's x-ms-activity-id
+	facts      []cost.QueryFacts // each page's facts (embeddedProbes)
+}
+
+// named is the facts of every page, by name (cost.FactNames), summed.
+func (q queryResult) named() map[string]float64 {
+	out := map[string]float64{}
+	for _, f := range q.facts {
+		for k, v := range f.Named() {
+			out[k] += v
+		}
+	}
+	return out
 }
 
 // Scale runs a scale calibration: the probes on the embedded engine under each rule's alternatives
@@ -292,11 +313,25 @@ func Scale(ctx context.Context, cfg ScaleConfig) (*cost.Profile, error) {
 			Metric: metric, Measured: round4(measured), Alternatives: roundAll(predict[rp.rule]), QueryMetrics: roundAll(m.small[i].metrics)})
 		fmt.Fprintf(status, "calibrate --scale: rule %s=%s (%s %.4g; the alternatives give %s)\n", rp.rule, alt, metric, measured, altWords(predict[rp.rule]))
 	}
+	// What the built-in model says for the growth shapes over the same documents, under the rules
+	// just decided (the rules --calibration prices with beside the pinned figures).
+	var shapes []string
+	for _, g := range growthProbes {
+		shapes = append(shapes, g.query)
+	}
+	model, err := embeddedProbes(ctx, n, p.Selection(), shapes, shapes)
+	if err != nil {
+		return nil, err
+	}
+	point := func(docs int, measured, modeled queryResult) cost.GrowthPoint {
+		return cost.GrowthPoint{Documents: docs, RU: round4(measured.ru), Retrieved: measured.metrics["retrievedDocumentCount"],
+			Output: measured.metrics["outputDocumentCount"], IndexLookupMs: measured.metrics["indexLookupTimeInMs"],
+			Modeled: round4(modeled.ru), Facts: modeled.named()}
+	}
 	for j, g := range growthProbes {
 		s, l := m.small[len(ruleProbes)+j], m.large[largeIndex(g.query, large)]
 		gr := cost.Growth{Shape: g.shape, Query: g.query, Points: []cost.GrowthPoint{
-			{Documents: n, RU: round2(s.ru), Retrieved: s.metrics["retrievedDocumentCount"], Output: s.metrics["outputDocumentCount"], IndexLookupMs: s.metrics["indexLookupTimeInMs"]},
-			{Documents: n * scaleFactor, RU: round2(l.ru), Retrieved: l.metrics["retrievedDocumentCount"], Output: l.metrics["outputDocumentCount"], IndexLookupMs: l.metrics["indexLookupTimeInMs"]},
+			point(n, s, model.small[j]), point(n*scaleFactor, l, model.large[j]),
 		}}
 		if s.ru > 0 && l.ru > 0 {
 			gr.Exponent = math.Round(math.Log(l.ru/s.ru)/math.Log(scaleFactor)*1000) / 1000
@@ -398,11 +433,13 @@ type embeddedResult struct {
 }
 
 // embeddedProbes seeds the probe containers on an embedded engine running under rules and runs
-// small on the smaller one and large on the larger one (seeded only when there is one).
+// small on the smaller one and large on the larger one (seeded only when there is one), with the
+// facts the engine priced each page from (Options.Observe).
 func embeddedProbes(ctx context.Context, n int, rules *cost.Selection, small, large []string) (embeddedResult, error) {
 	var out embeddedResult
+	obs := &observations{by: map[string]engine.Observation{}}
 	tgt, err := target.Open(ctx, target.Config{Kind: record.KindEmbedded, Engine: engine.Options{
-		RateCard: cost.Current, Rules: rules,
+		RateCard: cost.Current, Rules: rules, Observe: obs.add,
 		Partitions: func(_, _ string, _ int) int { return 1 },
 	}})
 	if err != nil {
@@ -431,6 +468,13 @@ func embeddedProbes(ctx context.Context, n int, rules *cost.Selection, small, la
 			r, err := runProbe(ctx, cc, q, 0)
 			if err != nil {
 				return out, fmt.Errorf("embedded engine: %s: %w", q, err)
+			}
+			for _, a := range r.activities {
+				ob, ok := obs.get(a)
+				if !ok {
+					return out, fmt.Errorf("embedded engine: %s: no facts recorded for activity %s", q, a)
+				}
+				r.facts = append(r.facts, ob.Query...)
 			}
 			if i == 0 {
 				out.small = append(out.small, r)
@@ -519,6 +563,7 @@ func runProbe(ctx context.Context, cc *azcosmos.ContainerClient, query string, t
 			return res, err
 		}
 		res.ru += sdk.Charge(page.RequestCharge)
+		res.activities = append(res.activities, page.ActivityID)
 		if page.QueryMetrics != nil {
 			probe.AddQueryMetrics(res.metrics, *page.QueryMetrics)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -174,5 +175,52 @@ func TestScale_InterruptedDeletes(t *testing.T) {
 	}
 	if dbs := databases(t, eng); len(dbs) != 0 || !strings.Contains(status, "deleted database cdv-calibrate-scale-faults") {
 		t.Errorf("left %v; status:\n%s", dbs, status)
+	}
+}
+
+// TestScale_GrowthPinsIndexEntry: against an engine whose index entries and full-index-scan values
+// cost 2.5 times the built-in figures, the range shape's growth pins queryIndexEntry and the CONTAINS
+// shape's queryScanValue at those figures; against the plain engine, at the built-in ones; the
+// equality shape warns of nothing either way. Each within what the four charges' two decimals allow
+// on the difference (±0.005 RU each, up to 0.02 RU over the entries or values read more: twice a
+// fit's Resolution), at the default 1,500 and 6,000 documents.
+// (The engine stands in for an account whose behaviour is known: this proves the pipeline, not
+// fidelity to the service.)
+func TestScale_GrowthPinsIndexEntry(t *testing.T) {
+	builtin := map[string]float64{"queryIndexEntry": cost.Current.QueryEntry.Value, "queryScanValue": cost.Current.QueryScanValue.Value}
+	for _, factor := range []float64{1, 2.5} {
+		card := cost.Current.Clone()
+		card.QueryEntry.Value = builtin["queryIndexEntry"] * factor
+		card.QueryScanValue.Value = builtin["queryScanValue"] * factor
+		var status strings.Builder
+		p, err := Scale(context.Background(), ScaleConfig{Target: target.Config{Kind: record.KindEndpoint, Endpoint: serve(t, card), Key: engine.EmulatorKey},
+			RunID: "growth", Status: &status, Yes: true})
+		if err != nil {
+			t.Fatalf("×%g: %v\n%s", factor, err, status.String())
+		}
+		fits := p.GrowthFits()
+		if len(fits) != 2 || fits[0].Key != "queryIndexEntry" || fits[0].Shape != "range" ||
+			fits[1].Key != "queryScanValue" || fits[1].Shape != "contains" {
+			t.Fatalf("×%g: growth fits %+v, want queryIndexEntry from range and queryScanValue from contains; growth %+v", factor, fits, p.Growth)
+		}
+		for _, f := range fits {
+			want := builtin[f.Key] * factor
+			t.Logf("×%g: fitted %s %g, want %g (%+.2f%%, resolution ±%.1f%%); %s %g → %g RU, %g → %g RU modeled",
+				factor, f.Key, f.Fitted, want, (f.Fitted/want-1)*100, f.Resolution/want*100, f.Shape,
+				f.Small.RU, f.Large.RU, f.Small.Modeled, f.Large.Modeled)
+			if !f.Pinned || math.Abs(f.Fitted-want) > 2*f.Resolution {
+				t.Errorf("×%g: fitted %s %g (pinned %v), want %g within ±%.2g", factor, f.Key, f.Fitted, f.Pinned, want, 2*f.Resolution)
+			}
+		}
+		if w := p.GrowthWarnings(); len(w) != 0 {
+			t.Errorf("×%g: warnings %v", factor, w)
+		}
+		if err := p.Check(target.SDKVersion); err != nil {
+			t.Errorf("×%g: %v", factor, err)
+		}
+		if c := p.Card(); c.QueryEntry.Value != fits[0].Fitted || c.QueryScanValue.Value != fits[1].Fitted {
+			t.Errorf("×%g: the profile's card charges %g an entry and %g a value, not the fitted %g and %g",
+				factor, c.QueryEntry.Value, c.QueryScanValue.Value, fits[0].Fitted, fits[1].Fitted)
+		}
 	}
 }

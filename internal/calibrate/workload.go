@@ -235,6 +235,15 @@ func workload() []operation {
 	// that pin queryIndexEntry now that seeks read none (0.0000648 RU an entry is 0.65 RU here).
 	query("composite", "query: index-only count over ten ranges", "SELECT VALUE COUNT(1) FROM c WHERE c.n >= 0 AND c.n < 1000000 AND "+
 		"c.cat >= '' AND c.cat < 'z' AND c.name >= '' AND c.name < 'z' AND c.v >= '' AND c.v < 'z' AND c.id >= '' AND c.id < 'z'", small, session, false)
+	// Ten full index scans over every small document, matching none: each reads the 1,000 distinct
+	// values of its path, 10,000 in all, the reads that pin queryScanValue (0.0000248 RU a value is
+	// 0.25 RU here).
+	var scans []string
+	for _, p := range []string{"c.name", "c.v"} {
+		scans = append(scans, "CONTAINS("+p+", 'zz')", "CONTAINS("+p+", 'zz', true)", "ENDSWITH("+p+", 'zz')",
+			"RegexMatch("+p+", 'zz')", "StringEquals("+p+", 'zz')")
+	}
+	query("composite", "query: ten full index scans, no match", "SELECT * FROM c WHERE "+strings.Join(scans, " AND "), small, session, false)
 	query("composite", "query: ORDER BY from the composite index", "SELECT * FROM c WHERE c.cat = 'c2' ORDER BY c.cat, c.n", small, session, false)
 	query("composite", "query: ORDER BY walk", "SELECT TOP 50 * FROM c ORDER BY c.n", small, session, false)
 	query("spread", "query: across partitions, indexed, no match", "SELECT * FROM c WHERE c.n = -1", nil, session, false)

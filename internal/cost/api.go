@@ -72,8 +72,16 @@ type QueryFacts struct {
 	// IndexEntriesRead counts the index entries the plan read to serve its predicates: the postings
 	// of equality lookups, the entries inside each range scan, whole-path index scans of functions
 	// such as CONTAINS, the slice of a composite index whose leading equalities and trailing range
-	// match, and the entries an ORDER BY walks. It is the sum of IndexReads' entries.
+	// match, and the entries an ORDER BY walks. It is the sum of IndexReads' entries, the distinct
+	// values of full index scans (IndexScanValues) included.
 	IndexEntriesRead int
+	// IndexScanValues counts, of IndexEntriesRead, the distinct values full index scans read: the
+	// entries of IndexReads of kind "scan" (CONTAINS, ENDSWITH, RegexMatch, StringEquals, the IS_*
+	// checks; one per distinct value of the path in scope, at most one per document the seeks keep
+	// when a seek is beside the scan). They stay in IndexEntriesRead, so that it remains the sum of
+	// IndexReads' entries; the rate card charges them at queryScanValue and the rest of
+	// IndexEntriesRead at queryIndexEntry, each entry once (RateCard.Query).
+	IndexScanValues int
 	// IndexReads breaks IndexEntriesRead down per predicate (and, filled by the engine, per physical
 	// partition).
 	IndexReads []IndexRead `json:",omitempty"`

@@ -30,7 +30,10 @@ var (
 // calibrated is the one table of the rate card's figures that measured charges pin, by their JSON
 // names in RateCard. A size table's points are fitted each ("readBySize@4" is the 4 KB point). A
 // figure added to RateCard goes here, or in notCalibrated with the reason no charge pins it;
-// TestCalibrated_CoversTheCard fails until it does.
+// TestCalibrated_CoversTheCard fails until it does. queryScanValue is read off a published charge
+// but goes as 1 ÷ the distinct values the scan read, which the post does not give (every address
+// taken distinct): a measurement whose scans read fewer distinct values may fit it further from the
+// built-in value than publishedRange allows, so it takes assumedRange, as queryIndexEntry does.
 var calibrated = map[string]fitRange{
 	"readBySize":        publishedRange,
 	"writeBySize":       publishedRange,
@@ -42,6 +45,7 @@ var calibrated = map[string]fitRange{
 	"queryIndexSeek":    publishedRange,
 	"queryLookup":       assumedRange,
 	"queryIndexEntry":   assumedRange,
+	"queryScanValue":    assumedRange, // a published charge ÷ distinct values the post does not give
 	"queryDocEvaluated": publishedRange,
 	"queryKBLoaded":     publishedRange,
 	"queryDocLoaded":    publishedRange,
@@ -444,6 +448,196 @@ type GrowthPoint struct {
 	Retrieved     float64 `json:"retrieved"`
 	Output        float64 `json:"output"`
 	IndexLookupMs float64 `json:"indexLookupMs"`
+	// Modeled is the built-in card's charge of the same query over the same documents on the
+	// embedded engine, under the rules the profile decided, summed over the pages; Facts the
+	// engine's facts behind it (FactNames, summed over the pages: indexEntriesRead is what a
+	// growth fit divides by). Both are absent from a profile written before growth pinned figures.
+	Modeled float64            `json:"modeled,omitempty"`
+	Facts   map[string]float64 `json:"facts,omitempty"`
+}
+
+// growthUse is what one growth shape tells: the figure its growth pins (a key of Params), or, for a
+// shape whose charge the model keeps flat, the share of its smaller charge it may grow by beyond
+// the model's own growth before the profile warns.
+type growthUse struct {
+	pins string
+	// counts names what the pinned figure prices, counted from a growth point's facts.
+	counts string
+	count  func(GrowthPoint) float64
+	flat   float64
+}
+
+// growthUses is the one table of what a scale calibration's growth shapes tell, by shape.
+// Between the two container sizes the query minimum, the partition floor, the seek and the output
+// of one COUNT stay the same, so the difference of the charges is the work that grows.
+var growthUses = map[string]growthUse{
+	// A range over every document: its index entries grow with the documents.
+	"range": {pins: "queryIndexEntry", counts: "index entries", count: GrowthPoint.IndexEntries},
+	// A CONTAINS over a path whose every value is distinct: a full index scan, its distinct values
+	// grow with the documents.
+	"contains": {pins: "queryScanValue", counts: "distinct values", count: GrowthPoint.ScanValues},
+	//
+	// An equality that finds one document is a seek: constant (index-overview.md). 10% is what it
+	// may grow by before calibrate says the seek grew: the service reports charges to 0.01 RU (under
+	// 1% of a 2–3 RU seek) and DP-420 lab 17's charges move ±0.1 RU run to run (queryLookup's note),
+	// 4% of such a charge, twice over on a difference, so 8% is noise and 10% is not.
+	"equality": {flat: 0.10},
+}
+
+// GrowthFit is a figure a growth shape pinned: the built-in value (Published), the fitted one, and
+// the shape's growth it came from.
+type GrowthFit struct {
+	FittedParam
+	// Growth is the shape's index in Profile.Growth; Shape its name.
+	Growth int
+	Shape  string
+	// Small and Large are the smallest and largest growth points the fit came from.
+	Small, Large GrowthPoint
+	// Counts names what the figure prices ("index entries"); SmallCount and LargeCount are how many
+	// the engine read at each point, the difference the fit divides by.
+	Counts                 string
+	SmallCount, LargeCount float64
+	// Resolution is how far the fitted value can be off from the charges' rounding alone:
+	// chargeStep on the difference of two charges, per index entry read more. NeedDocuments is the
+	// smaller probe container's documents (--scale-docs) at which it is growthResolution of the
+	// built-in value, the least a fit is pinned at.
+	Resolution    float64
+	NeedDocuments int
+}
+
+const (
+	// chargeStep is what a reported charge is rounded to: the service and the embedded engine
+	// send x-ms-request-charge with two decimals.
+	chargeStep = 0.01
+	// growthResolution is the share of the built-in value the charges' rounding may move a growth
+	// fit by, at most, for the fit to be pinned: calibrate calls a figure more than 10% from the
+	// built-in card a drift, so a fit must resolve a 10% move.
+	growthResolution = 0.10
+)
+
+// growthPinned counts the figures the profile's growth pins.
+func (p *Profile) growthPinned() int {
+	n := 0
+	for _, gf := range p.GrowthFits() {
+		if gf.Pinned {
+			n++
+		}
+	}
+	return n
+}
+
+// IndexEntries is the index entries the engine read for a growth point (Facts) that are priced at
+// queryIndexEntry: every entry but the distinct values of full index scans.
+func (g GrowthPoint) IndexEntries() float64 {
+	return g.Facts["indexEntriesRead"] - g.Facts["indexScanValues"]
+}
+
+// ScanValues is the distinct values the engine's full index scans read for a growth point (Facts),
+// priced at queryScanValue.
+func (g GrowthPoint) ScanValues() float64 { return g.Facts["indexScanValues"] }
+
+// pair is a growth's smallest and largest point, ok when both have a measured and a modeled charge
+// above zero.
+func (g Growth) pair() (small, large GrowthPoint, ok bool) {
+	if len(g.Points) < 2 {
+		return small, large, false
+	}
+	small, large = g.Points[0], g.Points[len(g.Points)-1]
+	usable := func(pt GrowthPoint) bool {
+		return pt.RU > 0 && pt.Modeled > 0 && !math.IsInf(pt.RU, 0) && !math.IsInf(pt.Modeled, 0)
+	}
+	return small, large, usable(small) && usable(large) && large.Documents > small.Documents
+}
+
+// GrowthFits derives a figure from each growth shape that pins one (growthUses): the built-in value
+// plus what the measured charge grew by beyond the built-in model's growth, per index entry the
+// engine read more at the larger size:
+//
+//	fitted = built-in + ((RU_large − RU_small) − (Modeled_large − Modeled_small)) ÷ (Entries_large − Entries_small)
+//
+// A shape without two usable points (a charge of zero, no modeled charge, no more entries at the
+// larger size) gives nothing. One whose Resolution is more than growthResolution of the built-in
+// value is listed unpinned (Fitted the built-in value): the probe containers were too small to see
+// the figure. The fitted value is not bounded here: Check refuses one outside the figure's sane
+// range. Residual is over the two points, the built-in model with the fitted figure against the
+// measured charge; Sensitivity is the share of the larger charge the figure accounts for.
+func (p *Profile) GrowthFits() []GrowthFit {
+	if p == nil {
+		return nil
+	}
+	byKey := map[string]Param{}
+	for _, pr := range Params() {
+		byKey[pr.Key] = pr
+	}
+	var out []GrowthFit
+	for i, g := range p.Growth {
+		use, ok := growthUses[g.Shape]
+		if !ok || use.pins == "" {
+			continue
+		}
+		pr, ok := byKey[use.pins]
+		small, large, usable := g.pair()
+		if !ok || !usable {
+			continue
+		}
+		de := use.count(large) - use.count(small)
+		if !(de >= 1) {
+			continue
+		}
+		base := pr.Value(Current)
+		if !(base > 0) {
+			continue // a figure of zero has no share to resolve, and scales nothing
+		}
+		fitted := base + ((large.RU-small.RU)-(large.Modeled-small.Modeled))/de
+		if math.IsNaN(fitted) || math.IsInf(fitted, 0) {
+			continue
+		}
+		gf := GrowthFit{Growth: i, Shape: g.Shape, Small: small, Large: large, Counts: use.counts,
+			SmallCount: use.count(small), LargeCount: use.count(large), Resolution: chargeStep / de,
+			FittedParam: FittedParam{Key: pr.Key, Name: pr.Name, Unit: pr.Unit, Published: base, Fitted: base}}
+		// The documents at which the entries (growing with the documents as they did) resolve it.
+		gf.NeedDocuments = int(math.Ceil(float64(small.Documents) * gf.Resolution / (growthResolution * base)))
+		if gf.Pinned = gf.Resolution <= growthResolution*base; gf.Pinned {
+			gf.Fitted = fitted
+			var sum float64
+			for _, pt := range []GrowthPoint{small, large} {
+				r := (pt.RU - (pt.Modeled + (fitted-base)*use.count(pt))) / pt.RU
+				sum += r * r
+			}
+			gf.Sensitivity = round(math.Abs(fitted*use.count(large))/large.RU, 4)
+			gf.Residual = round(math.Sqrt(sum/2), 5)
+		}
+		out = append(out, gf)
+	}
+	return out
+}
+
+// GrowthWarnings says, for each growth shape whose charge the model keeps flat (growthUses), when
+// the measured charge grew by more than its share beyond the model's growth: the account's seek did
+// not stay constant, and the figures pinned from growth take that growth in.
+func (p *Profile) GrowthWarnings() []string {
+	if p == nil {
+		return nil
+	}
+	var out []string
+	for i, g := range p.Growth {
+		use, ok := growthUses[g.Shape]
+		if !ok || use.flat == 0 || len(g.Points) < 2 {
+			continue
+		}
+		small, large := g.Points[0], g.Points[len(g.Points)-1]
+		if !(small.RU > 0) {
+			continue
+		}
+		grew := (large.RU - small.RU - (large.Modeled - small.Modeled)) / small.RU
+		if grew > use.flat {
+			out = append(out, fmt.Sprintf("growth[%d] (%s): the charge grew %.0f%% from %d to %d documents (%g → %g RU; the model grows %g RU), "+
+				"more than the %.0f%% a seek may: the account's seek did not stay constant; calibrate --scale again, and if it repeats, "+
+				"the figures pinned from growth carry that growth", i, g.Shape, grew*100, small.Documents, large.Documents, small.RU, large.RU,
+				round(large.Modeled-small.Modeled, 4), use.flat*100))
+		}
+	}
+	return out
 }
 
 // Label is how a rule a profile decided is labelled: "calibrated: <account>, <date>", the date the
@@ -458,8 +652,8 @@ func (p *Profile) Label() string {
 
 // Keep carries into p what old, an earlier profile of the same account written to the same file,
 // holds and p does not: a scale calibration keeps the figures an earlier calibration fitted (with
-// their date), a calibration keeps the rules an earlier scale calibration decided (with theirs), so
-// that one profile holds both. It returns what it kept, in words ("" when nothing: another account,
+// their date), a calibration keeps the rules an earlier scale calibration decided and the growth
+// that pins figures (GrowthFits; with their date), so that one profile holds both. It returns what it kept, in words ("" when nothing: another account,
 // or nothing to keep).
 func (p *Profile) Keep(old *Profile) string {
 	if old == nil || old.Account != p.Account {
@@ -473,12 +667,16 @@ func (p *Profile) Keep(old *Profile) string {
 		p.Date, p.Consistency, p.StrongMeasured, p.Method = old.Date, old.Consistency, old.StrongMeasured, old.Method
 		p.Coefficients, p.Measurements = old.Coefficients, old.Measurements
 		return fmt.Sprintf("the %d figures fitted on %s", old.pinnedFigures(), old.Date)
-	case p.Scale == nil && old.Scale != nil && len(old.Rules) > 0:
+	case p.Scale == nil && old.Scale != nil && (len(old.Rules) > 0 || len(old.Growth) > 0):
 		p.Scale, p.Rules, p.Growth = old.Scale, old.Rules, old.Growth
 		if p.Scale.Date == "" {
 			p.Scale.Date = old.Date
 		}
-		return fmt.Sprintf("the %d rules decided on %s", len(old.Rules), p.Scale.Date)
+		kept := fmt.Sprintf("the %d rules decided on %s", len(old.Rules), p.Scale.Date)
+		if n := old.growthPinned(); n > 0 {
+			kept += fmt.Sprintf(" and the %d figures its growth pinned", n)
+		}
+		return kept
 	}
 	return ""
 }
@@ -508,8 +706,9 @@ func (p *Profile) pinnedFigures() int {
 	return n
 }
 
-// Card returns the built-in card Current with the profile's fitted figures, labelled with the
-// profile's account and date. Figures the profile does not name keep their built-in values.
+// Card returns the built-in card Current with the profile's fitted figures, then the figures its
+// growth pinned (GrowthFits), labelled with the profile's account and date. Figures the profile
+// does not name keep their built-in values.
 func (p *Profile) Card() *RateCard {
 	card := Current.Clone()
 	byKey := map[string]Param{}
@@ -519,6 +718,12 @@ func (p *Profile) Card() *RateCard {
 	for _, fp := range p.Coefficients {
 		if pr, ok := byKey[fp.Key]; ok && fp.Pinned {
 			pr.Set(card, fp.Fitted)
+		}
+	}
+	// A figure a growth shape pinned replaces the same figure fitted from single charges.
+	for _, gf := range p.GrowthFits() {
+		if gf.Pinned {
+			byKey[gf.Key].Set(card, gf.Fitted)
 		}
 	}
 	card.Version = Current.Version + "+calibrated"
@@ -602,6 +807,24 @@ func (p *Profile) Check(sdkVersion string) error {
 				return fmt.Errorf("%w: growth[%d].points[%d]: %d documents, %g RU: want documents and a charge above zero; calibrate --scale again",
 					ErrProfile, i, j, pt.Documents, pt.RU)
 			}
+			if math.IsNaN(pt.Modeled) || math.IsInf(pt.Modeled, 0) || pt.Modeled < 0 {
+				return fmt.Errorf("%w: growth[%d].points[%d].modeled: %g RU: want a charge not below zero; calibrate --scale again",
+					ErrProfile, i, j, pt.Modeled)
+			}
+		}
+	}
+	for _, gf := range p.GrowthFits() {
+		pr := byKey[gf.Key]
+		if !gf.Pinned {
+			continue
+		}
+		pinned++
+		if gf.Fitted < pr.Lo || gf.Fitted > pr.Hi {
+			return fmt.Errorf("%w: growth[%d] (%s) pins %s at %g %s, outside its sane range %g..%g (built-in %g): "+
+				"the charge grew %g → %g RU over %g → %g index entries; check the measurements (throttling, another account, "+
+				"a container that was not empty) and calibrate --scale again, or delete growth[%d] to keep the built-in figure",
+				ErrProfile, gf.Growth, gf.Shape, gf.Key, gf.Fitted, pr.Unit, pr.Lo, pr.Hi, pr.Value(Current),
+				gf.Small.RU, gf.Large.RU, gf.Small.IndexEntries(), gf.Large.IndexEntries(), gf.Growth)
 		}
 	}
 	if pinned == 0 && len(p.Rules) == 0 {
@@ -696,9 +919,9 @@ func LoadCalibration(path, sdkVersion string) (*RateCard, *Profile, error) {
 	if err := p.Check(sdkVersion); err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if p.pinnedFigures() == 0 {
-		// A scale calibration's profile decides rules (Selection) and fits no figure: the card is
-		// the built-in one, not labelled calibrated.
+	if p.pinnedFigures() == 0 && p.growthPinned() == 0 {
+		// A scale calibration's profile that decides rules (Selection) and pins no figure: the card
+		// is the built-in one, not labelled calibrated.
 		return nil, p, nil
 	}
 	return p.Card(), p, nil

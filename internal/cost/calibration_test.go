@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -289,5 +290,198 @@ func TestProfile_Keep(t *testing.T) {
 	other.Account = "b.example"
 	if kept := (&Profile{Account: "a.example", Scale: &ScaleProbe{}}).Keep(&other); kept != "" {
 		t.Errorf("another account's profile kept %q", kept)
+	}
+}
+
+// growthProfile is a scale profile whose range shape grew from 3.00 to 3.60 RU measured while the
+// built-in model grew from 2.86 to 3.06 RU over 1,000 → 4,000 index entries, and whose equality
+// shape stayed at 2.80 RU.
+func growthProfile() *Profile {
+	pt := func(docs int, ru, modeled, entries float64) GrowthPoint {
+		return GrowthPoint{Documents: docs, RU: ru, Modeled: modeled, Facts: map[string]float64{"indexEntriesRead": entries}}
+	}
+	return &Profile{SchemaVersion: ProfileSchemaVersion, Account: "a.example", Date: "2026-03-04", SDKVersion: "v1.5.0",
+		Scale: &ScaleProbe{Documents: []int{1000, 4000}, Date: "2026-03-04"},
+		Rules: []RuleDecision{{Rule: RuleTopUnservedFilter, Alternative: AltScans}},
+		Growth: []Growth{
+			{Shape: "equality", Query: "q1", Points: []GrowthPoint{pt(1000, 2.8, 2.8, 0), pt(4000, 2.8, 2.8, 0)}},
+			{Shape: "range", Query: "q2", Points: []GrowthPoint{pt(1000, 3.00, 2.86, 1000), pt(4000, 3.60, 3.06, 4000)}},
+		}}
+}
+
+// withContains adds to p the growth of a full index scan over every document's distinct value.
+func withContains(p *Profile) *Profile {
+	scan := func(docs int, ru, modeled, values float64) GrowthPoint {
+		return GrowthPoint{Documents: docs, RU: ru, Modeled: modeled,
+			Facts: map[string]float64{"indexEntriesRead": values, "indexScanValues": values}}
+	}
+	p.Growth = append(p.Growth, Growth{Shape: "contains", Query: "q3",
+		Points: []GrowthPoint{scan(1000, 4, 3.5, 10_000), scan(4000, 9, 7, 40_000)}})
+	return p
+}
+
+// TestProfile_GrowthFits: the range shape pins queryIndexEntry at the built-in value plus the
+// measured growth beyond the modeled growth per entry, and the contains shape queryScanValue per
+// distinct value; the card charges them, in place of the same figures fitted from single charges,
+// and is labelled calibrated; equality pins nothing.
+func TestProfile_GrowthFits(t *testing.T) {
+	p := withContains(growthProfile())
+	p.Coefficients = []FittedParam{{Key: "queryIndexEntry", Published: Current.QueryEntry.Value, Fitted: 0.0001, Pinned: true}}
+	fits := p.GrowthFits()
+	if len(fits) != 2 {
+		t.Fatalf("fits %+v, want two", fits)
+	}
+	if s := fits[1]; s.Key != "queryScanValue" || s.Shape != "contains" || s.Counts != "distinct values" || s.LargeCount != 40_000 ||
+		math.Abs(s.Fitted-(Current.QueryScanValue.Value+((9-4)-(7-3.5))/30_000.0)) > 1e-15 || !s.Pinned {
+		t.Errorf("contains: %+v, want queryScanValue %g", s, Current.QueryScanValue.Value+((9-4)-(7-3.5))/30_000.0)
+	}
+	if c := p.Card(); c.QueryScanValue.Value != fits[1].Fitted {
+		t.Errorf("card charges %g a distinct value, want %g", c.QueryScanValue.Value, fits[1].Fitted)
+	}
+	f := fits[0]
+	want := 0.0000648 + ((3.60-3.00)-(3.06-2.86))/3000
+	if f.Key != "queryIndexEntry" || f.Shape != "range" || f.Growth != 1 || f.Published != 0.0000648 ||
+		math.Abs(f.Fitted-want) > 1e-15 || !f.Pinned || math.Abs(f.Resolution-0.01/3000) > 1e-18 {
+		t.Errorf("fit %+v, want queryIndexEntry %g from growth[1] (range)", f, want)
+	}
+	card := p.Card()
+	if card.QueryEntry.Value != f.Fitted || card.Label() != "model (calibrated: a.example, 2026-03-04)" {
+		t.Errorf("card charges %g an entry (want %g), labelled %q", card.QueryEntry.Value, f.Fitted, card.Label())
+	}
+	if err := p.Check("v1.5.0"); err != nil {
+		t.Error(err)
+	}
+	if w := p.GrowthWarnings(); len(w) != 0 {
+		t.Errorf("a flat equality warned: %v", w)
+	}
+}
+
+// TestProfile_GrowthFitsDegenerate: growth that cannot pin a figure pins nothing, without a panic.
+func TestProfile_GrowthFitsDegenerate(t *testing.T) {
+	for name, edit := range map[string]func(g *Growth){
+		"equal entries":   func(g *Growth) { g.Points[1].Facts["indexEntriesRead"] = 1000 },
+		"fewer entries":   func(g *Growth) { g.Points[1].Facts["indexEntriesRead"] = 10 },
+		"no facts":        func(g *Growth) { g.Points[0].Facts, g.Points[1].Facts = nil, nil },
+		"one point":       func(g *Growth) { g.Points = g.Points[:1] },
+		"no points":       func(g *Growth) { g.Points = nil },
+		"zero charge":     func(g *Growth) { g.Points[0].RU = 0 },
+		"not modeled":     func(g *Growth) { g.Points[0].Modeled, g.Points[1].Modeled = 0, 0 },
+		"same size":       func(g *Growth) { g.Points[1].Documents = 1000 },
+		"infinite charge": func(g *Growth) { g.Points[1].RU = math.Inf(1) },
+		"another shape":   func(g *Growth) { g.Shape = "lookup" },
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := growthProfile()
+			edit(&p.Growth[1])
+			if fits := p.GrowthFits(); len(fits) != 0 {
+				t.Errorf("pinned %+v", fits)
+			}
+			if p.Card().QueryEntry.Value != Current.QueryEntry.Value {
+				t.Error("the card's queryIndexEntry moved")
+			}
+		})
+	}
+	if fits := (*Profile)(nil).GrowthFits(); fits != nil {
+		t.Errorf("nil profile: %v", fits)
+	}
+}
+
+// TestProfile_GrowthFitOutOfRange: a fitted figure outside its sane range is refused, naming the
+// growth, the figure and what to do.
+func TestProfile_GrowthFitOutOfRange(t *testing.T) {
+	for name, ru := range map[string]float64{"too high": 3.06 + 3000*Current.QueryEntry.Value*60, "below zero": 2.9} {
+		t.Run(name, func(t *testing.T) {
+			p := growthProfile()
+			p.Growth[1].Points[1].RU = ru
+			err := p.Check("v1.5.0")
+			if !errors.Is(err, ErrProfile) || !strings.Contains(err.Error(), "growth[1] (range) pins queryIndexEntry") ||
+				!strings.Contains(err.Error(), "sane range") || !strings.Contains(err.Error(), "calibrate --scale again") {
+				t.Errorf("err = %v", err)
+			}
+		})
+	}
+}
+
+// TestProfile_GrowthWarnings: an equality whose charge grew by more than 10% beyond the model's
+// growth warns that the seek did not stay constant; 5% does not.
+func TestProfile_GrowthWarnings(t *testing.T) {
+	p := growthProfile()
+	p.Growth[0].Points[1].RU = 2.8 * 1.05
+	if w := p.GrowthWarnings(); len(w) != 0 {
+		t.Errorf("5%%: %v", w)
+	}
+	p.Growth[0].Points[1].RU = 2.8 * 1.2
+	if w := p.GrowthWarnings(); len(w) != 1 || !strings.Contains(w[0], "growth[0] (equality)") || !strings.Contains(w[0], "seek did not stay constant") {
+		t.Errorf("20%%: %v", w)
+	}
+}
+
+// TestProfile_GrowthUses: every figure a growth shape pins is one a calibration fits.
+func TestProfile_GrowthUses(t *testing.T) {
+	keys := map[string]bool{}
+	for _, p := range Params() {
+		keys[p.Key] = true
+	}
+	for shape, u := range growthUses {
+		if (u.pins == "") == (u.flat == 0) {
+			t.Errorf("%s: want either a figure it pins or a share it may grow by", shape)
+		}
+		if u.pins != "" && (u.count == nil || u.counts == "") {
+			t.Errorf("%s pins %q but counts nothing to divide by", shape, u.pins)
+		}
+		if u.pins != "" && !keys[u.pins] {
+			t.Errorf("%s pins %q, which Params does not fit", shape, u.pins)
+		}
+	}
+}
+
+// TestProfile_KeepGrowth: the figures growth pinned survive either order of calibrations into one
+// file, and a profile of growth alone loads as a calibrated card.
+func TestProfile_KeepGrowth(t *testing.T) {
+	fit := &Profile{SchemaVersion: ProfileSchemaVersion, Account: "a.example", Date: "2026-01-02", SDKVersion: "v1.5.0",
+		Coefficients: []FittedParam{{Key: "queryMin", Published: Current.QueryMin.Value, Fitted: 2.6, Pinned: true}}}
+	want := growthProfile().GrowthFits()[0].Fitted
+
+	f := *fit
+	if kept := f.Keep(growthProfile()); !strings.Contains(kept, "and the 1 figures its growth pinned") {
+		t.Errorf("fit over scale: kept %q", kept)
+	}
+	if c := f.Card(); c.QueryEntry.Value != want || c.QueryMin.Value != 2.6 {
+		t.Errorf("fit over scale: card %g an entry, queryMin %g", c.QueryEntry.Value, c.QueryMin.Value)
+	}
+	s := growthProfile()
+	if kept := s.Keep(fit); !strings.Contains(kept, "1 figures fitted") {
+		t.Errorf("scale over fit: kept %q", kept)
+	}
+	if c := s.Card(); c.QueryEntry.Value != want || c.QueryMin.Value != 2.6 {
+		t.Errorf("scale over fit: card %g an entry, queryMin %g", c.QueryEntry.Value, c.QueryMin.Value)
+	}
+
+	b, _ := json.Marshal(growthProfile())
+	card, _, err := LoadCalibration(writeText(t, string(b)), "v1.5.0")
+	if err != nil || card == nil || card.QueryEntry.Value != want || card.Label() != "model (calibrated: a.example, 2026-03-04)" {
+		t.Errorf("growth alone: card %v, err %v", card, err)
+	}
+}
+
+// TestProfile_GrowthFitUnresolved: probe containers too small for the charges' two decimals to
+// resolve a 10% move of the figure list it unpinned, with the documents that would, and the card
+// keeps the built-in value.
+func TestProfile_GrowthFitUnresolved(t *testing.T) {
+	p := growthProfile()
+	g := &p.Growth[1]
+	g.Points[0].Documents, g.Points[0].Facts["indexEntriesRead"] = 50, 50
+	g.Points[1].Documents, g.Points[1].Facts["indexEntriesRead"] = 200, 200
+	g.Points[1].RU = 3.08
+	fits := p.GrowthFits()
+	// 0.01 RU over 150 entries is 6.7e-5 RU an entry; 10% of 6.48e-5 needs 1,543 entries more: 515 documents.
+	if len(fits) != 1 || fits[0].Pinned || fits[0].Fitted != Current.QueryEntry.Value || fits[0].NeedDocuments != 515 {
+		t.Fatalf("fits %+v, want one unpinned at the built-in value needing 515 documents", fits)
+	}
+	if p.Card().QueryEntry.Value != Current.QueryEntry.Value {
+		t.Error("an unpinned fit moved the card")
+	}
+	if err := p.Check("v1.5.0"); err != nil {
+		t.Error(err)
 	}
 }

@@ -17,13 +17,14 @@ import (
 const FactsHeader = "x-cdv-query-facts"
 
 // FactNames are the facts of a query, in report order.
-var FactNames = []string{"indexEntriesRead", "docsLoaded", "bytesLoaded", "docsEvaluated", "docsOutput",
-	"bytesOutput", "joinRows", "functionCalls", "sortedInMemory", "partitionsChecked"}
+var FactNames = []string{"indexEntriesRead", "indexScanValues", "docsLoaded", "bytesLoaded", "docsEvaluated",
+	"docsOutput", "bytesOutput", "joinRows", "functionCalls", "sortedInMemory", "partitionsChecked"}
 
 // Named is f's facts by name (FactNames).
 func (f QueryFacts) Named() map[string]float64 {
 	return map[string]float64{
 		"indexEntriesRead":  float64(f.IndexEntriesRead),
+		"indexScanValues":   float64(f.IndexScanValues),
 		"docsLoaded":        float64(f.DocsLoaded),
 		"bytesLoaded":       float64(f.BytesLoaded),
 		"docsEvaluated":     float64(f.DocsEvaluated),

@@ -91,7 +91,8 @@ func (c *RateCard) Batch(ops []PointOp) float64 {
 //	+ IndexCheck   × p                     when the query consults the index (a served filter, an ORDER BY walk)
 //	+ QueryIndexSeek × partitions where the index found entries
 //	+ QueryLookup  × (index seeks − 1)
-//	+ QueryEntry     × index entries read
+//	+ QueryEntry     × index entries read other than full index scans' values
+//	+ QueryScanValue × distinct values full index scans read
 //	+ QueryDocLoaded × documents loaded    + QueryKBLoaded × KB loaded
 //	+ QueryDocEval   × documents evaluated by a filter the index does not serve
 //	+ QueryKBOutput  × (KB output − 1)
@@ -104,7 +105,10 @@ func (c *RateCard) Batch(ops []PointOp) float64 {
 // partition where the index found entries pays QueryIndexSeek on top, so a one-document indexed
 // query costs 2.3 + 0.2 + 0.3 ≈ 2.8 RU (courselabs 2.82). Entries are assumed spread over the
 // partitions by the partition key's hash (partitioning-overview.md), so E entries over p partitions
-// reach p × (1 − (1 − 1/p)^E) of them. The minimum covers a 1 KB result, hence the output's "− 1"
+// reach p × (1 − (1 − 1/p)^E) of them. A full index scan's distinct values are index entries too
+// (IndexEntriesRead counts them), priced at QueryScanValue instead of QueryEntry: the scan evaluates
+// each distinct value of its path, which costs less than a range's entry (the CONTAINS devblog's
+// figure). The minimum covers a 1 KB result, hence the output's "− 1"
 // (never below zero). The work is in the index and in loading documents: output bytes and
 // projections cost little (docs/cost-model.md). FullScan itself adds nothing: a scan is charged
 // through the documents it loads and evaluates.
@@ -122,7 +126,9 @@ func (c *RateCard) Query(f QueryFacts) float64 {
 		ru += c.QueryIndexSeek.Value * PartitionsReached(p, foundEntries(f))
 	}
 	ru += c.QueryLookup.Value * over(nonNeg(f.IndexLookups))
-	ru += c.QueryEntry.Value * nonNeg(f.IndexEntriesRead)
+	scan := nonNeg(f.IndexScanValues)
+	ru += c.QueryEntry.Value * max(nonNeg(f.IndexEntriesRead)-scan, 0)
+	ru += c.QueryScanValue.Value * scan
 	ru += c.QueryDocLoaded.Value * nonNeg(f.DocsLoaded)
 	ru += c.QueryKBLoaded.Value * float64(max(f.BytesLoaded, 0)) / 1024
 	ru += c.QueryDocEval.Value * nonNeg(f.DocsEvaluated)

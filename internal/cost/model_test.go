@@ -130,6 +130,19 @@ func TestQuery_IndexEntries(t *testing.T) {
 	}
 }
 
+// TestQuery_ScanValues checks that a full index scan's distinct values, counted in IndexEntriesRead
+// as well, are charged once, at queryScanValue, and the other entries at queryIndexEntry.
+func TestQuery_ScanValues(t *testing.T) {
+	base := QueryFacts{IndexLookups: 2, DocsLoaded: 10, BytesLoaded: 10 << 10, DocsOutput: 10, BytesOutput: 10 << 10}
+	ranged, both := base, base
+	ranged.IndexEntriesRead = 60_000
+	both.IndexEntriesRead, both.IndexScanValues = 100_000, 40_000
+	got := Query(both) - Query(ranged)
+	if want := 40_000 * Current.QueryScanValue.Value; math.Abs(got-want) > 1e-9 {
+		t.Errorf("40,000 scan values beside 60,000 entries add %.4f RU, want %.4f (each charged once, at queryScanValue)", got, want)
+	}
+}
+
 func TestQuery_MinimumAndPartitions(t *testing.T) {
 	if got := Query(QueryFacts{}); math.Abs(got-2.3) > 1e-9 {
 		t.Errorf("empty query = %v, want 2.3", got)

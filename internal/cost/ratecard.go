@@ -26,6 +26,10 @@ const (
 	// equality and two range filters over 9 million items, 533.47 RU with range indexes, 72.23 RU
 	// with a composite index per range filter.
 	SrcDevblogComposite = "devblogs.microsoft.com/cosmosdb: New ways to use composite indexes (2021-02-16)"
+	// SrcDevblogStringFns is the string-function devblog (June 2020): CONTAINS(c.address, "Brooks
+	// Street") over 8.5 million documents of about 150 B, 17 results, 224.99 RU once the path is
+	// indexed (221,566.68 RU before the improvement it announces).
+	SrcDevblogStringFns = "devblogs.microsoft.com/cosmosdb: New string function performance improvements and case-insensitive search (2020-06)"
 	// SrcCourselabs is a public third-party measurement on a real account (courselabs/azure,
 	// labs/cosmos-perf/README.md): 1,000 documents of 60 B in one container with only /id indexed.
 	// Not Microsoft's, so every figure taken from it says so.
@@ -107,6 +111,7 @@ type RateCard struct {
 	QueryIndexSeek Coefficient `json:"queryIndexSeek"`
 	QueryLookup    Coefficient `json:"queryLookup"`
 	QueryEntry     Coefficient `json:"queryIndexEntry"`
+	QueryScanValue Coefficient `json:"queryScanValue"`
 	QueryDocEval   Coefficient `json:"queryDocEvaluated"`
 	QueryKBLoaded  Coefficient `json:"queryKBLoaded"`
 	QueryDocLoaded Coefficient `json:"queryDocLoaded"`
@@ -157,8 +162,8 @@ type RateCard struct {
 func (c *RateCard) Coefficients() []Coefficient {
 	return []Coefficient{
 		c.IndexTerm, c.PatchBase, c.StrongRead, c.ExtraRegion,
-		c.QueryMin, c.QueryPartition, c.QueryIndexSeek, c.QueryLookup, c.QueryEntry, c.QueryKBLoaded,
-		c.QueryDocLoaded, c.QueryDocEval,
+		c.QueryMin, c.QueryPartition, c.QueryIndexSeek, c.QueryLookup, c.QueryEntry, c.QueryScanValue,
+		c.QueryKBLoaded, c.QueryDocLoaded, c.QueryDocEval,
 		c.QueryKBOutput, c.QueryFunction, c.QueryJoinRow, c.QuerySortDoc,
 		c.PartitionMaxRU, c.PartitionMaxGB, c.PartitionCreateRU, c.LogicalMaxGB, c.ItemMaxKB,
 		c.BatchMaxOps, c.ManualMinRU, c.ManualMinRUPerGB, c.ManualStep, c.AutoscaleMinMax,
@@ -216,7 +221,7 @@ func (c *RateCard) Unvalidated() []string {
 
 // Current is the rate card the package-level functions use.
 var Current = &RateCard{
-	Version:  "2026.11-4",
+	Version:  "2026.11-5",
 	Date:     "2026-11-28",
 	Currency: "USD",
 
@@ -277,14 +282,26 @@ var Current = &RateCard{
 		Source: SrcAssumed, Note: "no published figure pins it; a B-tree descent, small against the first " +
 			"seek, which also opens the query's index scan",
 		Unvalidated: "assumed; DP-420 lab 17's IN-list lookups isolate further seeks (5 ids − 2 ids, 0.41 RU published, 0.32 modeled), but only to the lab's ±0.1 RU run to run (±0.2 RU on the difference), more than a 30% move (0.09 RU); raised 30% the model gives 0.41 RU, the published difference"},
-	QueryEntry: Coefficient{Name: "index entry read (range scan, composite slice, ORDER BY walk, distinct value of a full index scan)",
+	QueryEntry: Coefficient{Name: "index entry read (range scan, composite slice, ORDER BY walk)",
 		Value: 0.0000648, Unit: "RU/entry", Source: SrcDevblogComposite,
 		Note: "the default-policy figure (533.47 RU): 3 seeks, 5 partitions (assumed) returning their TOP 10 " +
 			"of 500 B (assumed), and the entries the two ranges cover over 9 million items, one half after the " +
 			"_ts bound (assumed: a bound copied from an item) and 38.9% after the GUID id bound: 8.0 million " +
 			"entries, (533.47 − 14.76) ÷ 8,002,674. An equality or IN is a seek, charged by queryIndexSeek and " +
 			"queryLookup, never per entry (index-overview.md: constant per equality filter)",
-		Unvalidated: "read off the composite devblog's default-policy figure; its composite figure (72.23 RU) and the CONTAINS scan over 8.5 million documents (224.99 RU) are known misses, 0.35× and 2.5× (docs/fidelity.md)"},
+		Unvalidated: "read off the composite devblog's default-policy figure; its composite figure (72.23 RU) is a known miss, 0.35× (docs/fidelity.md)"},
+	QueryScanValue: Coefficient{Name: "distinct value a full index scan reads (CONTAINS, ENDSWITH, RegexMatch, StringEquals, IS_*)",
+		Value: 0.0000248, Unit: "RU/value", Source: SrcDevblogStringFns,
+		Note: "CONTAINS(c.address, \"Brooks Street\") over 8.5 million documents, 17 returned, 224.99 RU: 1 seek, " +
+			"5 partitions (assumed: 30,000 RU/s at creation ÷ partitionCreateRU), 17 documents of 354 B as stored " +
+			"loaded and returned, 14.15 RU in all, and one value per distinct address, every address taken " +
+			"distinct (assumed: a generated full address, number, street, city and country, repeats rarely): " +
+			"(224.99 − 14.15) ÷ 8,500,000. A full index scan \"scans through the distinct set of possible " +
+			"values\" (index-overview.md) and evaluates the function on each, its charge a slight increase over " +
+			"a seek by the property's cardinality (Learn module \"Index usage\"): a value evaluated, not a range's " +
+			"entry read, and 0.38× queryIndexEntry. The value goes as 1 ÷ the distinct addresses: were they half " +
+			"as many, it would double",
+		Unvalidated: "read off the CONTAINS devblog's figure, the one published charge of a full index scan; no other published figure gives a scan's distinct values"},
 	QueryKBLoaded: Coefficient{Name: "document bytes loaded", Value: 0.007648,
 		Unit: "RU/KB", Source: SrcTroubleshootQ, Note: "UPPER() scan after the per-document terms of " +
 			SrcCourselabs,

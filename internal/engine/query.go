@@ -495,7 +495,10 @@ func (s *Server) queryItems(q *request, c *container) (int, error) {
 	}
 	f.JoinRows = share(ex.facts.JoinRows, page, pages)
 	f.FunctionCalls = share(ex.facts.FunctionCalls, page, pages)
-	f.IndexEntriesRead = share(ex.facts.IndexEntriesRead, page, pages)
+	// A full index scan's values are shared apart from the other entries, so that no page carries
+	// more of them than of the entries they are part of.
+	f.IndexScanValues = share(ex.facts.IndexScanValues, page, pages)
+	f.IndexEntriesRead = share(ex.facts.IndexEntriesRead-ex.facts.IndexScanValues, page, pages) + f.IndexScanValues
 	f.DocsEvaluated = share(ex.facts.DocsEvaluated, page, pages)
 	f.IndexReads = nil
 	if page == 0 {

@@ -64,7 +64,7 @@ func estimatePattern(rc *cost.RateCard, s *sizer, ests map[string]docEstimate, a
 		pp.Scope = qe.Scope
 		pp.Unestimated = qe.Unestimated
 		pp.FloorRU = rc.MinQuery(f.PartitionsChecked, level)
-		pp.Detail = fmt.Sprintf("%d loaded (%.1f KB), %d index entries, %d returned in %d page(s), %d partition(s)", f.DocsLoaded, float64(f.BytesLoaded)/1024, f.IndexEntriesRead, f.DocsOutput, qe.Pages, f.PartitionsChecked)
+		pp.Detail = fmt.Sprintf("%d loaded (%.1f KB), %s, %d returned in %d page(s), %d partition(s)", f.DocsLoaded, float64(f.BytesLoaded)/1024, entriesText(f), f.DocsOutput, qe.Pages, f.PartitionsChecked)
 		if len(qe.Notes) > 0 {
 			pp.Detail += "; " + strings.Join(qe.Notes, "; ")
 		}

@@ -47,9 +47,18 @@ func countText(n float64) string {
 func FactText(f cost.QueryFacts) string { return factText(f) }
 
 func factText(f cost.QueryFacts) string {
-	return fmt.Sprintf("%d index entries, %d loaded (%.1f KB), %d evaluated, %d returned (%.1f KB), %d rows, %d sorted, %d partition(s)",
-		f.IndexEntriesRead, f.DocsLoaded, float64(f.BytesLoaded)/1024, f.DocsEvaluated, f.DocsOutput, float64(f.BytesOutput)/1024,
+	return fmt.Sprintf("%s, %d loaded (%.1f KB), %d evaluated, %d returned (%.1f KB), %d rows, %d sorted, %d partition(s)",
+		entriesText(f), f.DocsLoaded, float64(f.BytesLoaded)/1024, f.DocsEvaluated, f.DocsOutput, float64(f.BytesOutput)/1024,
 		f.JoinRows, f.SortedInMemory, max(f.PartitionsChecked, 1))
+}
+
+// entriesText is the index entries of f, with the distinct values full index scans read among them
+// when there are any (they are priced apart).
+func entriesText(f cost.QueryFacts) string {
+	if f.IndexScanValues > 0 {
+		return fmt.Sprintf("%d index entries (%d of them distinct values of a full index scan)", f.IndexEntriesRead, f.IndexScanValues)
+	}
+	return fmt.Sprintf("%d index entries", f.IndexEntriesRead)
 }
 
 // whole is v rounded to a count in [0, MaxInt]: an estimate past what an int holds (a huge

@@ -313,8 +313,8 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 	// entries when the generator does not tell (rangeFallback); a composite index serving a range
 	// with the equalities leading it reads the slice matching them all; CONTAINS-like functions
 	// (a full index scan) read one entry per distinct value of the path in scope, or, with a seek
-	// beside them, at most the documents the seeks keep (the seek first). TOP without ORDER BY does
-	// not stop the index work.
+	// beside them, at most the documents the seeks keep (the seek first): IndexScanValues, counted
+	// in IndexEntriesRead as well. TOP without ORDER BY does not stop the index work.
 	// An ORDER BY that streams from the index reads its equality filters' entries in its own walk
 	// (the engine's countIndexReads drops them and counts the walk).
 	streams := len(a.OrderBy) > 0 && a.OrderStreams
@@ -370,7 +370,9 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 			}
 			f.IndexEntriesRead += whole(math.Max(one, 1))
 		case fl.Kind == sql.FilterFunction && fl.Function != "STARTSWITH":
-			f.IndexEntriesRead += whole(s.scanEntries(fl, seekFilters, ePer))
+			n := whole(s.scanEntries(fl, seekFilters, ePer))
+			f.IndexEntriesRead += n
+			f.IndexScanValues += n // priced per value, apart from a range's entries
 		default:
 			f.IndexEntriesRead += whole(math.Max(loadedAll, 1))
 		}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/record"
 )
 
@@ -109,10 +110,8 @@ func checkEstimator(run string, pj *record.Projection, ok []record.Execution) *E
 // factOrder is the names of facts in the order the engine reports them (cost.FactNames, which the
 // estimate was made from); the record carries them as a map.
 func factOrder(m map[string]float64) []string {
-	order := []string{"indexEntriesRead", "docsLoaded", "bytesLoaded", "docsEvaluated", "docsOutput",
-		"bytesOutput", "joinRows", "functionCalls", "sortedInMemory", "partitionsChecked"}
 	var out []string
-	for _, n := range order {
+	for _, n := range cost.FactNames {
 		if _, ok := m[n]; ok {
 			out = append(out, n)
 		}

@@ -15,6 +15,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -23,6 +24,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -100,6 +102,15 @@ func run(ctx context.Context, only, pkgPatterns, factorList string, listOnly boo
 		return err
 	}
 	fmt.Printf("%d sites × %d factors, %d packages, scratch copy %s\n", len(sites), len(fs), len(pkgs), scratch)
+	// The control run: the suite must pass on the unmutated copy, under the same settings, or every
+	// kill below would be the suite's own failure, not the mutant's.
+	began := time.Now()
+	if failed, err := suite(ctx, scratch, pkgs); err != nil || ctx.Err() != nil {
+		return errors.Join(err, ctx.Err())
+	} else if failed != "" {
+		return fmt.Errorf("the suite fails without any mutation (%s): fix it first, or no kill means anything", failed)
+	}
+	fmt.Printf("control: the unmutated suite passes (%s)\n", time.Since(began).Round(time.Second))
 	survivors := 0
 	for _, s := range sites {
 		orig, err := os.ReadFile(filepath.Join(scratch, s.file))
@@ -329,8 +340,27 @@ func suite(ctx context.Context, dir string, pkgs []string) (string, error) {
 			if bytes.Contains(out, []byte("[build failed]")) || bytes.Contains(out, []byte("[setup failed]")) {
 				return p + " (does not compile)", nil
 			}
-			return p, nil
+			return p + failedTests(out), nil
 		}
 	}
 	return "", nil
+}
+
+// failedTests names the tests a failing run reports ("--- FAIL: TestX"), so that a kill says what
+// noticed the mutant: a kill by a test that fails for every mutant would be no kill at all.
+func failedTests(out []byte) string {
+	var names []string
+	for _, line := range strings.Split(string(out), "\n") {
+		line = strings.TrimSpace(line)
+		if name, ok := strings.CutPrefix(line, "--- FAIL: "); ok {
+			name, _, _ = strings.Cut(name, " ")
+			if !strings.Contains(name, "/") && !slices.Contains(names, name) {
+				names = append(names, name)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(names, ", ") + ")"
 }

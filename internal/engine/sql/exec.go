@@ -228,7 +228,7 @@ func execute(q *Query, src Source, opts Options) (*Result, error) {
 			f.SortedInMemory = lv.sorted
 		}
 	}
-	f.IndexEntriesRead = sumEntries(f.IndexReads)
+	f.IndexEntriesRead, f.IndexScanValues = sumEntries(f.IndexReads)
 	if opts.PopulateIndexMetrics {
 		res.IndexMetrics = pl.metrics(q, opts.Policy, orderItems)
 	}

@@ -21,8 +21,9 @@ import (
 //     the bound, then "reading all remaining index pages": it reads the entries inside the range;
 //   - CONTAINS, ENDSWITH, RegexMatch, StringEquals and the IS_* checks are a full index scan: it
 //     "scans through the distinct set of possible values", so it reads one entry per distinct value
-//     of the path in scope ("increases linearly based on the cardinality"), not one per document;
-//     with a seek beside it the engine "does the index seek first" and evaluates the scan only on
+//     of the path in scope ("increases linearly based on the cardinality"), not one per document,
+//     each a value the function is evaluated on (QueryFacts.IndexScanValues, priced apart from a
+//     range's entries); with a seek beside it the engine "does the index seek first" and evaluates the scan only on
 //     the index pages of the seek's items ("Queries with complex filter expressions"): then it reads
 //     at most one entry per document the seeks keep;
 //   - several filters: each range reads its range, each seek is a seek (no proportional work);
@@ -545,13 +546,16 @@ func flipOp(op string) string {
 	return op
 }
 
-// sumEntries is the total of reads' entries.
-func sumEntries(reads []cost.IndexRead) int {
-	n := 0
+// sumEntries is the total of reads' entries (QueryFacts.IndexEntriesRead), and of them the
+// distinct values full index scans read (QueryFacts.IndexScanValues: reads of kind "scan").
+func sumEntries(reads []cost.IndexRead) (entries, scanValues int) {
 	for _, r := range reads {
-		n += r.Entries
+		entries += r.Entries
+		if r.Kind == readScan.String() {
+			scanValues += r.Entries
+		}
 	}
-	return n
+	return entries, scanValues
 }
 
 // orderText renders the ORDER BY clause for an index read.
