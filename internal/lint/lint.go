@@ -151,7 +151,7 @@ func (l *linter) containerPath(name string) (string, bool) {
 }
 
 func (l *linter) planWarnings() {
-	p, err := plan.Build(l.d, plan.Options{})
+	p, err := plan.Build(l.d, l.opts.Plan)
 	if err != nil {
 		l.add("", "plan", "cannot plan the design: %v", err)
 		return

@@ -92,7 +92,7 @@ func (l *linter) sideBySide(i int) string {
 	d := *l.d
 	d.AccessPatterns = slices.Clone(l.d.AccessPatterns)
 	d.AccessPatterns[i].PrefixIn = design.PrefixWhere
-	wp, err := plan.Build(&d, plan.Options{})
+	wp, err := plan.Build(&d, l.opts.Plan)
 	if err != nil {
 		return ""
 	}

@@ -22,6 +22,10 @@ type Options struct {
 	// fan-out, scan or missing index whose burst fits the container's headroom is a note (exit 0);
 	// 0 = DefaultNegligibleShare. validate lint --negligible-share sets it.
 	NegligibleShare float64
+	// Plan is what lint's plan is built with: the seed, the rate card and the rules a calibration
+	// profile decided, so that the figures (and their bands) lint quotes are those of the plan or
+	// run it stands beside (zero: the built-in card and every rule's default).
+	Plan plan.Options
 }
 
 // weight is what one pattern costs at production, read from the plan (the one estimator): nothing

@@ -70,7 +70,7 @@ func TestPartitionsFromTarget(t *testing.T) {
 				t.Errorf("with partitions matched, %s differs by %.1f%%", worstID, worst*100)
 			}
 
-			fs := partitionFindings(staticPlan(d, 1, cost.Current), measured, matched, cost.Current)
+			fs := partitionFindings(staticPlan(d, staticOptions(1, cost.Current, nil)), measured, matched, cost.Current)
 			if len(fs) != len(d.Containers) {
 				t.Errorf("%d partition findings, want one per container: %+v", len(fs), fs)
 			}

@@ -22,25 +22,30 @@ import (
 // findings as lint prints them: the unknown fields of each access pattern's query and the design
 // review's findings (lint.ReviewCodes) of each pattern, by pattern ID, and of the containers.
 func DesignFindings(d *design.Design, seed int64) Static {
-	p, err := plan.Build(d, plan.Options{Seed: seed})
-	if err != nil {
-		p = nil
-	}
-	return findingsOf(d, p)
+	opts := plan.Options{Seed: seed}
+	return findingsOf(d, staticPlan(d, opts), opts)
 }
 
-// staticPlan is the design's static plan at the run's seed, priced with rc; nil when it cannot be
-// built (the report then repeats no plan warning and is not priced).
-func staticPlan(d *design.Design, seed int64, rc *cost.RateCard) *plan.Plan {
-	p, err := plan.Build(d, plan.Options{Seed: seed, RateCard: rc})
+// staticOptions are a run's plan options: its seed, the rate card it prices with and the rules a
+// calibration profile decided (nil: every rule's default).
+func staticOptions(seed int64, rc *cost.RateCard, rules *cost.Selection) plan.Options {
+	return plan.Options{Seed: seed, RateCard: rc, Rules: rules}
+}
+
+// staticPlan is the design's static plan with the run's options (its seed, the rate card and the
+// rules a calibration profile decided); nil when it cannot be built (the report then repeats no
+// plan warning and is not priced).
+func staticPlan(d *design.Design, opts plan.Options) *plan.Plan {
+	p, err := plan.Build(d, opts)
 	if err != nil {
 		return nil
 	}
 	return p
 }
 
-// findingsOf is DesignFindings with the static plan built (nil when it could not be).
-func findingsOf(d *design.Design, p *plan.Plan) Static {
+// findingsOf is DesignFindings with the static plan built (nil when it could not be) with opts,
+// which lint's figures follow too.
+func findingsOf(d *design.Design, p *plan.Plan, opts plan.Options) Static {
 	var s Static
 	if p != nil {
 		peak := map[string]float64{}
@@ -54,7 +59,7 @@ func findingsOf(d *design.Design, p *plan.Plan) Static {
 			}
 		}
 	}
-	fs := lint.Check(d)
+	fs := lint.CheckWith(d, lint.Options{Plan: opts})
 	ids := map[string]string{} // "accessPatterns[3]" → its ID
 	for i := range d.AccessPatterns {
 		ids[fmt.Sprintf("accessPatterns[%d]", i)] = d.AccessPatterns[i].ID
@@ -120,6 +125,7 @@ func Plan(d *design.Design, opts plan.Options) (*plan.Plan, error) {
 // of its container's load, lint.Options.NegligibleShare) is dropped, as lint makes it a note.
 // Notes are not warnings: plan exits 0 where lint does.
 func PlanWith(d *design.Design, opts plan.Options, lo lint.Options) (*plan.Plan, error) {
+	lo.Plan = opts // lint's figures are this plan's
 	p, err := plan.Build(d, opts)
 	if err != nil {
 		return nil, err

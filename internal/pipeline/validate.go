@@ -268,11 +268,12 @@ func (c *Config) design(ctx context.Context, d *design.Design, tgt, modelTgt *ta
 	if rc == nil {
 		rc = cost.Current
 	}
-	static := staticPlan(d, c.Seed, rc)
+	sopts := staticOptions(c.Seed, rc, c.Rules)
+	static := staticPlan(d, sopts)
 	if tgt.Info.Kind != record.KindEmbedded {
 		measured.Findings = append(measured.Findings, partitionFindings(static, measured, modeled, rc)...)
 	}
-	rep := report.Build(findingsOf(d, static).Input(report.Input{
+	rep := report.Build(findingsOf(d, static, sopts).Input(report.Input{
 		Design:    d,
 		Measured:  measured,
 		Modeled:   modeled,
