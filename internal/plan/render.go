@@ -118,9 +118,9 @@ func renderText(w io.Writer, p *Plan) error {
 			if o.Mode == c.Recommended.Mode && o.Feasible && c.Traffic == nil {
 				mark = "*"
 			}
-			state := lb.Option(i).After(usd(o.Total), usd) + "/month"
+			state := lb.Option(i).After(usd(o.Total), usd) + "/month" + lb.optionFlips(i, o.Feasible)
 			if !o.Feasible {
-				state = "not possible: " + o.Reason + lb.optionPossible(i)
+				state = "not possible: " + o.Reason + lb.optionFlips(i, o.Feasible)
 			}
 			ew.printf("  %s %-10s %s  (%s)\n", mark, o.Mode, state, o.Formula)
 		}
@@ -208,17 +208,21 @@ func loadBandLines(c Container) []string {
 	return out
 }
 
-// optionPossible says, for mode i that is not possible at the figure, at which end of the band it
-// is: the verdict rests on an unpinned rule ("" when it is possible at neither).
-func (lb *LoadBand) optionPossible(i int) string {
+// optionFlips says, for mode i whose feasibility at the figure is feasible, at which end of the
+// band it is the other way: that verdict rests on an unpinned rule ("" when both ends agree).
+func (lb *LoadBand) optionFlips(i int, feasible bool) string {
 	if lb == nil {
 		return ""
 	}
 	for j, e := range []BandEnd{lb.Low, lb.High} {
-		if i < len(e.Options) && e.Options[i].Feasible {
-			return fmt.Sprintf(" (this rests on %s: at the %s end of the band it is possible, %s/month)",
-				record.RuleWords(lb.Rules), []string{"low", "high"}[j], usd(e.Options[i].USD))
+		if i >= len(e.Options) || e.Options[i].Feasible == feasible {
+			continue
 		}
+		end := []string{"low", "high"}[j]
+		if feasible {
+			return fmt.Sprintf(" (this rests on %s: at the %s end of the band it is not possible)", record.RuleWords(lb.Rules), end)
+		}
+		return fmt.Sprintf(" (this rests on %s: at the %s end of the band it is possible, %s/month)", record.RuleWords(lb.Rules), end, usd(e.Options[i].USD))
 	}
 	return ""
 }
