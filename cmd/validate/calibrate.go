@@ -151,8 +151,8 @@ func (a *app) calibrateCmd() *cobra.Command {
 				}
 				pinned := 0
 				for _, f := range p.GrowthFits() {
-					growth := fmt.Sprintf("%s growth: %g → %g RU measured, %g → %g RU modeled, %g → %g %s", f.Shape,
-						f.Small.RU, f.Large.RU, f.Small.Modeled, f.Large.Modeled, f.SmallCount, f.LargeCount, f.Counts)
+					growth := fmt.Sprintf("%s growth: %g → %g RU measured, %g → %g RU modeled, %g → %g %s; the part that does not grow: %.2f RU measured, %.2f RU modeled", f.Shape,
+						f.Small.RU, f.Large.RU, f.Small.Modeled, f.Large.Modeled, f.SmallCount, f.LargeCount, f.Counts, f.Fixed, f.ModeledFixed)
 					if !f.Pinned {
 						fmt.Fprintf(a.stdout, "  not pinned %-11s the charges' two decimals leave it ±%.2g %s, more than 10%% of the built-in %.4g: "+
 							"give --scale-docs %d or more (%s)\n", f.Key, f.Resolution, f.Unit, f.Published, f.NeedDocuments, growth)

@@ -497,6 +497,11 @@ type GrowthFit struct {
 	// the engine read at each point, the difference the fit divides by.
 	Counts                 string
 	SmallCount, LargeCount float64
+	// Fixed and ModeledFixed are the part of the smaller charge that does not grow with what the
+	// figure prices — the charge the line through the two points gives at none of them — measured
+	// and modeled: a request's minimum, the partition's index check and seek, and any fixed charge
+	// of the scan itself the model does not have.
+	Fixed, ModeledFixed float64
 	// Resolution is how far the fitted value can be off from the charges' rounding alone:
 	// chargeStep on the difference of two charges, per index entry read more. NeedDocuments is the
 	// smaller probe container's documents (--scale-docs) at which it is growthResolution of the
@@ -594,7 +599,9 @@ func (p *Profile) GrowthFits() []GrowthFit {
 		}
 		gf := GrowthFit{Growth: i, Shape: g.Shape, Small: small, Large: large, Counts: use.counts,
 			SmallCount: use.count(small), LargeCount: use.count(large), Resolution: chargeStep / de,
-			FittedParam: FittedParam{Key: pr.Key, Name: pr.Name, Unit: pr.Unit, Published: base, Fitted: base}}
+			Fixed:        round(small.RU-(large.RU-small.RU)/de*use.count(small), 4),
+			ModeledFixed: round(small.Modeled-(large.Modeled-small.Modeled)/de*use.count(small), 4),
+			FittedParam:  FittedParam{Key: pr.Key, Name: pr.Name, Unit: pr.Unit, Published: base, Fitted: base}}
 		// The documents at which the entries (growing with the documents as they did) resolve it.
 		gf.NeedDocuments = int(math.Ceil(float64(small.Documents) * gf.Resolution / (growthResolution * base)))
 		if gf.Pinned = gf.Resolution <= growthResolution*base; gf.Pinned {

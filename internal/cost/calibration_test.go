@@ -339,6 +339,10 @@ func TestProfile_GrowthFits(t *testing.T) {
 		t.Errorf("card charges %g a distinct value, want %g", c.QueryScanValue.Value, fits[1].Fitted)
 	}
 	f := fits[0]
+	// The part that does not grow: the line through the two points at no entries.
+	if math.Abs(f.Fixed-2.8) > 1e-9 || math.Abs(f.ModeledFixed-2.7933) > 1e-9 {
+		t.Errorf("fixed part %g measured, %g modeled; want 2.8 and 2.7933", f.Fixed, f.ModeledFixed)
+	}
 	want := 0.0000648 + ((3.60-3.00)-(3.06-2.86))/3000
 	if f.Key != "queryIndexEntry" || f.Shape != "range" || f.Growth != 1 || f.Published != 0.0000648 ||
 		math.Abs(f.Fitted-want) > 1e-15 || !f.Pinned || math.Abs(f.Resolution-0.01/3000) > 1e-18 {
