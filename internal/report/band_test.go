@@ -2,7 +2,6 @@ package report
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
@@ -58,14 +57,7 @@ func TestBand_CellAndVerdict(t *testing.T) {
 
 // TestBand_Schema: a projection's band and pinned rules are documented in schema/report.schema.json.
 func TestBand_Schema(t *testing.T) {
-	raw, err := os.ReadFile("../../schema/report.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var schema map[string]any
-	if err := json.Unmarshal(raw, &schema); err != nil {
-		t.Fatal(err)
-	}
+	schema := reportSchema(t)
 	pj := record.Projection{ID: "AP1", Production: true, SeededRU: 3, ProjectedRU: 14,
 		Band:        &record.Band{LowRU: 9, HighRU: 31, Rules: []record.BandRule{{Name: "r", Alternative: "a", RU: 14}, {Name: "r", Alternative: "b", RU: 31}}},
 		PinnedRules: []record.PinnedRule{{Name: "q", Alternative: "c", By: "calibrated: acct, 2026-11-28"}}}

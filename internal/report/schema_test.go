@@ -16,14 +16,7 @@ import (
 // a small validator (type, const, enum, required, properties, items, $ref): every field the Go code
 // writes must be documented there, so the schema cannot fall behind the code.
 func TestSchema_DescribesReports(t *testing.T) {
-	raw, err := os.ReadFile("../../schema/report.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var schema map[string]any
-	if err := json.Unmarshal(raw, &schema); err != nil {
-		t.Fatalf("schema does not parse: %v", err)
-	}
+	schema := reportSchema(t)
 	for _, name := range []string{"embedded.json", "service.json", "placeholder.json", "nightly.json"} {
 		data, err := os.ReadFile("testdata/" + name)
 		if err != nil {
@@ -127,14 +120,7 @@ func hasType(v any, typ string) bool {
 // (docs/cost-model.md, "Rules with alternatives and the band") are in the schema; the golden reports
 // have none, their designs resting on no unpinned rule.
 func TestSchema_DescribesLoadBands(t *testing.T) {
-	raw, err := os.ReadFile("../../schema/report.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var schema map[string]any
-	if err := json.Unmarshal(raw, &schema); err != nil {
-		t.Fatal(err)
-	}
+	schema := reportSchema(t)
 	r := record.NewRange(139, 52025, []string{"aggregate-without-filter"}, fmtRate)
 	usdRange := record.NewRange(12.31, 3112.85, []string{"aggregate-without-filter"}, fmtRate)
 	defs := schema["$defs"].(map[string]any)
@@ -155,4 +141,18 @@ func TestSchema_DescribesLoadBands(t *testing.T) {
 			t.Errorf("%s", e)
 		}
 	}
+}
+
+// reportSchema is schema/report.schema.json, parsed.
+func reportSchema(t *testing.T) map[string]any {
+	t.Helper()
+	raw, err := os.ReadFile("../../schema/report.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema map[string]any
+	if err := json.Unmarshal(raw, &schema); err != nil {
+		t.Fatalf("schema does not parse: %v", err)
+	}
+	return schema
 }
