@@ -9,6 +9,7 @@ RUNS=${RUNS:-3}
 BURNERS=${BURNERS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2)}
 MAKE=${MAKE:-make}
 OUT=${OUT:-$(mktemp -d)}
+mkdir -p "$OUT" || exit 2
 pids=""
 stop() {
 	for p in $pids; do kill "$p" 2>/dev/null; done
