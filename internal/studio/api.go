@@ -152,12 +152,16 @@ func (s *Server) analyze(w http.ResponseWriter, r *http.Request) {
 	}
 	d, err := s.parse(e)
 	card := s.card()
+	// The lint panel's figures are those of the plan beside it: the same seed, card and rules.
+	popts := plan.Options{Seed: s.opts.Seed, RateCard: s.opts.RateCard, Rules: s.opts.Rules}
+	lopts := s.opts.Lint
+	lopts.Plan = popts
 	a := Analysis{
-		Lint:   lint.Document(s.display(e.Name), d, err, s.opts.Lint),
+		Lint:   lint.Document(s.display(e.Name), d, err, lopts),
 		Limits: Limits{PhysicalRU: card.PartitionMaxRU.Value, PhysicalGB: card.PartitionMaxGB.Value, LogicalGB: card.LogicalMaxGB.Value},
 	}
 	if err == nil {
-		p, perr := pipeline.PlanWith(d, plan.Options{Seed: s.opts.Seed, RateCard: s.opts.RateCard, Rules: s.opts.Rules}, s.opts.Lint)
+		p, perr := pipeline.PlanWith(d, popts, s.opts.Lint)
 		if perr != nil {
 			a.PlanError = perr.Error()
 		} else {

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/cosmosdv/validate/internal/advise"
+	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/design"
 	"github.com/cosmosdv/validate/internal/lint"
 	"github.com/cosmosdv/validate/internal/pipeline"
@@ -386,4 +387,62 @@ func TestServer_EveryExample(t *testing.T) {
 			t.Errorf("%s: advise %d: %.300s", name, code, body)
 		}
 	}
+}
+
+// TestServer_LintFollowsTheCalibration: under a calibration's decided rules (--calibration) the
+// lint panel quotes the figures of the plan beside it, as `validate plan --calibration` does
+// (lint.Options.Plan): a rule the profile pinned carries no band in either.
+func TestServer_LintFollowsTheCalibration(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("../../testdata/designs/rules-band.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "rules-band.yaml")
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rules := &cost.Selection{Alternatives: map[string]string{}, Pinned: map[string]string{}}
+	for _, name := range []string{cost.RuleTopUnservedFilter, cost.RuleAggregateNoFilter, cost.RulePKOrderComposite} {
+		r, _ := cost.LookupRule(name)
+		rules.Alternatives[name] = r.Default
+		rules.Pinned[name] = "calibrated: test.example, 2026-11-28"
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	srv, err := Start(ctx, Options{Path: dir, Version: "test", Rules: rules})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cancel()
+		srv.Close()
+	})
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar}
+	resp, err := c.Get(srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+
+	code, body := post(t, c, "http://"+srv.Addr()+"/api/analyze", edit{Name: "rules-band.yaml", Text: string(data)})
+	if code != http.StatusOK {
+		t.Fatalf("analyze: %d %s", code, body)
+	}
+	var got struct {
+		Lint json.RawMessage `json:"lint"`
+	}
+	if err := json.Unmarshal(body, &got); err != nil {
+		t.Fatal(err)
+	}
+	d, err := design.Parse(data, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calibrated := lint.Document(file, d, nil, lint.Options{Plan: plan.Options{Rules: rules}})
+	builtin := lint.Document(file, d, nil, lint.Options{})
+	if reflect.DeepEqual(calibrated, builtin) {
+		t.Fatal("the pinned rules change none of lint's figures for rules-band.yaml: the test tells nothing")
+	}
+	sameJSON(t, "lint under the calibration", got.Lint, calibrated)
 }
