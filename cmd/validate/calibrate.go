@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/cosmosdv/validate/internal/outfile"
 
@@ -141,46 +142,7 @@ func (a *app) calibrateCmd() *cobra.Command {
 			if err := outfile.Replace(out, append(b, '\n'), 0o644); err != nil {
 				return infraErr(fmt.Errorf("write %s: %w", out, err))
 			}
-			if p.Scale != nil {
-				for _, r := range p.Rules {
-					fmt.Fprintf(a.stdout, "  rule %-30s %s (%s %g)\n", r.Rule, r.Alternative, r.Metric, r.Measured)
-				}
-				for _, g := range p.Growth {
-					fmt.Fprintf(a.stdout, "  growth %-9s %g → %g RU from %d to %d documents (exponent %g)\n", g.Shape,
-						g.Points[0].RU, g.Points[len(g.Points)-1].RU, g.Points[0].Documents, g.Points[len(g.Points)-1].Documents, g.Exponent)
-				}
-				pinned := 0
-				for _, f := range p.GrowthFits() {
-					growth := fmt.Sprintf("%s growth: %g → %g RU measured, %g → %g RU modeled, %g → %g %s; the part that does not grow: %.2f RU measured, %.2f RU modeled", f.Shape,
-						f.Small.RU, f.Large.RU, f.Small.Modeled, f.Large.Modeled, f.SmallCount, f.LargeCount, f.Counts, f.Fixed, f.ModeledFixed)
-					if !f.Pinned {
-						fmt.Fprintf(a.stdout, "  not pinned %-11s the charges' two decimals leave it ±%.2g %s, more than 10%% of the built-in %.4g: "+
-							"give --scale-docs %d or more (%s)\n", f.Key, f.Resolution, f.Unit, f.Published, f.NeedDocuments, growth)
-						continue
-					}
-					pinned++
-					fmt.Fprintf(a.stdout, "  pinned %-15s built-in %.4g → fitted %.4g %s (%+.0f%%, ±%.2g from the charges' two decimals; %s)\n",
-						f.Key, f.Published, f.Fitted, f.Unit, (f.Fitted/f.Published-1)*100, f.Resolution, growth)
-				}
-				for _, w := range p.GrowthWarnings() {
-					fmt.Fprintf(a.stderr, "calibrate --scale: warning: %s\n", w)
-				}
-				fmt.Fprintf(a.stdout, "calibrate --scale: %s: %d rules decided and %d figures pinned by growth on %s (%s); wrote %s\n",
-					p.Scale.Date, len(p.Rules), pinned, p.Account, p.Scale.CapacityMode, out)
-				return nil
-			}
-			pinned, drift := 0, 0
-			for _, c := range p.Coefficients {
-				if c.Pinned {
-					pinned++
-				}
-				if c.Pinned && c.Published != 0 && (c.Fitted/c.Published > 1.1 || c.Fitted/c.Published < 0.9) {
-					drift++
-					fmt.Fprintf(a.stdout, "  %-22s published %-10.4g fitted %-10.4g %s (%+.0f%%)\n", c.Key, c.Published, c.Fitted, c.Unit, (c.Fitted/c.Published-1)*100)
-				}
-			}
-			fmt.Fprintf(a.stdout, "calibrate: %s: %d of %d figures fitted from %d measurements on %s (%d more than 10%% from the built-in card); wrote %s\n",
-				p.Date, pinned, len(p.Coefficients), len(p.Measurements), p.Account, drift, out)
+			printCalibration(a.stdout, a.stderr, p, v.GetBool("scale"), out)
 			return nil
 		},
 	}
@@ -188,6 +150,51 @@ func (a *app) calibrateCmd() *cobra.Command {
 	// run's default target (auto) is no choice here: calibrate needs one named.
 	cmd.Flags().Lookup("target").DefValue = ""
 	return cmd
+}
+
+// printCalibration prints what a calibration wrote to out: a scale calibration's (scale) decided
+// rules and growth, or a calibration's fitted figures that drifted, then its summary line.
+func printCalibration(stdout, stderr io.Writer, p *cost.Profile, scale bool, out string) {
+	if p.Scale != nil {
+		for _, r := range p.Rules {
+			fmt.Fprintf(stdout, "  rule %-30s %s (%s %g)\n", r.Rule, r.Alternative, r.Metric, r.Measured)
+		}
+		for _, g := range p.Growth {
+			fmt.Fprintf(stdout, "  growth %-9s %g → %g RU from %d to %d documents (exponent %g)\n", g.Shape,
+				g.Points[0].RU, g.Points[len(g.Points)-1].RU, g.Points[0].Documents, g.Points[len(g.Points)-1].Documents, g.Exponent)
+		}
+		pinned := 0
+		for _, f := range p.GrowthFits() {
+			growth := fmt.Sprintf("%s growth: %g → %g RU measured, %g → %g RU modeled, %g → %g %s; the part that does not grow: %.2f RU measured, %.2f RU modeled", f.Shape,
+				f.Small.RU, f.Large.RU, f.Small.Modeled, f.Large.Modeled, f.SmallCount, f.LargeCount, f.Counts, f.Fixed, f.ModeledFixed)
+			if !f.Pinned {
+				fmt.Fprintf(stdout, "  not pinned %-11s the charges' two decimals leave it ±%.2g %s, more than 10%% of the built-in %.4g: "+
+					"give --scale-docs %d or more (%s)\n", f.Key, f.Resolution, f.Unit, f.Published, f.NeedDocuments, growth)
+				continue
+			}
+			pinned++
+			fmt.Fprintf(stdout, "  pinned %-15s built-in %.4g → fitted %.4g %s (%+.0f%%, ±%.2g from the charges' two decimals; %s)\n",
+				f.Key, f.Published, f.Fitted, f.Unit, (f.Fitted/f.Published-1)*100, f.Resolution, growth)
+		}
+		for _, w := range p.GrowthWarnings() {
+			fmt.Fprintf(stderr, "calibrate --scale: warning: %s\n", w)
+		}
+		fmt.Fprintf(stdout, "calibrate --scale: %s: %d rules decided and %d figures pinned by growth on %s (%s); wrote %s\n",
+			p.Scale.Date, len(p.Rules), pinned, p.Account, p.Scale.CapacityMode, out)
+		return
+	}
+	pinned, drift := 0, 0
+	for _, c := range p.Coefficients {
+		if c.Pinned {
+			pinned++
+		}
+		if c.Pinned && c.Published != 0 && (c.Fitted/c.Published > 1.1 || c.Fitted/c.Published < 0.9) {
+			drift++
+			fmt.Fprintf(stdout, "  %-22s published %-10.4g fitted %-10.4g %s (%+.0f%%)\n", c.Key, c.Published, c.Fitted, c.Unit, (c.Fitted/c.Published-1)*100)
+		}
+	}
+	fmt.Fprintf(stdout, "calibrate: %s: %d of %d figures fitted from %d measurements on %s (%d more than 10%% from the built-in card); wrote %s\n",
+		p.Date, pinned, len(p.Coefficients), len(p.Measurements), p.Account, drift, out)
 }
 
 // rateCard is the card of --calibration (a profile) or, for serve, --rate-card (a card file); nil
