@@ -155,7 +155,9 @@ func (a *app) calibrateCmd() *cobra.Command {
 // printCalibration prints what a calibration wrote to out: a scale calibration's (scale) decided
 // rules and growth, or a calibration's fitted figures that drifted, then its summary line.
 func printCalibration(stdout, stderr io.Writer, p *cost.Profile, scale bool, out string) {
-	if p.Scale != nil {
+	// What this run did, not what the profile holds: Profile.Keep carries an earlier profile's
+	// rules into a calibration's, and its figures into a scale calibration's.
+	if scale {
 		for _, r := range p.Rules {
 			fmt.Fprintf(stdout, "  rule %-30s %s (%s %g)\n", r.Rule, r.Alternative, r.Metric, r.Measured)
 		}

@@ -412,3 +412,36 @@ func TestCalibrate_ScaleGrowthPinsIndexEntry(t *testing.T) {
 		t.Errorf("run with the profile charges Q1 %g RU (without %g), labelled %q, want %q", cal, base, source, label)
 	}
 }
+
+// TestCalibrate_PrintsWhatItRan: a calibration written over a scale calibration's profile keeps its
+// rules (Profile.Keep) but prints its own fitted figures and summary, not the scale calibration's;
+// a scale calibration written over a calibration's profile prints its rules and growth.
+func TestCalibrate_PrintsWhatItRan(t *testing.T) {
+	fitted := &cost.Profile{Account: "acct.example", Date: "2026-11-28",
+		Coefficients: []cost.FittedParam{{Key: "queryMin", Unit: "RU", Published: 2.3, Fitted: 2.9, Pinned: true}},
+		Measurements: []cost.Measurement{{Name: "query minimum"}}}
+	scale := &cost.Profile{Account: "acct.example", Date: "2026-11-27",
+		Scale: &cost.ScaleProbe{Documents: []int{1500, 6000}, CapacityMode: "provisioned", Date: "2026-11-27"},
+		Rules: []cost.RuleDecision{{Rule: cost.RuleTopUnservedFilter, Alternative: "scans", Metric: "retrievedDocumentCount", Measured: 1500}}}
+
+	p := *fitted
+	if kept := p.Keep(scale); kept == "" {
+		t.Fatal("a calibration kept nothing of the scale profile at --out")
+	}
+	var stdout, stderr bytes.Buffer
+	printCalibration(&stdout, &stderr, &p, false, "cal.json")
+	if !strings.Contains(stdout.String(), "calibrate: 2026-11-28: 1 of 1 figures fitted from 1 measurements on acct.example") ||
+		!strings.Contains(stdout.String(), "queryMin") || strings.Contains(stdout.String(), "--scale") || strings.Contains(stdout.String(), "rule ") {
+		t.Errorf("a calibration over a scale profile prints:\n%s", stdout.String())
+	}
+
+	s := *scale
+	if kept := s.Keep(fitted); kept == "" {
+		t.Fatal("a scale calibration kept nothing of the profile at --out")
+	}
+	stdout.Reset()
+	printCalibration(&stdout, &stderr, &s, true, "cal.json")
+	if !strings.Contains(stdout.String(), "rule "+cost.RuleTopUnservedFilter) || !strings.Contains(stdout.String(), "calibrate --scale: 2026-11-27: 1 rules decided") {
+		t.Errorf("a scale calibration over a calibration's profile prints:\n%s", stdout.String())
+	}
+}
