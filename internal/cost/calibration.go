@@ -828,10 +828,10 @@ func (p *Profile) Check(sdkVersion string) error {
 		pinned++
 		if gf.Fitted < pr.Lo || gf.Fitted > pr.Hi {
 			return fmt.Errorf("%w: growth[%d] (%s) pins %s at %g %s, outside its sane range %g..%g (built-in %g): "+
-				"the charge grew %g → %g RU over %g → %g index entries; check the measurements (throttling, another account, "+
+				"the charge grew %g → %g RU over %g → %g %s; check the measurements (throttling, another account, "+
 				"a container that was not empty) and calibrate --scale again, or delete growth[%d] to keep the built-in figure",
 				ErrProfile, gf.Growth, gf.Shape, gf.Key, gf.Fitted, pr.Unit, pr.Lo, pr.Hi, pr.Value(Current),
-				gf.Small.RU, gf.Large.RU, gf.Small.IndexEntries(), gf.Large.IndexEntries(), gf.Growth)
+				gf.Small.RU, gf.Large.RU, gf.SmallCount, gf.LargeCount, gf.Counts, gf.Growth)
 		}
 	}
 	if pinned == 0 && len(p.Rules) == 0 {

@@ -489,3 +489,15 @@ func TestProfile_GrowthFitUnresolved(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestProfile_GrowthFitOutOfRangeCounts: the refusal of an out-of-range fit gives the counts the
+// fit divided by, in the shape's own terms: distinct values for the CONTAINS shape.
+func TestProfile_GrowthFitOutOfRangeCounts(t *testing.T) {
+	p := withContains(growthProfile())
+	p.Growth[2].Points[1].RU = 7 + 30_000*Current.QueryScanValue.Value*60
+	err := p.Check("v1.5.0")
+	if !errors.Is(err, ErrProfile) || !strings.Contains(err.Error(), "growth[2] (contains) pins queryScanValue") ||
+		!strings.Contains(err.Error(), "over 10000 → 40000 distinct values") {
+		t.Errorf("err = %v", err)
+	}
+}
