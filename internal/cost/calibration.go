@@ -673,19 +673,36 @@ func (p *Profile) Keep(old *Profile) string {
 		}
 		p.Date, p.Consistency, p.StrongMeasured, p.Method = old.Date, old.Consistency, old.StrongMeasured, old.Method
 		p.Coefficients, p.Measurements = old.Coefficients, old.Measurements
-		return fmt.Sprintf("the %d figures fitted on %s", old.pinnedFigures(), old.Date)
+		return fmt.Sprintf("the %s fitted on %s", counted(old.pinnedFigures(), "figure", "figures"), old.Date)
 	case p.Scale == nil && old.Scale != nil && (len(old.Rules) > 0 || len(old.Growth) > 0):
 		p.Scale, p.Rules, p.Growth = old.Scale, old.Rules, old.Growth
 		if p.Scale.Date == "" {
 			p.Scale.Date = old.Date
 		}
-		kept := fmt.Sprintf("the %d rules decided on %s", len(old.Rules), p.Scale.Date)
-		if n := old.growthPinned(); n > 0 {
-			kept += fmt.Sprintf(" and the %d figures its growth pinned", n)
+		// Only what was kept: the rules, the figures the growth pins, or growth that pins none.
+		var kept []string
+		if len(old.Rules) > 0 {
+			kept = append(kept, fmt.Sprintf("the %s decided on %s", counted(len(old.Rules), "rule", "rules"), p.Scale.Date))
 		}
-		return kept
+		switch n := old.growthPinned(); {
+		case n > 0 && len(old.Rules) > 0:
+			kept = append(kept, fmt.Sprintf("the %s its growth pinned", counted(n, "figure", "figures")))
+		case n > 0:
+			kept = append(kept, fmt.Sprintf("the %s pinned by the growth measured on %s", counted(n, "figure", "figures"), p.Scale.Date))
+		case len(old.Rules) == 0:
+			kept = append(kept, fmt.Sprintf("the growth measured on %s (it pins no figure)", p.Scale.Date))
+		}
+		return strings.Join(kept, " and ")
 	}
 	return ""
+}
+
+// counted is n with its noun: "1 rule", "2 rules".
+func counted(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }
 
 // Selection is the rules the profile decided, pinned with its label: the engine and the estimator

@@ -276,13 +276,13 @@ func TestProfile_Keep(t *testing.T) {
 	scale := &Profile{Account: "a.example", Date: "2026-03-04", Scale: &ScaleProbe{Date: "2026-03-04"},
 		Rules: []RuleDecision{{Rule: RuleTopUnservedFilter, Alternative: AltScans}}}
 	s := *scale
-	if kept := s.Keep(fit); !strings.Contains(kept, "1 figures fitted on 2026-01-02") || s.Date != "2026-01-02" ||
+	if kept := s.Keep(fit); kept != "the 1 figure fitted on 2026-01-02" || s.Date != "2026-01-02" ||
 		len(s.Coefficients) != 1 || s.Label() != "calibrated: a.example, 2026-03-04" {
 		t.Errorf("scale over fit: kept %q, date %s, %d figures, label %q", kept, s.Date, len(s.Coefficients), s.Label())
 	}
 	f := *fit
 	f.Date = "2026-05-06"
-	if kept := f.Keep(scale); !strings.Contains(kept, "1 rules decided on 2026-03-04") || len(f.Rules) != 1 ||
+	if kept := f.Keep(scale); kept != "the 1 rule decided on 2026-03-04" || len(f.Rules) != 1 ||
 		f.Label() != "calibrated: a.example, 2026-03-04" || f.Date != "2026-05-06" {
 		t.Errorf("fit over scale: kept %q, %d rules, label %q, date %s", kept, len(f.Rules), f.Label(), f.Date)
 	}
@@ -447,14 +447,26 @@ func TestProfile_KeepGrowth(t *testing.T) {
 	want := growthProfile().GrowthFits()[0].Fitted
 
 	f := *fit
-	if kept := f.Keep(growthProfile()); !strings.Contains(kept, "and the 1 figures its growth pinned") {
+	if kept := f.Keep(growthProfile()); kept != "the 1 rule decided on 2026-03-04 and the 1 figure its growth pinned" {
 		t.Errorf("fit over scale: kept %q", kept)
+	}
+	// Growth kept without rules: only what was kept is named.
+	g := growthProfile()
+	g.Rules = nil
+	f2 := *fit
+	if kept := f2.Keep(g); kept != "the 1 figure pinned by the growth measured on 2026-03-04" {
+		t.Errorf("fit over growth alone: kept %q", kept)
+	}
+	g.Growth = g.Growth[:1] // the equality: a check, pins nothing
+	f3 := *fit
+	if kept := f3.Keep(g); kept != "the growth measured on 2026-03-04 (it pins no figure)" {
+		t.Errorf("fit over growth that pins nothing: kept %q", kept)
 	}
 	if c := f.Card(); c.QueryEntry.Value != want || c.QueryMin.Value != 2.6 {
 		t.Errorf("fit over scale: card %g an entry, queryMin %g", c.QueryEntry.Value, c.QueryMin.Value)
 	}
 	s := growthProfile()
-	if kept := s.Keep(fit); !strings.Contains(kept, "1 figures fitted") {
+	if kept := s.Keep(fit); kept != "the 1 figure fitted on 2026-01-02" {
 		t.Errorf("scale over fit: kept %q", kept)
 	}
 	if c := s.Card(); c.QueryEntry.Value != want || c.QueryMin.Value != 2.6 {
