@@ -383,7 +383,9 @@ type Profile struct {
 	// says whether Strong reads were (an account whose default is weaker refuses them).
 	Consistency    string `json:"consistency"`
 	StrongMeasured bool   `json:"strongMeasured"`
-	// RateCard is the built-in card the fit started from (version and date).
+	// RateCard is the version of the built-in card the fit started from and the growth points'
+	// modeled charges were priced with: Check refuses growth that pins a figure under another
+	// card (GrowthFits takes the growth beyond that card's model).
 	RateCard string `json:"rateCard"`
 	// Method says how the figures were fitted.
 	Method       string        `json:"method"`
@@ -843,6 +845,13 @@ func (p *Profile) Check(sdkVersion string) error {
 			continue
 		}
 		pinned++
+		// The fit is this build's figure plus the growth beyond the model's: a model priced with
+		// another card would move it by what that card's figures differ by.
+		if p.RateCard != Current.Version {
+			return fmt.Errorf("%w: rateCard: %q: growth[%d] (%s) pins %s from modeled charges (growth[%d].points[].modeled) priced with that rate card, "+
+				"and this build's is %s: calibrate --scale again with this build, or delete growth[] to keep the rest of the profile",
+				ErrProfile, printable(p.RateCard), gf.Growth, gf.Shape, gf.Key, gf.Growth, Current.Version)
+		}
 		if gf.Fitted < pr.Lo || gf.Fitted > pr.Hi {
 			return fmt.Errorf("%w: growth[%d] (%s) pins %s at %g %s, outside its sane range %g..%g (built-in %g): "+
 				"the charge grew %g → %g RU over %g → %g %s; check the measurements (throttling, another account, "+

@@ -301,7 +301,7 @@ func growthProfile() *Profile {
 		return GrowthPoint{Documents: docs, RU: ru, Modeled: modeled, Facts: map[string]float64{"indexEntriesRead": entries}}
 	}
 	return &Profile{SchemaVersion: ProfileSchemaVersion, Account: "a.example", Date: "2026-03-04", SDKVersion: "v1.5.0",
-		Scale: &ScaleProbe{Documents: []int{1000, 4000}, Date: "2026-03-04"},
+		RateCard: Current.Version, Scale: &ScaleProbe{Documents: []int{1000, 4000}, Date: "2026-03-04"},
 		Rules: []RuleDecision{{Rule: RuleTopUnservedFilter, Alternative: AltScans}},
 		Growth: []Growth{
 			{Shape: "equality", Query: "q1", Points: []GrowthPoint{pt(1000, 2.8, 2.8, 0), pt(4000, 2.8, 2.8, 0)}},
@@ -511,5 +511,22 @@ func TestProfile_GrowthFitOutOfRangeCounts(t *testing.T) {
 	if !errors.Is(err, ErrProfile) || !strings.Contains(err.Error(), "growth[2] (contains) pins queryScanValue") ||
 		!strings.Contains(err.Error(), "over 10000 → 40000 distinct values") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// TestProfile_GrowthOfAnotherCard: growth whose modeled charges were priced with another rate card
+// than this build's pins nothing: the profile is refused, naming rateCard, the growth and what to
+// do; the same profile without its growth loads.
+func TestProfile_GrowthOfAnotherCard(t *testing.T) {
+	p := growthProfile()
+	p.RateCard = "2025.01-1"
+	err := p.Check("v1.5.0")
+	if !errors.Is(err, ErrProfile) || !strings.Contains(err.Error(), `rateCard: "2025.01-1"`) || !strings.Contains(err.Error(), "growth[1] (range) pins queryIndexEntry") ||
+		!strings.Contains(err.Error(), Current.Version) || !strings.Contains(err.Error(), "calibrate --scale again") || !strings.Contains(err.Error(), "delete growth[]") {
+		t.Errorf("err = %v", err)
+	}
+	p.Growth = nil
+	if err := p.Check("v1.5.0"); err != nil {
+		t.Errorf("without growth: %v", err)
 	}
 }
