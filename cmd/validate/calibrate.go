@@ -165,18 +165,25 @@ func printCalibration(stdout, stderr io.Writer, p *cost.Profile, scale bool, out
 			fmt.Fprintf(stdout, "  growth %-9s %g → %g RU from %d to %d documents (exponent %g)\n", g.Shape,
 				g.Points[0].RU, g.Points[len(g.Points)-1].RU, g.Points[0].Documents, g.Points[len(g.Points)-1].Documents, g.Exponent)
 		}
+		fits := p.GrowthFits()
+		width := 0 // the keys' column: the longest key's width
+		for _, f := range fits {
+			width = max(width, len(f.Key))
+		}
 		pinned := 0
-		for _, f := range p.GrowthFits() {
-			growth := fmt.Sprintf("%s growth: %g → %g RU measured, %g → %g RU modeled, %g → %g %s; the part that does not grow: %.2f RU measured, %.2f RU modeled", f.Shape,
+		for _, f := range fits {
+			// The target's charges: an account's are measured; `validate serve`'s are modeled too.
+			growth := fmt.Sprintf("%s growth: %g → %g RU reported by the target, %g → %g RU modeled, %g → %g %s; "+
+				"the part that does not grow: %.2f RU reported, %.2f RU modeled", f.Shape,
 				f.Small.RU, f.Large.RU, f.Small.Modeled, f.Large.Modeled, f.SmallCount, f.LargeCount, f.Counts, f.Fixed, f.ModeledFixed)
 			if !f.Pinned {
-				fmt.Fprintf(stdout, "  not pinned %-11s the charges' two decimals leave it ±%.2g %s, more than 10%% of the built-in %.4g: "+
-					"give --scale-docs %d or more (%s)\n", f.Key, f.Resolution, f.Unit, f.Published, f.NeedDocuments, growth)
+				fmt.Fprintf(stdout, "  %-10s %-*s  the charges' two decimals leave it ±%.2g %s, more than 10%% of the built-in %.4g: "+
+					"give --scale-docs %d or more (%s)\n", "not pinned", width, f.Key, f.Resolution, f.Unit, f.Published, f.NeedDocuments, growth)
 				continue
 			}
 			pinned++
-			fmt.Fprintf(stdout, "  pinned %-15s built-in %.4g → fitted %.4g %s (%+.0f%%, ±%.2g from the charges' two decimals; %s)\n",
-				f.Key, f.Published, f.Fitted, f.Unit, (f.Fitted/f.Published-1)*100, f.Resolution, growth)
+			fmt.Fprintf(stdout, "  %-10s %-*s  built-in %.4g → fitted %.4g %s (%+.0f%%, ±%.2g from the charges' two decimals; %s)\n",
+				"pinned", width, f.Key, f.Published, f.Fitted, f.Unit, (f.Fitted/f.Published-1)*100, f.Resolution, growth)
 		}
 		for _, w := range p.GrowthWarnings() {
 			fmt.Fprintf(stderr, "calibrate --scale: warning: %s\n", w)

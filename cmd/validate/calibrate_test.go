@@ -333,7 +333,7 @@ func TestCalibrate_ScaleGrowthPinsIndexEntry(t *testing.T) {
 	if math.Abs(fits[0].Fitted/want-1) > 0.03 {
 		t.Errorf("fitted queryIndexEntry %g, want %g within 3%%", fits[0].Fitted, want)
 	}
-	if !regexp.MustCompile(`pinned queryIndexEntry +built-in 6\.48e-05 → fitted 0\.000\d+ RU/entry .*range growth`).MatchString(stdout) ||
+	if !regexp.MustCompile(`pinned +queryIndexEntry +built-in 6\.48e-05 → fitted 0\.000\d+ RU/entry .*range growth`).MatchString(stdout) ||
 		!strings.Contains(stdout, "pinned queryScanValue") || !strings.Contains(stdout, "2 figures pinned by growth") {
 		t.Errorf("calibrate --scale does not print the pinned figure:\n%s", stdout)
 	}
@@ -443,5 +443,46 @@ func TestCalibrate_PrintsWhatItRan(t *testing.T) {
 	printCalibration(&stdout, &stderr, &s, true, "cal.json")
 	if !strings.Contains(stdout.String(), "rule "+cost.RuleTopUnservedFilter) || !strings.Contains(stdout.String(), "calibrate --scale: 2026-11-27: 1 rules decided") {
 		t.Errorf("a scale calibration over a calibration's profile prints:\n%s", stdout.String())
+	}
+}
+
+// TestCalibrate_PrintsGrowthInColumns: the growth lines put the figure's key in a column of its own,
+// wide enough for the longest key (queryIndexEntry), whether pinned or not, and say the charges are
+// the ones the target reported (against `validate serve` those are modeled too).
+func TestCalibrate_PrintsGrowthInColumns(t *testing.T) {
+	pt := func(docs int, ru, modeled, entries, values float64) cost.GrowthPoint {
+		return cost.GrowthPoint{Documents: docs, RU: ru, Modeled: modeled,
+			Facts: map[string]float64{"indexEntriesRead": entries + values, "indexScanValues": values}}
+	}
+	p := &cost.Profile{Account: "acct.example", Date: "2026-11-28", RateCard: cost.Current.Version,
+		Scale: &cost.ScaleProbe{Documents: []int{1500, 6000}, CapacityMode: "provisioned", Date: "2026-11-28"},
+		Growth: []cost.Growth{
+			// The range: 4,500 entries more, pinned; the CONTAINS: 150 values more, too few to pin.
+			{Shape: "range", Points: []cost.GrowthPoint{pt(1500, 3.04, 2.9, 1500, 0), pt(6000, 3.77, 3.19, 6000, 0)}},
+			{Shape: "contains", Points: []cost.GrowthPoint{pt(50, 2.81, 2.8, 0, 50), pt(200, 2.82, 2.8, 0, 200)}},
+		}}
+	var stdout, stderr bytes.Buffer
+	printCalibration(&stdout, &stderr, p, true, "scale.json")
+	var pinned, unpinned string
+	for _, l := range strings.Split(stdout.String(), "\n") {
+		switch {
+		case strings.HasPrefix(strings.TrimSpace(l), "not pinned"):
+			unpinned = l
+		case strings.HasPrefix(strings.TrimSpace(l), "pinned"):
+			pinned = l
+		}
+	}
+	if pinned == "" || unpinned == "" {
+		t.Fatalf("want a pinned and a not pinned line:\n%s", stdout.String())
+	}
+	k1, k2 := strings.Index(pinned, "queryIndexEntry"), strings.Index(unpinned, "queryScanValue")
+	if k1 != k2 || pinned[k1+len("queryIndexEntry")] != ' ' {
+		t.Errorf("the keys are not one column (at %d and %d), or the key runs into the text:\n%s\n%s", k1, k2, pinned, unpinned)
+	}
+	if rest1, rest2 := strings.TrimLeft(pinned[k1+len("queryIndexEntry"):], " "), strings.TrimLeft(unpinned[k2+len("queryScanValue"):], " "); len(pinned)-len(rest1) != len(unpinned)-len(rest2) {
+		t.Errorf("the text after the keys is not one column:\n%s\n%s", pinned, unpinned)
+	}
+	if strings.Contains(stdout.String(), "RU measured") || !strings.Contains(pinned, "3.04 → 3.77 RU reported by the target, 2.9 → 3.19 RU modeled") {
+		t.Errorf("the growth does not say the charges are the target's:\n%s", stdout.String())
 	}
 }
