@@ -323,15 +323,10 @@ func Scale(ctx context.Context, cfg ScaleConfig) (*cost.Profile, error) {
 	if err != nil {
 		return nil, err
 	}
-	point := func(docs int, measured, modeled queryResult) cost.GrowthPoint {
-		return cost.GrowthPoint{Documents: docs, RU: round4(measured.ru), Retrieved: measured.metrics["retrievedDocumentCount"],
-			Output: measured.metrics["outputDocumentCount"], IndexLookupMs: measured.metrics["indexLookupTimeInMs"],
-			Modeled: round4(modeled.ru), Facts: modeled.named()}
-	}
 	for j, g := range growthProbes {
 		s, l := m.small[len(ruleProbes)+j], m.large[largeIndex(g.query, large)]
 		gr := cost.Growth{Shape: g.shape, Query: g.query, Points: []cost.GrowthPoint{
-			point(n, s, model.small[j]), point(n*scaleFactor, l, model.large[j]),
+			growthPoint(n, s, model.small[j]), growthPoint(n*scaleFactor, l, model.large[j]),
 		}}
 		if s.ru > 0 && l.ru > 0 {
 			gr.Exponent = math.Round(math.Log(l.ru/s.ru)/math.Log(scaleFactor)*1000) / 1000
@@ -342,6 +337,14 @@ func Scale(ctx context.Context, cfg ScaleConfig) (*cost.Profile, error) {
 		return nil, fmt.Errorf("%w: no rule decided", ErrNotMeasured)
 	}
 	return p, nil
+}
+
+// growthPoint is a growth shape's point at a container of docs documents: the charge and query
+// metrics the target reported (measured) beside the embedded engine's charge and facts (modeled).
+func growthPoint(docs int, measured, modeled queryResult) cost.GrowthPoint {
+	return cost.GrowthPoint{Documents: docs, RU: round4(measured.ru), Retrieved: measured.metrics["retrievedDocumentCount"],
+		Output: measured.metrics["outputDocumentCount"], IndexLookupMs: measured.metrics["indexLookupTimeInMs"],
+		Modeled: round4(modeled.ru), Facts: modeled.named()}
 }
 
 // probeQueries are the queries run on the smaller container (every rule probe, then the growth
