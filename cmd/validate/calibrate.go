@@ -173,7 +173,7 @@ func printCalibration(stdout, stderr io.Writer, p *cost.Profile, scale bool, out
 		pinned := 0
 		for _, f := range fits {
 			// The target's charges: an account's are measured; `validate serve`'s are modeled too.
-			growth := fmt.Sprintf("%s growth: %g → %g RU reported by the target, %g → %g RU modeled, %g → %g %s; "+
+			growth := fmt.Sprintf("%s growth: %g → %g RU reported by the target, %.4g → %.4g RU modeled, %g → %g %s; "+
 				"the part that does not grow: %.2f RU reported, %.2f RU modeled", f.Shape,
 				f.Small.RU, f.Large.RU, f.Small.Modeled, f.Large.Modeled, f.SmallCount, f.LargeCount, f.Counts, f.Fixed, f.ModeledFixed)
 			if !f.Pinned {

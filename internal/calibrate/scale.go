@@ -282,7 +282,7 @@ func Scale(ctx context.Context, cfg ScaleConfig) (*cost.Profile, error) {
 		Date:          now().UTC().Format("2006-01-02"),
 		SDKVersion:    target.SDKVersion,
 		Consistency:   string(cost.Session),
-		RateCard:      cost.Current.Version,
+		RateCard:      modelCard().Version,
 		Method: "scale: each rule with alternatives decided by the alternative whose embedded-engine query metric over the same " +
 			"documents is nearest (in ratio) to the one the target returned; growth from the charges at two container sizes",
 		Coefficients: []cost.FittedParam{},
@@ -340,12 +340,22 @@ func Scale(ctx context.Context, cfg ScaleConfig) (*cost.Profile, error) {
 }
 
 // growthPoint is a growth shape's point at a container of docs documents: the charge and query
-// metrics the target reported (measured) beside the embedded engine's charge and facts (modeled).
+// metrics the target reported (measured) beside the embedded engine's facts (modeled) and their
+// charge on the card the engine ran with (modelCard), page by page and unrounded: the response's
+// charge has two decimals, and a growth fit's Resolution counts the reported side's alone.
 func growthPoint(docs int, measured, modeled queryResult) cost.GrowthPoint {
+	var charge float64
+	for _, f := range modeled.facts {
+		charge += modelCard().Query(f)
+	}
 	return cost.GrowthPoint{Documents: docs, RU: round4(measured.ru), Retrieved: measured.metrics["retrievedDocumentCount"],
 		Output: measured.metrics["outputDocumentCount"], IndexLookupMs: measured.metrics["indexLookupTimeInMs"],
-		Modeled: round4(modeled.ru), Facts: modeled.named()}
+		Modeled: charge, Facts: modeled.named()}
 }
+
+// modelCard is the card the probes' embedded engine charges with (embeddedProbes): the built-in
+// one, whose version the profile's rateCard names.
+func modelCard() *cost.RateCard { return cost.Current }
 
 // probeQueries are the queries run on the smaller container (every rule probe, then the growth
 // shapes) and on the larger one (the growth rule probes, then the growth shapes).
@@ -442,7 +452,7 @@ func embeddedProbes(ctx context.Context, n int, rules *cost.Selection, small, la
 	var out embeddedResult
 	obs := &observations{by: map[string]engine.Observation{}}
 	tgt, err := target.Open(ctx, target.Config{Kind: record.KindEmbedded, Engine: engine.Options{
-		RateCard: cost.Current, Rules: rules, Observe: obs.add,
+		RateCard: modelCard(), Rules: rules, Observe: obs.add,
 		Partitions: func(_, _ string, _ int) int { return 1 },
 	}})
 	if err != nil {

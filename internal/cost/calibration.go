@@ -451,7 +451,8 @@ type GrowthPoint struct {
 	Output        float64 `json:"output"`
 	IndexLookupMs float64 `json:"indexLookupMs"`
 	// Modeled is the built-in card's charge of the same query over the same documents on the
-	// embedded engine, under the rules the profile decided, summed over the pages; Facts the
+	// embedded engine, under the rules the profile decided, summed over the pages and unrounded
+	// (the card's charge of each page's facts, not the response's two decimals); Facts the
 	// engine's facts behind it (FactNames, summed over the pages: indexEntriesRead is what a
 	// growth fit divides by). Both are absent from a profile written before growth pinned figures.
 	Modeled float64            `json:"modeled,omitempty"`
@@ -505,7 +506,8 @@ type GrowthFit struct {
 	// of the scan itself the model does not have.
 	Fixed, ModeledFixed float64
 	// Resolution is how far the fitted value can be off from the charges' rounding alone:
-	// chargeStep on the difference of two charges, per index entry read more. NeedDocuments is the
+	// chargeStep on the difference of the two reported charges (±chargeStep/2 each; Modeled is
+	// unrounded), per index entry read more. NeedDocuments is the
 	// smaller probe container's documents (--scale-docs) at which it is growthResolution of the
 	// built-in value, the least a fit is pinned at.
 	Resolution    float64
