@@ -33,8 +33,16 @@ func start(t *testing.T) (*Server, *http.Client, string) {
 	if err := os.WriteFile(filepath.Join(dir, "ticketing.yaml"), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	srv, c := startWith(t, Options{Path: dir, Version: "test"})
+	return srv, c, dir
+}
+
+// startWith serves opts until the test ends and returns the server and a client signed in with the
+// printed URL's token.
+func startWith(t *testing.T, opts Options) (*Server, *http.Client) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	srv, err := Start(ctx, Options{Path: dir, Version: "test"})
+	srv, err := Start(ctx, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +62,7 @@ func start(t *testing.T) (*Server, *http.Client, string) {
 	if resp.StatusCode != http.StatusOK || resp.Request.URL.RawQuery != "" {
 		t.Fatalf("the token URL: %d at %s, want the page without the token", resp.StatusCode, resp.Request.URL)
 	}
-	return srv, c, dir
+	return srv, c
 }
 
 func post(t *testing.T, c *http.Client, url string, body any) (int, []byte) {
@@ -347,22 +355,7 @@ func TestServer_RunIsCancellable(t *testing.T) {
 // TestServer_EveryExample: each example of designs/ opens, is linted, planned (with its partitions)
 // and advised in the studio (`validate studio designs/`).
 func TestServer_EveryExample(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	srv, err := Start(ctx, Options{Path: "../../designs"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		cancel()
-		srv.Close()
-	}()
-	jar, _ := cookiejar.New(nil)
-	c := &http.Client{Jar: jar}
-	resp, err := c.Get(srv.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
+	srv, c := startWith(t, Options{Path: "../../designs"})
 	names, err := srv.names()
 	if err != nil || len(names) < 5 {
 		t.Fatalf("designs/: %v %v", names, err)
@@ -408,23 +401,7 @@ func TestServer_LintFollowsTheCalibration(t *testing.T) {
 		rules.Alternatives[name] = r.Default
 		rules.Pinned[name] = "calibrated: test.example, 2026-11-28"
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	srv, err := Start(ctx, Options{Path: dir, Version: "test", Rules: rules})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cancel()
-		srv.Close()
-	})
-	jar, _ := cookiejar.New(nil)
-	c := &http.Client{Jar: jar}
-	resp, err := c.Get(srv.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-
+	srv, c := startWith(t, Options{Path: dir, Version: "test", Rules: rules})
 	code, body := post(t, c, "http://"+srv.Addr()+"/api/analyze", edit{Name: "rules-band.yaml", Text: string(data)})
 	if code != http.StatusOK {
 		t.Fatalf("analyze: %d %s", code, body)
