@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/cosmosdv/validate/internal/outfile"
 
@@ -130,10 +131,14 @@ func (a *app) calibrateCmd() *cobra.Command {
 			}
 			// One profile holds both: an earlier profile of the account at --out keeps what this
 			// calibration does not measure (the fitted figures, or the decided rules).
+			// A file there that this build refuses (another card's growth, another SDK) is replaced,
+			// and says so: nothing of it is kept.
 			if _, old, lerr := cost.LoadCalibration(out, target.SDKVersion); lerr == nil {
 				if kept := p.Keep(old); kept != "" {
 					fmt.Fprintf(a.stderr, "calibrate: %s already holds %s for %s: kept\n", out, kept, p.Account)
 				}
+			} else if _, serr := os.Stat(out); serr == nil {
+				fmt.Fprintf(a.stderr, "calibrate: %s is replaced, nothing of it kept: %v\n", out, lerr)
 			}
 			b, err := json.MarshalIndent(p, "", "  ")
 			if err != nil {

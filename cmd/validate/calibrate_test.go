@@ -488,3 +488,29 @@ func TestCalibrate_PrintsGrowthInColumns(t *testing.T) {
 		t.Errorf("the growth does not say the charges are the target's:\n%s", stdout.String())
 	}
 }
+
+// TestCalibrate_ScaleOverARefusedProfile: a profile at --out that this build refuses (its growth
+// priced with another rate card) is replaced, and calibrate says so and why, rather than dropping
+// what it held without a word.
+func TestCalibrate_ScaleOverARefusedProfile(t *testing.T) {
+	url := startServeEndpoint(t)
+	pt := func(docs int, ru, modeled, entries float64) cost.GrowthPoint {
+		return cost.GrowthPoint{Documents: docs, RU: ru, Modeled: modeled, Facts: map[string]float64{"indexEntriesRead": entries}}
+	}
+	old := cost.Profile{SchemaVersion: cost.ProfileSchemaVersion, Account: strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/"),
+		Date: "2026-01-02", SDKVersion: target.SDKVersion, RateCard: "2025.01-1",
+		Scale:  &cost.ScaleProbe{Documents: []int{1500, 6000}, Date: "2026-01-02"},
+		Growth: []cost.Growth{{Shape: "range", Points: []cost.GrowthPoint{pt(1500, 3.04, 2.9, 1500), pt(6000, 3.77, 3.19, 6000)}}}}
+	b, _ := json.Marshal(old)
+	out := filepath.Join(t.TempDir(), "scale.json")
+	if err := os.WriteFile(out, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "calibrate", "--scale", "--scale-docs", "50", "--target", "endpoint", "--endpoint", url, "--out", out, "--run-id", "r1")
+	if code != ExitOK || !strings.Contains(stderr, "is replaced, nothing of it kept") || !strings.Contains(stderr, `rateCard: "2025.01-1"`) {
+		t.Errorf("calibrate --scale over a refused profile: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if _, _, err := cost.LoadCalibration(out, target.SDKVersion); err != nil {
+		t.Errorf("the profile written: %v", err)
+	}
+}
