@@ -443,7 +443,7 @@ func TestCalibrate_PrintsWhatItRan(t *testing.T) {
 	}
 	stdout.Reset()
 	printCalibration(&stdout, &stderr, &s, true, "cal.json")
-	if !strings.Contains(stdout.String(), "rule "+cost.RuleTopUnservedFilter) || !strings.Contains(stdout.String(), "calibrate --scale: 2026-11-27: 1 rules decided") {
+	if !strings.Contains(stdout.String(), "rule "+cost.RuleTopUnservedFilter) || !strings.Contains(stdout.String(), "calibrate --scale: 2026-11-27: ") {
 		t.Errorf("a scale calibration over a calibration's profile prints:\n%s", stdout.String())
 	}
 }

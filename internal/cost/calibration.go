@@ -384,8 +384,8 @@ type Profile struct {
 	Consistency    string `json:"consistency"`
 	StrongMeasured bool   `json:"strongMeasured"`
 	// RateCard is the version of the built-in card the fit started from and the growth points'
-	// modeled charges were priced with: Check refuses growth that pins a figure under another
-	// card (GrowthFits takes the growth beyond that card's model).
+	// modeled charges were priced with: Check refuses growth priced with another card than this
+	// build's (GrowthFits takes the growth beyond that card's model).
 	RateCard string `json:"rateCard"`
 	// Method says how the figures were fitted.
 	Method       string        `json:"method"`
@@ -523,6 +523,19 @@ const (
 	// built-in card a drift, so a fit must resolve a 10% move.
 	growthResolution = 0.10
 )
+
+// growthModeled says whether any growth point has a modeled charge (a profile written before growth
+// pinned figures has none, and its growth pins nothing).
+func (p *Profile) growthModeled() bool {
+	for _, g := range p.Growth {
+		for _, pt := range g.Points {
+			if pt.Modeled != 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
 
 // growthPinned counts the figures the profile's growth pins.
 func (p *Profile) growthPinned() int {
@@ -841,19 +854,20 @@ func (p *Profile) Check(sdkVersion string) error {
 			}
 		}
 	}
+	// A growth fit is this build's figure plus the growth beyond the model's, and whether it pins
+	// at all is measured against this build's figure: modeled charges priced with another card
+	// would move it by what that card's figures differ by.
+	if p.growthModeled() && p.RateCard != Current.Version {
+		return fmt.Errorf("%w: rateCard: %q: growth[].points[].modeled were priced with that rate card, and this build's is %s: "+
+			"the figures growth pins would be fitted against another model; calibrate --scale again with this build, "+
+			"or delete growth[] to keep the rest of the profile", ErrProfile, printable(p.RateCard), Current.Version)
+	}
 	for _, gf := range p.GrowthFits() {
 		pr := byKey[gf.Key]
 		if !gf.Pinned {
 			continue
 		}
 		pinned++
-		// The fit is this build's figure plus the growth beyond the model's: a model priced with
-		// another card would move it by what that card's figures differ by.
-		if p.RateCard != Current.Version {
-			return fmt.Errorf("%w: rateCard: %q: growth[%d] (%s) pins %s from modeled charges (growth[%d].points[].modeled) priced with that rate card, "+
-				"and this build's is %s: calibrate --scale again with this build, or delete growth[] to keep the rest of the profile",
-				ErrProfile, printable(p.RateCard), gf.Growth, gf.Shape, gf.Key, gf.Growth, Current.Version)
-		}
 		if gf.Fitted < pr.Lo || gf.Fitted > pr.Hi {
 			return fmt.Errorf("%w: growth[%d] (%s) pins %s at %g %s, outside its sane range %g..%g (built-in %g): "+
 				"the charge grew %g → %g RU over %g → %g %s; check the measurements (throttling, another account, "+

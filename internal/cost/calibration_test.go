@@ -521,7 +521,7 @@ func TestProfile_GrowthOfAnotherCard(t *testing.T) {
 	p := growthProfile()
 	p.RateCard = "2025.01-1"
 	err := p.Check("v1.5.0")
-	if !errors.Is(err, ErrProfile) || !strings.Contains(err.Error(), `rateCard: "2025.01-1"`) || !strings.Contains(err.Error(), "growth[1] (range) pins queryIndexEntry") ||
+	if !errors.Is(err, ErrProfile) || !strings.Contains(err.Error(), `rateCard: "2025.01-1"`) || !strings.Contains(err.Error(), "growth[].points[].modeled") ||
 		!strings.Contains(err.Error(), Current.Version) || !strings.Contains(err.Error(), "calibrate --scale again") || !strings.Contains(err.Error(), "delete growth[]") {
 		t.Errorf("err = %v", err)
 	}
