@@ -507,9 +507,9 @@ type GrowthFit struct {
 	Fixed, ModeledFixed float64
 	// Resolution is how far the fitted value can be off from the charges' rounding alone:
 	// chargeStep on the difference of the two reported charges (±chargeStep/2 each; Modeled is
-	// unrounded), per index entry read more. NeedDocuments is the
-	// smaller probe container's documents (--scale-docs) at which it is growthResolution of the
-	// built-in value, the least a fit is pinned at.
+	// unrounded), per index entry read more. NeedDocuments is the smaller probe container's
+	// documents (--scale-docs) at which it is growthResolution of the built-in value, the least a
+	// fit is pinned at.
 	Resolution    float64
 	NeedDocuments int
 }
