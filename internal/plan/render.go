@@ -108,7 +108,8 @@ func renderText(w io.Writer, p *Plan) error {
 			basis = "queries at their PRODUCTION charge, point operations as seeded"
 		}
 		lb := c.LoadBand
-		ew.printf("  load: %s RU/s average, %s RU/s peak (%s)\n", lb.Avg().After(num(c.AvgRUs), num), lb.Peak().After(num(c.PeakRUs), num), basis)
+		load := fmt.Sprintf("%s RU/s average, %s RU/s peak (%s)", lb.Avg().Spanned(num(c.AvgRUs), num), lb.Peak().Spanned(num(c.PeakRUs), num), basis)
+		ew.printf("  load: %s\n", record.NameRules(load, lb.Avg(), lb.Peak()))
 		ew.printf("  designed: %s  → %s/month  (%s)\n", throughput(c.Designed), lb.Designed().After(usd(c.DesignedCost.Total), usd), c.DesignedCost.Formula)
 		if c.Traffic != nil {
 			ew.printf("  flat-rate figures (average and peak, no shape; the hour-by-hour month below decides):\n")
