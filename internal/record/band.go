@@ -153,6 +153,15 @@ func significant3(x float64) string {
 	return strconv.FormatFloat(x, 'g', 3, 64)
 }
 
+// Spanned is the figure followed by the band's ends in parentheses, "13235 (132–13235)", or the
+// figure alone without a band: for a line that names the rules once (RuleWords).
+func (b *Band) Spanned(figure string, num func(float64) string) string {
+	if b == nil || len(b.Rules) == 0 {
+		return figure
+	}
+	return after(figure, num(b.LowRU)+"–"+num(b.HighRU))
+}
+
 // Span is the range's ends, "1700–1900" ("" for no range).
 func (r *Range) Span(num func(float64) string) string {
 	if r == nil || len(r.Rules) == 0 {
