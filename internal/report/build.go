@@ -407,7 +407,7 @@ func chargeVerdict(ap *design.AccessPattern, modeled, measured *Charge, opts Opt
 		if c.Delta < 0 {
 			dir = "below"
 		}
-		return fmt.Sprintf("%s %s %s is %s RU %s the estimate %s RU (band ±%s RU)",
+		return fmt.Sprintf("%s %s %s is %s RU %s the estimate %s RU (tolerance ±%s RU)",
 			SourceLabel(c.Source), c.judgedName(), c.judgedWords(), fmtRU(math.Abs(c.Delta)), dir, fmtRU(est), fmtRU(c.Band))
 	}
 	var bearing []*Charge
@@ -463,13 +463,13 @@ func chargeVerdict(ap *design.AccessPattern, modeled, measured *Charge, opts Opt
 			reasons = append(reasons, describe(c))
 		}
 		for _, c := range inside {
-			reasons = append(reasons, fmt.Sprintf("%s %s %s RU is within the band, so the figures disagree", SourceLabel(c.Source), c.judgedName(), fmtRU(c.judged())))
+			reasons = append(reasons, fmt.Sprintf("%s %s %s RU is within the tolerance, so the figures disagree", SourceLabel(c.Source), c.judgedName(), fmtRU(c.judged())))
 		}
 	default:
 		for _, c := range inside {
 			if c.Band > 0 && math.Abs(c.Delta) > opts.CloseFraction*c.Band {
 				v = Warn
-				reasons = append(reasons, fmt.Sprintf("%s %s %s RU is within the band but uses %.0f%% of it (estimate %s ± %s RU)",
+				reasons = append(reasons, fmt.Sprintf("%s %s %s RU is within the tolerance but uses %.0f%% of it (estimate %s ± %s RU)",
 					SourceLabel(c.Source), c.judgedName(), fmtRU(c.judged()), 100*math.Abs(c.Delta)/c.Band, fmtRU(est), fmtRU(c.Band)))
 			}
 		}
