@@ -1132,7 +1132,7 @@ func assumptions(rc *cost.RateCard, a cost.Account, seedN int64) []string {
 		"serverless bills the average RU/s over the whole month",
 		"document sizes and indexed terms come from the design's generators, plus about 180 bytes of system properties",
 		fmt.Sprintf("query figures are static and rough: document counts are the ones `run --seed %d` seeds and selectivity comes from the generators (cardinalities, oneOf weights, the ranges of numeric and time generators; each query's detail says what it assumed where they tell nothing), not from executing the query; physical partitions are at production scale", seedN),
-		"with a production scale (documents[].production, storageGB), query figures are also projected to it as run projects them: static facts at the seeded size and at half of it, each fact's growth fitted, evaluated at the documents in scope at production (production counts and key values); estimates of queries are judged on that figure, and the container load (RU/s, throughput-short, hot partitions, the cheapest mode, monthly cost) rests on it too; point operations keep their charge, which does not change with scale",
+		"with a production scale (documents[].production, storageGB), query figures are also estimated at it, as run shows them: the same estimator run again over the production documents (production counts and key values; the same statistics, nothing fitted or scaled by a ratio) and priced by the same card; estimates of queries are judged on that figure, and the container load (RU/s, throughput-short, hot partitions, the cheapest mode, monthly cost) rests on it too; point operations keep their charge, which does not change with scale",
 	}
 }
 
