@@ -340,7 +340,7 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 	}
 	var seekFilters []sql.Filter
 	for _, fl := range a.Filters {
-		if fl.Served && (fl.Kind == sql.FilterEqual || fl.Kind == sql.FilterIn || fl.Function == "ARRAY_CONTAINS") {
+		if fl.Served && (fl.Kind == sql.FilterEqual || fl.Kind == sql.FilterIn || arrayContains(fl)) {
 			seekFilters = append(seekFilters, fl)
 		}
 	}
@@ -356,13 +356,13 @@ func (s *sizer) estimateQuery(ap *design.AccessPattern, ests map[string]docEstim
 		switch {
 		case fl.Kind == sql.FilterRange:
 			f.IndexEntriesRead += whole(s.rangeEntries(fl, ePer, eAll))
-		case (fl.Kind == sql.FilterEqual || fl.Kind == sql.FilterIn || fl.Function == "ARRAY_CONTAINS") &&
+		case (fl.Kind == sql.FilterEqual || fl.Kind == sql.FilterIn || arrayContains(fl)) &&
 			!(a.IndexOnlyAggregate && s.rules.Is(cost.RuleAggregateSeekPostings, cost.AltPostings)):
 			// A seek: IndexLookups carries it (an aggregate the index answers reads its posting
 			// under rule aggregate-seek-postings=postings).
 		case fl.Kind == sql.FilterEqual && s.pinnedKey(strings.Join(fl.Path, ".")):
 			f.IndexEntriesRead += whole(allInScope)
-		case fl.Kind == sql.FilterEqual || fl.Kind == sql.FilterIn || fl.Function == "ARRAY_CONTAINS":
+		case fl.Kind == sql.FilterEqual || fl.Kind == sql.FilterIn || arrayContains(fl):
 			one := 0.0
 			for i := range s.c.Documents {
 				dt := &s.c.Documents[i]
@@ -559,8 +559,8 @@ func (s *sizer) matching(dt *design.DocType, n float64, filters []sql.Filter, se
 			continue
 		}
 		switch {
-		case fl.Kind == sql.FilterFunction && fl.Function == "ARRAY_CONTAINS":
-			n *= s.containsShare(dt, fl.Path[:len(fl.Path)-1], fl)
+		case arrayContains(fl):
+			n *= s.arrayContainsShare(dt, fl)
 		case isElemFilter(fl): // elemMatching
 		case fl.Kind == sql.FilterFunction && textSearch(fl.Function):
 			share, _, _ := s.textShare(dt, fl) // 1, every document, when the generator does not tell
@@ -791,6 +791,37 @@ func drawnFrom(fl sql.Filter) bool {
 // none when dt has no such array (its posting holds no entry of dt); for a constant the generator
 // names with a weight, 1 − (1 − w)^len (each element drawn on its own); otherwise its average length
 // over the number of distinct element values, at most 1; 1 when the array is not generated as such.
+// arrayContains reports whether fl is ARRAY_CONTAINS, ARRAY_CONTAINS_ANY or ARRAY_CONTAINS_ALL: an
+// equality on the array's elements, which the index serves by seeks (the engine's indexreads.go
+// reads them so), never a full index scan.
+func arrayContains(fl sql.Filter) bool {
+	return fl.Kind == sql.FilterFunction && strings.HasPrefix(fl.Function, "ARRAY_CONTAINS") &&
+		len(fl.Path) > 0 && fl.Path[len(fl.Path)-1] == "[]"
+}
+
+// arrayContainsShare is the share of documents an ARRAY_CONTAINS filter keeps: for one element,
+// containsShare; ARRAY_CONTAINS_ANY keeps a document holding any of its elements, _ALL one holding
+// every one (each element's share taken as independent of the others'). Partial matching of objects
+// (ARRAY_CONTAINS's third argument) is not modeled: its element's share is taken.
+func (s *sizer) arrayContainsShare(dt *design.DocType, fl sql.Filter) float64 {
+	path := fl.Path[:len(fl.Path)-1]
+	if fl.Function == "ARRAY_CONTAINS" || len(fl.Values) == 0 {
+		return s.containsShare(dt, path, fl)
+	}
+	none, all := 1.0, 1.0
+	for _, v := range fl.Values {
+		one := fl
+		one.Values = []any{v}
+		share := s.containsShare(dt, path, one)
+		none *= 1 - share
+		all *= share
+	}
+	if fl.Function == "ARRAY_CONTAINS_ALL" {
+		return all
+	}
+	return 1 - none
+}
+
 func (s *sizer) containsShare(dt *design.DocType, path []string, fl sql.Filter) float64 {
 	f := fieldAt(dt, "/"+strings.Join(path, "/"))
 	if f == nil {

@@ -359,8 +359,12 @@ func describeFilter(q *Query, c expr) Filter {
 		}
 		if strings.HasPrefix(x.fn.name, "ARRAY_CONTAINS") {
 			p = append(p, index.ArrayElem)
-			if len(x.args) >= 2 {
-				f.Values = constValues(x.args[1]) // the element looked for
+			switch {
+			case len(x.args) < 2:
+			case x.fn.name == "ARRAY_CONTAINS":
+				f.Values = constValues(x.args[1]) // the element looked for (not the partial-match flag)
+			default:
+				f.Values = constValues(x.args[1:]...) // _ANY, _ALL: every element looked for
 			}
 		} else {
 			f.Values = constValues(x.args[1:]...) // the term, prefix or substring, and options
