@@ -38,13 +38,17 @@ func TestWeighed_CarriesTheBands(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		"each execution costs " + num(ap2.ProductionRU) + " (" + num(ap2.ProductionBand.LowRU) + "–" + num(ap2.ProductionBand.HighRU) + ": rule aggregate-without-filter unvalidated) RU",
-		"of the " + num(p.Containers[0].AvgRUs) + " (" + num(lb.Low.AvgRUs) + "–" + num(lb.High.AvgRUs) + ": rules ",
-		"whether its burst throttles other traffic rests on rules ",
+		"each execution costs " + num(ap2.ProductionRU) + " (" + num(ap2.ProductionBand.LowRU) + "–" + num(ap2.ProductionBand.HighRU) + ") RU",
+		"of the " + num(p.Containers[0].AvgRUs) + " (" + num(lb.Low.AvgRUs) + "–" + num(lb.High.AvgRUs) + ") RU/s average load",
+		// The rules named once, in cost.Rules' order (the container's, not the pattern's first).
+		"whether its burst throttles other traffic rests on rules aggregate-without-filter, order-top-unserved-filter, pk-equality-order-composite unvalidated",
 		"at the low end of its band, no",
 	} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("cross-partition-aggregate lacks %q:\n%s", want, msg)
 		}
+	}
+	if n := strings.Count(msg, "unvalidated"); n != 1 {
+		t.Errorf("cross-partition-aggregate names the rules %d times, want once:\n%s", n, msg)
 	}
 }

@@ -3,7 +3,6 @@ package lint
 import (
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/plan"
@@ -100,11 +99,7 @@ func (l *linter) weigh(id string) weight {
 	}
 	w.rules = w.band.RuleNames()
 	if lb != nil {
-		for _, r := range lb.Rules {
-			if !slices.Contains(w.rules, r) {
-				w.rules = append(w.rules, r)
-			}
-		}
+		w.rules = record.AddRules(w.rules, lb.Rules...)
 	}
 	for i := range 2 {
 		e := weight{known: true, ru: w.ru, cAvg: w.cAvg, cPeak: w.cPeak, prov: w.prov, mode: w.mode, partitions: w.partitions}
@@ -166,9 +161,10 @@ func (w weight) words() string {
 	if !w.known {
 		return ""
 	}
-	ru := w.band.After(num(w.ru), num)
+	// Each figure with its range; the rules they rest on are named once, at the end.
+	ru := w.band.Spanned(num(w.ru), num)
 	s := fmt.Sprintf("each execution costs %s RU %s and reaches all %d physical partition(s) at once (about %s RU in each); on average %s RU/s, %s of the %s RU/s average load of %s",
-		ru, w.at, w.partitions, num(w.ru/float64(w.partitions)), w.avgBand.After(num(w.avg), num), pct(w.share), w.loadBand.After(num(w.cAvg), num), w.container)
+		ru, w.at, w.partitions, num(w.ru/float64(w.partitions)), w.avgBand.Spanned(num(w.avg), num), pct(w.share), w.loadBand.Spanned(num(w.cAvg), num), w.container)
 	switch {
 	case w.burst && w.mode == cost.Autoscale:
 		s += fmt.Sprintf("; its burst of %s RU in about a second is over the %s RU/s left above the peak (autoscale max %d): it can throttle other traffic, and it lifts the hour it runs in to autoscale's maximum (the hour is billed at its highest RU/s)",
@@ -179,7 +175,13 @@ func (w weight) words() string {
 	default:
 		s += fmt.Sprintf("; its burst of %s RU fits in the %s RU/s left above the peak", num(w.ru), num(w.headroom))
 	}
-	return s + w.rests("its burst throttles other traffic", func(e weight) bool { return e.burst })
+	if rests := w.rests("its burst throttles other traffic", func(e weight) bool { return e.burst }); rests != "" {
+		return s + rests
+	}
+	if w.band != nil || w.avgBand != nil || w.loadBand != nil {
+		s += "; these figures rest on " + record.RuleWords(w.rules)
+	}
+	return s
 }
 
 // judgedWords is a pattern's judged figure (plan.Pattern.Judged) with its band when it has one:

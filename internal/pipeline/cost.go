@@ -3,7 +3,6 @@ package pipeline
 import (
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/cosmosdv/validate/internal/cost"
 	"github.com/cosmosdv/validate/internal/plan"
@@ -74,11 +73,7 @@ func MonthlyCost(rc *cost.RateCard, p *plan.Plan, rep *report.Report) *report.Mo
 			}
 			cc.DesignedBand = record.NewRange(dEnds[0], dEnds[1], names, usd)
 			cc.RequiredBand = record.NewRange(rEnds[0], rEnds[1], names, usd)
-			for _, r := range names {
-				if !slices.Contains(rules, r) {
-					rules = append(rules, r)
-				}
-			}
+			rules = record.AddRules(rules, names...)
 		}
 		for i := range 2 {
 			designedEnds[i] += dEnds[i]

@@ -85,8 +85,10 @@ func TestLoadBand_EachEndIsThePlanUnderIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"  load: " + lb.Avg().After(num(c.AvgRUs), num) + " RU/s average, " + lb.Peak().After(num(c.PeakRUs), num) + " RU/s peak",
-		"(" + num(lb.Low.AvgRUs) + "–" + num(lb.High.AvgRUs) + ": rules ",
+		// The load's two figures with their ranges, the rules named once, in cost.Rules' order.
+		"  load: " + num(c.AvgRUs) + " (" + num(lb.Low.AvgRUs) + "–" + num(lb.High.AvgRUs) + ") RU/s average, " +
+			num(c.PeakRUs) + " (" + num(lb.Low.PeakRUs) + "–" + num(lb.High.PeakRUs) + ") RU/s peak (queries at their PRODUCTION charge, point operations as seeded)" +
+			" — rules aggregate-without-filter, order-top-unserved-filter, pk-equality-order-composite unvalidated\n",
 		"Monthly: " + usd(p.DesignedMonthlyUSD) + " at the designed throughput; " + usd(p.MonthlyUSD) + " (" + usd(lb.Low.MonthlyUSD) + "–" + usd(lb.High.MonthlyUSD) + ": rules ",
 		"low end: " + num(lb.Low.AvgRUs) + " RU/s average",
 	} {
@@ -135,5 +137,37 @@ func TestLoadBand_PinnedRulesHaveNone(t *testing.T) {
 	}
 	if strings.Contains(text.String(), "unvalidated)") {
 		t.Errorf("every rule pinned and the text still shows a band:\n%s", text.String())
+	}
+}
+
+// TestLoadBand_ShownOnlyWhenItMatters: a load band whose ends differ only in a few RU/s of the peak
+// (15420–15423), with the same throughput, costs, risk and verdicts at both ends, is noise: no
+// block and no range. A different cheapest mode, cost, risk or feasibility at an end, or a load
+// that moves in its third significant figure, shows it.
+func TestLoadBand_ShownOnlyWhenItMatters(t *testing.T) {
+	rec := Throughput{Mode: cost.Manual, RU: 15500}
+	opts := []cost.Monthly{{Mode: cost.Manual, Total: 900, Feasible: true}, {Mode: cost.Serverless, Feasible: false}}
+	cp := &Container{Recommended: rec, Options: opts, Hot: cost.Hot{Risk: cost.RiskNone}}
+	end := func(peak float64) BandEnd {
+		return BandEnd{AvgRUs: 4487, PeakRUs: peak, DesignedUSD: 500, MonthlyUSD: 900, Recommended: rec, Risk: cost.RiskNone,
+			Options: []BandOption{{Mode: cost.Manual, USD: 900, Feasible: true}, {Mode: cost.Serverless, Feasible: false}}}
+	}
+	noise := &LoadBand{Rules: []string{cost.RuleAggregateSeekPostings}, Low: end(15420), High: end(15423)}
+	if noise.matters(cp) || noise.Peak() != nil || noise.Avg() != nil {
+		t.Errorf("ends 15420–15423 RU/s peak, all else equal: shown (peak range %+v)", noise.Peak())
+	}
+	for name, change := range map[string]func(*LoadBand){
+		"load":        func(lb *LoadBand) { lb.High.PeakRUs = 15600 },
+		"mode":        func(lb *LoadBand) { lb.High.Recommended = Throughput{Mode: cost.Manual, RU: 15600} },
+		"cost":        func(lb *LoadBand) { lb.High.Options[0].USD = 906.5 },
+		"risk":        func(lb *LoadBand) { lb.Low.Risk = cost.RiskHigh },
+		"feasibility": func(lb *LoadBand) { lb.Low.Options[1].Feasible = true },
+		"designed":    func(lb *LoadBand) { lb.High.DesignedUSD = 510 },
+	} {
+		lb := &LoadBand{Rules: noise.Rules, Low: end(15420), High: end(15423)}
+		change(lb)
+		if !lb.matters(cp) {
+			t.Errorf("%s differs at an end: band not shown", name)
+		}
 	}
 }

@@ -233,11 +233,17 @@ type BandOption struct {
 // Avg, Peak, Designed and Monthly are the container's average and peak load, designed cost and
 // cheapest cost as ranges over the band's two ends (nil without a band, or when the ends agree).
 func (lb *LoadBand) Avg() *record.Range {
-	return lb.rangeOf(func(e BandEnd) float64 { return e.AvgRUs }, num)
+	if lb == nil {
+		return nil
+	}
+	return record.NewLoadRange(lb.Low.AvgRUs, lb.High.AvgRUs, lb.Rules)
 }
 
 func (lb *LoadBand) Peak() *record.Range {
-	return lb.rangeOf(func(e BandEnd) float64 { return e.PeakRUs }, num)
+	if lb == nil {
+		return nil
+	}
+	return record.NewLoadRange(lb.Low.PeakRUs, lb.High.PeakRUs, lb.Rules)
 }
 
 func (lb *LoadBand) Designed() *record.Range {
@@ -401,11 +407,7 @@ func build(d *design.Design, opts Options, capacity cost.Capacity) (*Plan, error
 		lo, hi, dlo, dhi := cp.MonthlyUSD, cp.MonthlyUSD, cp.DesignedCost.Total, cp.DesignedCost.Total
 		if lb := cp.LoadBand; lb != nil {
 			lo, hi, dlo, dhi = lb.Low.MonthlyUSD, lb.High.MonthlyUSD, lb.Low.DesignedUSD, lb.High.DesignedUSD
-			for _, r := range lb.Rules {
-				if !slices.Contains(bandRules, r) {
-					bandRules = append(bandRules, r)
-				}
-			}
+			bandRules = record.AddRules(bandRules, lb.Rules...)
 		}
 		low, high, designedLow, designedHigh = low+lo, high+hi, designedLow+dlo, designedHigh+dhi
 	}
@@ -730,21 +732,17 @@ func (b *builder) addPatterns() error {
 			st.singlePatterns++
 		}
 		st.add(ap, pp.AvgRPS, pp.AvgRUs, pp.PeakRUs, pp.SinglePartition, share)
-		// The band's ends: this pattern at the low and at the high end of its band, the others at
-		// their figure.
+		// The load band's ends: this pattern's share of the load at the low and at the high end
+		// of its band (record.Band.Ends, which run's load sums too).
 		for i := range st.ends {
 			avg, peak := pp.AvgRUs, pp.PeakRUs
 			if bd := pp.ProductionBand; bd != nil {
-				ru := []float64{bd.LowRU, bd.HighRU}[i]
+				ru := bd.Ends(pp.ProductionRU)[i]
 				avg, peak = round(cost.RUPerSecond(ru, pp.AvgRPS), 2), round(cost.RUPerSecond(ru, pp.PeakRPS), 2)
 			}
 			st.ends[i].add(ap, pp.AvgRPS, avg, peak, pp.SinglePartition, share)
 		}
-		for _, r := range pp.ProductionBand.RuleNames() {
-			if !slices.Contains(st.bandRules, r) {
-				st.bandRules = append(st.bandRules, r)
-			}
-		}
+		st.bandRules = record.AddRules(st.bandRules, pp.ProductionBand.RuleNames()...)
 		p.Warnings = append(p.Warnings, qw...)
 		p.Warnings = append(p.Warnings, patternWarnings(pp)...)
 	}
@@ -762,8 +760,11 @@ func (b *builder) capacity(st *cstate) {
 // loadBand runs capacity over each end of the container's load band (cstate.ends): the same steps
 // on a copy of the container with that load, its warnings kept apart. It fills Container.LoadBand,
 // and marks each capacity warning of the figure (b.p.Warnings[from:]) that does not hold at an end:
-// that verdict rests on an unpinned rule. This is the one place the load band is computed: run's
-// reports, MCP and the studio carry it as it is.
+// that verdict rests on an unpinned rule. Each pattern's band has one home, the estimator here
+// (Pattern.ProductionBand); this is the one place plan's load band is computed from them, and lint,
+// MCP and the studio carry it as it is. A run's load is its own figure (its median charges), so
+// run sums its own load band from the same pattern bands (report's buildLoads, with
+// record.Band.Ends as here).
 func (b *builder) loadBand(st *cstate, from int) {
 	if len(st.bandRules) == 0 {
 		return
@@ -771,6 +772,7 @@ func (b *builder) loadBand(st *cstate, from int) {
 	cp := st.plan
 	lb := &LoadBand{Rules: st.bandRules}
 	figure := b.p.Warnings[from:]
+	flipped := false
 	for i, sums := range st.ends {
 		e := *st
 		e.loadSums, e.noMode = sums, false
@@ -793,6 +795,7 @@ func (b *builder) loadBand(st *cstate, from int) {
 		}
 		for j := range figure {
 			if !slices.ContainsFunc(eb.p.Warnings, func(w Warning) bool { return w.Code == figure[j].Code }) {
+				flipped = true
 				figure[j].Message += fmt.Sprintf("; this rests on %s: at the %s end of its band (%s RU/s peak) it does not hold", record.RuleWords(st.bandRules), which, num(ec.PeakRUs))
 			}
 		}
@@ -802,11 +805,32 @@ func (b *builder) loadBand(st *cstate, from int) {
 			lb.High = end
 		}
 	}
-	// Both ends give the figures (the rules move the charges too little to show): no band.
-	if lb.Avg() == nil && lb.Peak() == nil && lb.Designed() == nil && lb.Monthly() == nil && len(lb.Low.Warnings)+len(lb.High.Warnings) == 0 {
+	if !flipped && !lb.matters(cp) {
 		return
 	}
 	cp.LoadBand = lb
+}
+
+// matters reports whether a reader of container cp would act differently at an end of its load
+// band (docs/cost-model.md, "Bands"): a monthly cost differs (designed, cheapest or any mode's, to
+// the cent), or the cheapest mode and its throughput, a mode's feasibility, the busiest partition's
+// risk or a verdict only one end has; or the load itself moves by more than its three significant
+// figures (Avg, Peak). Without any of these the band is noise and plan shows none.
+func (lb *LoadBand) matters(cp *Container) bool {
+	if lb.Avg() != nil || lb.Peak() != nil || lb.Designed() != nil || lb.Monthly() != nil {
+		return true
+	}
+	for _, e := range []BandEnd{lb.Low, lb.High} {
+		if e.Recommended != cp.Recommended || e.Risk != cp.Hot.Risk || len(e.Warnings) > 0 || len(e.Options) != len(cp.Options) {
+			return true
+		}
+		for i, o := range e.Options {
+			if o.Feasible != cp.Options[i].Feasible || lb.Option(i) != nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // price chooses the cheapest throughput mode for a container's modeled load, prices the designed
@@ -1108,7 +1132,7 @@ func assumptions(rc *cost.RateCard, a cost.Account, seedN int64) []string {
 		"serverless bills the average RU/s over the whole month",
 		"document sizes and indexed terms come from the design's generators, plus about 180 bytes of system properties",
 		fmt.Sprintf("query figures are static and rough: document counts are the ones `run --seed %d` seeds and selectivity comes from the generators (cardinalities, oneOf weights, the ranges of numeric and time generators; each query's detail says what it assumed where they tell nothing), not from executing the query; physical partitions are at production scale", seedN),
-		"with a production scale (documents[].production, storageGB), query figures are also projected to it as run projects them: static facts at the seeded size and at half of it, each fact's growth fitted, evaluated at the documents in scope at production (production counts and key values); estimates of queries are judged on that figure, and the container load (RU/s, throughput-short, hot partitions, the cheapest mode, monthly cost) rests on it too; point operations keep their charge, which does not change with scale",
+		"with a production scale (documents[].production, storageGB), query figures are also estimated at it, as run shows them: the same estimator run again over the production documents (production counts and key values; the same statistics, nothing fitted or scaled by a ratio) and priced by the same card; estimates of queries are judged on that figure, and the container load (RU/s, throughput-short, hot partitions, the cheapest mode, monthly cost) rests on it too; point operations keep their charge, which does not change with scale",
 	}
 }
 

@@ -108,8 +108,11 @@ func renderText(w io.Writer, p *Plan) error {
 			basis = "queries at their PRODUCTION charge, point operations as seeded"
 		}
 		lb := c.LoadBand
-		ew.printf("  load: %s RU/s average, %s RU/s peak (%s)\n", lb.Avg().After(num(c.AvgRUs), num), lb.Peak().After(num(c.PeakRUs), num), basis)
-		ew.printf("  designed: %s  → %s/month  (%s)\n", throughput(c.Designed), lb.Designed().After(usd(c.DesignedCost.Total), usd), c.DesignedCost.Formula)
+		load := fmt.Sprintf("%s RU/s average, %s RU/s peak (%s)", lb.Avg().Spanned(num(c.AvgRUs), num), lb.Peak().Spanned(num(c.PeakRUs), num), basis)
+		ew.printf("  load: %s\n", record.NameRules(load, lb.Avg(), lb.Peak()))
+		// The costs below carry their ranges; the rules they rest on are the load's, named on its
+		// line and in the band lines.
+		ew.printf("  designed: %s  → %s/month  (%s)\n", throughput(c.Designed), lb.Designed().Spanned(usd(c.DesignedCost.Total), usd), c.DesignedCost.Formula)
 		if c.Traffic != nil {
 			ew.printf("  flat-rate figures (average and peak, no shape; the hour-by-hour month below decides):\n")
 		}
@@ -118,7 +121,7 @@ func renderText(w io.Writer, p *Plan) error {
 			if o.Mode == c.Recommended.Mode && o.Feasible && c.Traffic == nil {
 				mark = "*"
 			}
-			state := lb.Option(i).After(usd(o.Total), usd) + "/month" + lb.optionFlips(i, o.Feasible)
+			state := lb.Option(i).Spanned(usd(o.Total), usd) + "/month" + lb.optionFlips(i, o.Feasible)
 			if !o.Feasible {
 				state = "not possible: " + o.Reason + lb.optionFlips(i, o.Feasible)
 			}
@@ -192,8 +195,11 @@ func loadBandLines(c Container) []string {
 	if lb == nil {
 		return nil
 	}
-	out := []string{fmt.Sprintf("band: the load rests on %s, which no published figure and no calibration decides (docs/cost-model.md; validate calibrate --scale pins it); with every pattern at the low end of its band, then at the high end:",
-		strings.Join(lb.Rules, ", "))}
+	decides := "rule %s, which no published figure and no calibration decides (docs/cost-model.md; validate calibrate --scale pins it)"
+	if len(lb.Rules) > 1 {
+		decides = "rules %s, which no published figure and no calibration decides (docs/cost-model.md; validate calibrate --scale pins them)"
+	}
+	out := []string{"band: the load rests on " + fmt.Sprintf(decides, strings.Join(lb.Rules, ", ")) + "; with every pattern at the low end of its band, then at the high end:"}
 	for i, e := range []BandEnd{lb.Low, lb.High} {
 		sized := "no mode serves it"
 		if e.Recommended.Mode != "" {

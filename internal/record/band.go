@@ -1,6 +1,8 @@
 package record
 
 import (
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -115,6 +117,80 @@ func after(figure, words string) string {
 		return figure
 	}
 	return figure + " (" + words + ")"
+}
+
+// Ends is the figure ru at the low (0) and the high (1) end of the band: the band's ends, or ru at
+// both without a band. A figure that sums charges (a container's load, in plan and in run) adds
+// each pattern's ends to its own.
+func (b *Band) Ends(ru float64) [2]float64 {
+	if b == nil || len(b.Rules) == 0 {
+		return [2]float64{ru, ru}
+	}
+	return [2]float64{b.LowRU, b.HighRU}
+}
+
+// AddRules adds names to rules, each once, in cost.Rules' order (by name), the one order every
+// report lists the rules of a figure in.
+func AddRules(rules []string, names ...string) []string {
+	for _, n := range names {
+		if !slices.Contains(rules, n) {
+			rules = append(rules, n)
+		}
+	}
+	slices.Sort(rules)
+	return rules
+}
+
+// NewLoadRange is NewRange for a load in RU/s, nil when its ends agree to three significant
+// figures: a load's range is shown when it moves the load by more than that (docs/cost-model.md,
+// "Bands"); whatever the load decides (the throughput, the cost, a verdict) carries its own range.
+func NewLoadRange(low, high float64, rules []string) *Range {
+	return NewRange(low, high, rules, significant3)
+}
+
+// significant3 is x to three significant figures.
+func significant3(x float64) string {
+	return strconv.FormatFloat(x, 'g', 3, 64)
+}
+
+// Spanned is the figure followed by the band's ends in parentheses, "13235 (132–13235)", or the
+// figure alone without a band: for a line that names the rules once (RuleWords).
+func (b *Band) Spanned(figure string, num func(float64) string) string {
+	if b == nil || len(b.Rules) == 0 {
+		return figure
+	}
+	return after(figure, num(b.LowRU)+"–"+num(b.HighRU))
+}
+
+// Span is the range's ends, "1700–1900" ("" for no range).
+func (r *Range) Span(num func(float64) string) string {
+	if r == nil || len(r.Rules) == 0 {
+		return ""
+	}
+	return num(r.Low) + "–" + num(r.High)
+}
+
+// Spanned is the figure followed by its range's ends in parentheses, "1762 (1700–1900)", or the
+// figure alone without one: for a line that writes several figures resting on the same rules and
+// names the rules once (NameRules).
+func (r *Range) Spanned(figure string, num func(float64) string) string {
+	return after(figure, r.Span(num))
+}
+
+// NameRules ends text, which writes figures with Spanned, with the rules their ranges rest on,
+// named once: "16404 (139–52025) RU/s average, 52025 (139–52025) RU/s peak — rules A, B
+// unvalidated" (text alone when no range is shown).
+func NameRules(text string, ranges ...*Range) string {
+	var rules []string
+	for _, r := range ranges {
+		if r != nil {
+			rules = AddRules(rules, r.Rules...)
+		}
+	}
+	if len(rules) == 0 {
+		return text
+	}
+	return text + " — " + RuleWords(rules)
 }
 
 // Contains reports whether ru lies inside the band (bounds included).

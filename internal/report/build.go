@@ -407,7 +407,7 @@ func chargeVerdict(ap *design.AccessPattern, modeled, measured *Charge, opts Opt
 		if c.Delta < 0 {
 			dir = "below"
 		}
-		return fmt.Sprintf("%s %s %s is %s RU %s the estimate %s RU (band ±%s RU)",
+		return fmt.Sprintf("%s %s %s is %s RU %s the estimate %s RU (tolerance ±%s RU)",
 			SourceLabel(c.Source), c.judgedName(), c.judgedWords(), fmtRU(math.Abs(c.Delta)), dir, fmtRU(est), fmtRU(c.Band))
 	}
 	var bearing []*Charge
@@ -463,13 +463,13 @@ func chargeVerdict(ap *design.AccessPattern, modeled, measured *Charge, opts Opt
 			reasons = append(reasons, describe(c))
 		}
 		for _, c := range inside {
-			reasons = append(reasons, fmt.Sprintf("%s %s %s RU is within the band, so the figures disagree", SourceLabel(c.Source), c.judgedName(), fmtRU(c.judged())))
+			reasons = append(reasons, fmt.Sprintf("%s %s %s RU is within the tolerance, so the figures disagree", SourceLabel(c.Source), c.judgedName(), fmtRU(c.judged())))
 		}
 	default:
 		for _, c := range inside {
 			if c.Band > 0 && math.Abs(c.Delta) > opts.CloseFraction*c.Band {
 				v = Warn
-				reasons = append(reasons, fmt.Sprintf("%s %s %s RU is within the band but uses %.0f%% of it (estimate %s ± %s RU)",
+				reasons = append(reasons, fmt.Sprintf("%s %s %s RU is within the tolerance but uses %.0f%% of it (estimate %s ± %s RU)",
 					SourceLabel(c.Source), c.judgedName(), fmtRU(c.judged()), 100*math.Abs(c.Delta)/c.Band, fmtRU(est), fmtRU(c.Band)))
 			}
 		}
@@ -729,7 +729,9 @@ func containerLoads(d *design.Design, ps []PatternResult, measSource record.Char
 			}
 			// A run's load sums each median twice: as seeded, and carried to production scale
 			// (the projected median of a query judged there, the median of the rest); the second
-			// also at the low and the high end of each production figure's band.
+			// also at the low and the high end of each production figure's band. The bands are
+			// plan's (each computed once, by the estimator); the load is the run's own figure, so
+			// its band is summed here from them, with record.Band.Ends as plan sums its own.
 			addRun := func(l *Load, c *Charge) {
 				add(l, c.Median)
 				l.ProductionAvg += c.judged() * p.RPS.Avg
@@ -738,19 +740,15 @@ func containerLoads(d *design.Design, ps []PatternResult, measSource record.Char
 					l.Scale = VerdictOnProjected
 				}
 				ends := bands[l]
-				lo, hi := c.judged(), c.judged()
+				at := [2]float64{c.judged(), c.judged()}
 				if b := c.rules; b != nil && c.VerdictOn == VerdictOnProjected {
-					lo, hi = b.LowRU, b.HighRU
-					for _, r := range b.RuleNames() {
-						if !slices.Contains(ends.rules, r) {
-							ends.rules = append(ends.rules, r)
-						}
-					}
+					at = b.Ends(c.judged())
+					ends.rules = record.AddRules(ends.rules, b.RuleNames()...)
 				}
-				ends.avg[0] += lo * p.RPS.Avg
-				ends.avg[1] += hi * p.RPS.Avg
-				ends.peak[0] += lo * peak
-				ends.peak[1] += hi * peak
+				for i, ru := range at {
+					ends.avg[i] += ru * p.RPS.Avg
+					ends.peak[i] += ru * peak
+				}
 				bands[l] = ends
 			}
 			add(&cl.Estimate, p.Estimate)
@@ -778,8 +776,8 @@ func containerLoads(d *design.Design, ps []PatternResult, measSource record.Char
 				continue
 			}
 			e := bands[l]
-			l.AvgBand = record.NewRange(round2(e.avg[0]), round2(e.avg[1]), e.rules, fmtRate)
-			l.PeakBand = record.NewRange(round2(e.peak[0]), round2(e.peak[1]), e.rules, fmtRate)
+			l.AvgBand = record.NewLoadRange(round2(e.avg[0]), round2(e.avg[1]), e.rules)
+			l.PeakBand = record.NewLoadRange(round2(e.peak[0]), round2(e.peak[1]), e.rules)
 		}
 		out = append(out, cl)
 	}

@@ -26,8 +26,8 @@ func runOf(source record.ChargeSource, ex []record.Execution) *record.Run {
 }
 
 func TestBuild_Verdicts(t *testing.T) {
-	query := design.AccessPattern{Op: design.OpQuery, Estimate: design.Estimate{RU: 10}} // band ±5 RU
-	point := design.AccessPattern{Op: design.OpRead, Estimate: design.Estimate{RU: 1}}   // band ±1 RU
+	query := design.AccessPattern{Op: design.OpQuery, Estimate: design.Estimate{RU: 10}} // tolerance ±5 RU
+	point := design.AccessPattern{Op: design.OpRead, Estimate: design.Estimate{RU: 1}}   // tolerance ±1 RU
 	withExpect := func(ap design.AccessPattern, x design.Expect) design.AccessPattern { ap.Expect = &x; return ap }
 	tests := []struct {
 		name       string

@@ -81,9 +81,17 @@ func capacityFindings(d *design.Design, loads []ContainerLoad, warnings []Capaci
 		if r.load.Scale == VerdictOnProjected {
 			charges = "this run's median charges, queries projected to production scale, × peak request rates"
 		}
+		// The peak with its range, the rules named once: by the clause that says the verdict
+		// rests on them, or after the figures when it holds at both ends.
+		msg := fmt.Sprintf("designed %s %.0f RU/s is below the %s peak of %s RU/s (%s)",
+			mode, r.prov, r.load.Source, r.load.PeakBand.Spanned(fmtRate(r.peak), fmtRate), charges)
+		if rests := shortRests(r.load.PeakBand, r.prov); rests != "" {
+			msg += rests
+		} else {
+			msg = record.NameRules(msg, r.load.PeakBand)
+		}
 		out = append(out, record.Finding{Stage: StageCapacity, Level: LevelFail, Subject: "container " + cl.Name,
-			Message: fmt.Sprintf("designed %s %.0f RU/s is below the %s peak of %s RU/s (%s)%s (run: throughput-short)",
-				mode, r.prov, r.load.Source, r.load.PeakBand.After(fmtRate(r.peak), fmtRate), charges, shortRests(r.load.PeakBand, r.prov))})
+			Message: msg + " (run: throughput-short)"})
 	}
 	// A container whose peak is within its throughput but whose band's high end is not: the
 	// verdict rests on an unpinned rule, which a warning says (the run does not fail on it).
@@ -97,8 +105,8 @@ func capacityFindings(d *design.Design, loads []ContainerLoad, warnings []Capaci
 			continue
 		}
 		out = append(out, record.Finding{Stage: StageCapacity, Level: LevelWarn, Subject: "container " + cl.Name,
-			Message: fmt.Sprintf("designed %.0f RU/s serves the %s peak of %s RU/s, but not the high end of its band: throughput-short rests on %s (validate calibrate --scale pins it) (run: throughput-short)",
-				r.prov, r.load.Source, r.load.PeakBand.After(fmtRate(r.peak), fmtRate), record.RuleWords(b.Rules))})
+			Message: fmt.Sprintf("designed %.0f RU/s serves the %s peak of %s RU/s but not the %s RU/s at the high end of its band: whether the container is short rests on %s, which validate calibrate --scale decides (run: throughput-short)",
+				r.prov, r.load.Source, b.Spanned(fmtRate(r.peak), fmtRate), fmtRate(b.High), record.RuleWords(b.Rules))})
 	}
 	return out
 }

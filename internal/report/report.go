@@ -444,7 +444,8 @@ type Load struct {
 	// AvgBand and PeakBand are ProductionAvg and ProductionPeak with every query whose production
 	// figure has a band (record.Projection.Band) at the low end of it, and at the high end
 	// (record.Range says how the ends are taken): present only when the container's judged load
-	// rests on a rule no published figure and no calibration pins.
+	// rests on a rule no published figure and no calibration pins, and the ends differ in three
+	// significant figures (record.NewLoadRange).
 	AvgBand  *record.Range `json:"avgBand,omitempty"`
 	PeakBand *record.Range `json:"peakBand,omitempty"`
 }

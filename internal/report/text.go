@@ -152,11 +152,11 @@ func loadCell(l *Load) string {
 		return "—"
 	}
 	avg, peak := l.judged()
-	s := l.AvgBand.After(fmtRate(avg), fmtRate) + " / " + l.PeakBand.After(fmtRate(peak), fmtRate)
+	s := l.AvgBand.Spanned(fmtRate(avg), fmtRate) + " / " + l.PeakBand.Spanned(fmtRate(peak), fmtRate)
 	if l.Source != "estimate" {
 		s += " " + SourceLabel(record.ChargeSource(l.Source)) + scaleLabel(l)
 	}
-	return s
+	return record.NameRules(s, l.AvgBand, l.PeakBand)
 }
 
 // scaleLabel marks a load carried to production scale.

@@ -269,11 +269,15 @@ const usd = (x) => (typeof x === "number" ? "$" + x.toFixed(2) : "–");
 
 // withBand writes figure x, formatted by f, followed by its band as plan and run write it
 // (record.Range.Words) when the band's two ends differ as shown: the figure with every banded
-// pattern at the low end of its band (lo) and at the high end (hi), resting on the named rules.
-function withBand(x, lo, hi, rules, f) {
-  if (!rules || !rules.length || typeof lo !== "number" || f(lo) === f(hi)) return f(x);
+// pattern at the low end of its band (lo) and at the high end (hi), resting on the named rules. A
+// load in RU/s passes same = sameLoad: its band is shown only when the ends differ in three
+// significant figures (record.NewLoadRange; docs/cost-model.md, "When a band is shown").
+function withBand(x, lo, hi, rules, f, same = (a, b) => f(a) === f(b)) {
+  if (!rules || !rules.length || typeof lo !== "number" || same(lo, hi)) return f(x);
   return `${f(x)} (${f(Math.min(lo, hi))}–${f(Math.max(lo, hi))}: ${rules.length > 1 ? "rules" : "rule"} ${rules.join(", ")} unvalidated)`;
 }
+
+const sameLoad = (a, b) => a.toPrecision(3) === b.toPrecision(3);
 
 // endsOf is a plan.LoadBand's two ends of one figure, as withBand's arguments.
 const endsOf = (lb, key) => (lb ? [lb.low[key], lb.high[key], lb.rules] : []);
@@ -328,7 +332,7 @@ function renderPlan(a) {
     cb.append(el("tr", {},
       el("td", { text: c.name }), el("td", { text: `${c.designed.mode} ${c.designed.ru || ""}` }),
       el("td", { text: `${c.recommended.mode} ${c.recommended.ru || ""}`, title: c.recommendedNote || "" }),
-      el("td", { text: withBand(c.peakRUs, ...endsOf(c.loadBand, "peakRUs"), fmt) }), el("td", { text: fmt(c.storageGB) }),
+      el("td", { text: withBand(c.peakRUs, ...endsOf(c.loadBand, "peakRUs"), fmt, sameLoad) }), el("td", { text: fmt(c.storageGB) }),
       el("td", { text: fmt(c.partitions) }), el("td", { text: withBand(c.monthlyUSD, ...endsOf(c.loadBand, "monthlyUSD"), usd) })));
   }
   const wl = $("#warnings");
