@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/cosmosdv/validate/internal/design"
+	"github.com/cosmosdv/validate/internal/report"
 	"github.com/spf13/cast"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -60,8 +61,8 @@ var settings = []setting{
 	{key: "throttle", def: false, usage: "embedded engine: enforce provisioned RU/s per physical partition (429s)", cmds: []string{"run"}},
 	// Verdicts.
 	{key: "negligible-share", def: 1.0, usage: "percent of a container's average load under which a fan-out, scan or missing index whose burst fits the container's headroom is a note, not a finding", cmds: []string{"lint", "plan", "studio"}},
-	{key: "tolerance-point", def: 25.0, usage: "tolerance of point operations, percent of the estimate", cmds: []string{"run"}},
-	{key: "tolerance-query", def: 50.0, usage: "tolerance of queries, percent of the estimate", cmds: []string{"run"}},
+	{key: "tolerance-point", def: report.DefaultPointBand.Pct, usage: "tolerance of point operations, percent of the estimate", cmds: []string{"run"}},
+	{key: "tolerance-query", def: report.DefaultQueryBand.Pct, usage: "tolerance of queries, percent of the estimate", cmds: []string{"run"}},
 	{key: "tolerance-ru", def: 1.0, usage: "smallest tolerance in RU, whatever the percentage", cmds: []string{"run"}},
 	// Reports.
 	{key: "format", def: []string{"text"}, usage: "report formats: text, md, json, junit, html (comma separated)", cmds: []string{"run", "plan", "compare", "lint", "advise", "rules"},
@@ -81,8 +82,8 @@ var settings = []setting{
 	// Baselines.
 	{key: "baseline", def: "", usage: "baseline to compare the run with (the comparison goes into every report; a regression exits 1): a file, or a directory of <design>.baseline.json files", cmds: []string{"run"}},
 	{key: "update-baseline", def: false, usage: "write the run's results to the --baseline file", cmds: []string{"run"}},
-	{key: "regression-pct", def: 10.0, usage: "drift that counts as a regression, percent", cmds: []string{"run", "compare"}},
-	{key: "regression-ru", def: 1.0, usage: "smallest drift in RU that counts as a regression", cmds: []string{"run", "compare"}},
+	{key: "regression-pct", def: report.DefaultRegression.Pct, usage: "drift that counts as a regression, percent", cmds: []string{"run", "compare"}},
+	{key: "regression-ru", def: report.DefaultRegression.RU, usage: "smallest drift in RU that counts as a regression", cmds: []string{"run", "compare"}},
 	{key: "waivers", def: "", usage: "waivers file: findings accepted for a while, each with code, reason, owner and expires (docs/design-format.md#waivers); an expired waiver fails", cmds: []string{"lint", "plan"}},
 	{key: "fail-on", def: "error", usage: "the least severity that fails (exit 1): error, note or none", cmds: []string{"lint"}},
 	{key: "regression-usd", def: 0.0, usage: "rise of the monthly cost at production, in dollars, that counts as a regression (0: none)", cmds: []string{"run", "compare"}},

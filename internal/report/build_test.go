@@ -237,3 +237,30 @@ func TestBuild_EmptyResults(t *testing.T) {
 		t.Errorf("a query expected to fail got %q", reason(p))
 	}
 }
+
+// TestBuild_DefaultToleranceEdges holds the default tolerances at their edges both ways (issue 44):
+// with no tolerance in the design or the options, a query passes within 50% of its estimate and a
+// point operation within 25% (and 1 RU), and fails just beyond.
+func TestBuild_DefaultToleranceEdges(t *testing.T) {
+	for _, tt := range []struct {
+		op       string
+		charge   float64
+		wantFail bool
+	}{
+		{design.OpQuery, 149, false},
+		{design.OpQuery, 151, true},
+		{design.OpQuery, 51, false},
+		{design.OpQuery, 49, true},
+		{design.OpRead, 124, false},
+		{design.OpRead, 126, true},
+		{design.OpRead, 76, false},
+		{design.OpRead, 74, true},
+	} {
+		d := onePattern(design.AccessPattern{Op: tt.op, Estimate: design.Estimate{RU: 100}})
+		p := Build(Input{Design: d, Measured: runOf(record.ChargeModel, execs(1, 200, 1, 1, tt.charge))}).Patterns[0]
+		if (p.Verdict == Fail) != tt.wantFail {
+			t.Errorf("%s charged %g against an estimate of 100 RU: verdict %s (tolerance %+v), want fail %v",
+				tt.op, tt.charge, p.Verdict, p.Tolerance, tt.wantFail)
+		}
+	}
+}

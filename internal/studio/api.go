@@ -421,7 +421,7 @@ func (s *Server) compare(w http.ResponseWriter, r *http.Request) {
 	}
 	// compare's default thresholds (--regression-pct 10, --regression-ru 1); a renamed design is
 	// still the same file.
-	cmp, err := report.Compare(sides[0], sides[1], report.CompareOptions{Pct: 10, RU: 1, Force: saved.Name != edited.Name})
+	cmp, err := report.Compare(sides[0], sides[1], report.CompareOptions{Pct: report.DefaultRegression.Pct, RU: report.DefaultRegression.RU, Force: saved.Name != edited.Name})
 	if err != nil {
 		st.send(map[string]string{"error": err.Error()})
 		return
