@@ -279,8 +279,9 @@ function withBand(x, lo, hi, rules, f, same = (a, b) => f(a) === f(b)) {
 
 const sameLoad = (a, b) => a.toPrecision(3) === b.toPrecision(3);
 
-// endsOf is a plan.LoadBand's two ends of one figure, as withBand's arguments.
-const endsOf = (lb, key) => (lb ? [lb.low[key], lb.high[key], lb.rules] : []);
+// endsOf is a plan.LoadBand's two ends of one figure, as withBand's arguments: always three of
+// them (undefined without a band), so that the arguments after them keep their places.
+const endsOf = (lb, key) => (lb ? [lb.low[key], lb.high[key], lb.rules] : [undefined, undefined, undefined]);
 
 // productionCell writes the production figure as plan and run do: with its band when it rests on
 // rules no published figure or calibration decides (record.Band.Words), or the rule a calibration
