@@ -71,12 +71,9 @@ func (a *app) calibrateCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			kind := v.GetString("target")
-			if kind != "account" && kind != "endpoint" {
-				return usageErr("--target: calibrate measures an account or an endpoint (got %q)", kind)
-			}
-			if v.GetString("endpoint") == "" && v.GetString("connection-string") == "" {
-				return usageErr("--target %s needs --endpoint URL (or CDV_CONNECTION_STRING)", kind)
+			kind, err := remoteKind(v, "calibrate measures")
+			if err != nil {
+				return err
 			}
 			logger, err := newLogger(a.stderr, v.GetString("log-level"))
 			if err != nil {

@@ -43,12 +43,9 @@ func (a *app) cleanupCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			kind := v.GetString("target")
-			if kind != "account" && kind != "endpoint" {
-				return usageErr("--target: cleanup looks on an account or an endpoint (got %q)", kind)
-			}
-			if v.GetString("endpoint") == "" && v.GetString("connection-string") == "" {
-				return usageErr("--target %s needs --endpoint URL (or CDV_CONNECTION_STRING)", kind)
+			kind, err := remoteKind(v, "cleanup looks on")
+			if err != nil {
+				return err
 			}
 			age := v.GetDuration("older-than")
 			if age < 0 {
@@ -127,6 +124,20 @@ func scope(runID string, age time.Duration) string {
 		return " (run " + runID + ")"
 	}
 	return fmt.Sprintf(" (runs older than %s)", age)
+}
+
+// remoteKind is the --target of a command that works on an account or an endpoint only (cleanup,
+// calibrate, diff --deployed: what says what it does there), with the endpoint it needs given; a
+// usage error otherwise.
+func remoteKind(v *viper.Viper, what string) (string, error) {
+	kind := v.GetString("target")
+	if kind != "account" && kind != "endpoint" {
+		return "", usageErr("--target: %s an account or an endpoint (got %q)", what, kind)
+	}
+	if v.GetString("endpoint") == "" && v.GetString("connection-string") == "" {
+		return "", usageErr("--target %s needs --endpoint URL (or CDV_CONNECTION_STRING)", kind)
+	}
+	return kind, nil
 }
 
 // openRemote opens the account or endpoint that cleanup and diff --deployed read, from the target

@@ -43,12 +43,9 @@ func (a *app) diffCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			kind := v.GetString("target")
-			if kind != "account" && kind != "endpoint" {
-				return usageErr("--target: diff --deployed reads an account or an endpoint (got %q)", kind)
-			}
-			if v.GetString("endpoint") == "" && v.GetString("connection-string") == "" {
-				return usageErr("--target %s needs --endpoint URL (or CDV_CONNECTION_STRING)", kind)
+			kind, err := remoteKind(v, "diff --deployed reads")
+			if err != nil {
+				return err
 			}
 			designs, err := loadDesigns(a.stderr, args)
 			if err != nil {
