@@ -63,7 +63,7 @@ func (a *app) calibrateCmd() *cobra.Command {
 		Long:  calibrateLong,
 		Example: `  CDV_KEY=... validate calibrate --target account --endpoint https://myacct.documents.azure.com:443/ --yes
   validate calibrate --target endpoint --endpoint http://127.0.0.1:8081/ --out calibration.json
-  validate run --calibration calibration.json designs/shop.yaml
+  validate run --calibration calibration.json designs/ecommerce.yaml
   validate calibrate --scale --target account --endpoint https://myacct.documents.azure.com:443/ --out scale.json --yes`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {

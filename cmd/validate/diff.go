@@ -30,7 +30,7 @@ func (a *app) diffCmd() *cobra.Command {
 		Short: "Compare a design with the containers deployed on an account or endpoint (read-only)",
 		Long:  diffLong,
 		Example: `  CDV_KEY=... validate diff --deployed --target account --endpoint https://myacct.documents.azure.com:443/ --database payments designs/payments.yaml
-  validate diff --deployed --target endpoint --endpoint http://127.0.0.1:8081/ designs/shop.yaml`,
+  validate diff --deployed --target endpoint --endpoint http://127.0.0.1:8081/ designs/ecommerce.yaml`,
 		Args: needArgs(1, "design file"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !deployed {

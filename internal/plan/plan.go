@@ -1197,7 +1197,7 @@ func patternWarnings(pp Pattern) []Warning {
 		ws = append(ws, Warning{Code: "estimate-below-floor", Subject: pp.ID,
 			Message: fmt.Sprintf("estimate %.2f RU is below the least a %s can cost here (%.2f RU)", pp.EstimateRU, pp.Op, pp.FloorRU)})
 	} else if judged, at := pp.Judged(); pp.EstimateRU > 0 && judged > 0 && math.Abs(pp.DiffPct) > estimateOffPct {
-		msg := fmt.Sprintf("estimate %.2f RU differs from the model's %.2f RU %s by %+.0f%%", pp.EstimateRU, judged, at, pp.DiffPct)
+		msg := fmt.Sprintf("estimate %.2f RU differs from the model's %.2f RU %s by %s", pp.EstimateRU, judged, at, signedPct(pp.DiffPct))
 		if b := pp.ProductionBand; pp.JudgedOn == "projected" && b.Contains(pp.EstimateRU) {
 			msg += fmt.Sprintf(", but lies inside its band (%s–%s RU, %s): which alternative holds decides it", num(b.LowRU), num(b.HighRU), strings.TrimPrefix(b.Words(num), num(b.LowRU)+"–"+num(b.HighRU)+": "))
 		}

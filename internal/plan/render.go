@@ -351,7 +351,16 @@ func diff(p Pattern) string {
 	if p.EstimateRU == 0 {
 		return "-"
 	}
-	return fmt.Sprintf("%+.0f%%", p.DiffPct)
+	return signedPct(p.DiffPct)
+}
+
+// signedPct writes a difference in percent, whole: "+440%", "-12%". A difference that rounds to
+// -100% without being it keeps a decimal ("-99.7%"): -100% would say the estimate is zero.
+func signedPct(x float64) string {
+	if s := fmt.Sprintf("%+.0f%%", x); s != "-100%" || x == -100 {
+		return s
+	}
+	return fmt.Sprintf("%+.1f%%", x)
 }
 
 func throughput(t Throughput) string {
